@@ -1,0 +1,48 @@
+"""The baseline bots: ``random`` (uniform over legal plays) and ``easy`` (a beginner)."""
+
+from __future__ import annotations
+
+from pdk import counts as C
+from pdk.bots import register
+from pdk.combos import Move
+from pdk.deal import Rng
+from pdk.movegen import BOMB
+from pdk.state import PlayerView
+
+
+class RandomBot:
+    """Uniform over the legal choices, a pass counting as one when it is allowed."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, view: PlayerView) -> Move | None:
+        pos = view.position()
+        moves = pos.legal_moves()
+        n = len(moves) + (1 if pos.can_pass(moves) else 0)
+        i = self.rng.below(n)
+        return moves[i] if i < len(moves) else None
+
+
+class EasyBot:
+    """A beginner: always plays the lowest play that works, never passes when it can play,
+    and leads its lowest card as a single or the smallest combination containing it."""
+
+    name = "easy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, view: PlayerView) -> Move | None:
+        pos = view.position()
+        moves = pos.legal_moves()
+        if not moves:
+            return None
+        # Lowest rank first; among equals prefer non-bombs and fewer cards.
+        return min(moves, key=lambda m: (m[1] == BOMB, m[2], -C.total(m[0])))
+
+
+register("random")(RandomBot)
+register("easy")(EasyBot)

@@ -1,0 +1,1 @@
+"""The command-line program: thin Typer commands over the library."""

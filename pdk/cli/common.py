@@ -1,0 +1,53 @@
+"""What every command shares: one-line errors, profile lookup, language, consoles."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+from pdk.i18n import Lang, default_lang
+from pdk.profile import DEFAULT_PROFILE, Profile, ProfileError, load_profile
+
+VariantOpt = Annotated[
+    str,
+    typer.Option("--variant", "-v", help="Rule profile: a name from `pdk variants` or a .yaml path."),
+]
+LangOpt = Annotated[str | None, typer.Option("--lang", help="Language: zh or en (default: from the locale).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One line on stderr and a non-zero exit: how every user error ends."""
+    err_console().print(f"pdk: error: {message}", markup=False, highlight=False)
+    raise typer.Exit(code)
+
+
+def err_console() -> Console:
+    return Console(stderr=True, soft_wrap=True, no_color="NO_COLOR" in os.environ)
+
+
+def out_console() -> Console:
+    return Console(soft_wrap=True, no_color="NO_COLOR" in os.environ)
+
+
+def profile_or_fail(variant: str = DEFAULT_PROFILE) -> Profile:
+    try:
+        return load_profile(variant)
+    except ProfileError as exc:
+        fail(str(exc))
+
+
+def lang_or_fail(lang: str | None) -> Lang:
+    if lang is None:
+        return default_lang()
+    if lang in ("en", "zh"):
+        return lang  # type: ignore[return-value]
+    fail(f"--lang must be zh or en, not {lang!r}")
+
+
+def is_terminal() -> bool:
+    return sys.stdout.isatty()

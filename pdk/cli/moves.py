@@ -1,0 +1,139 @@
+"""``pdk moves``: the rules judge — every legal play for a position, or a verdict on one."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pdk import counts as C
+from pdk.cards import CardParseError, format_cards
+from pdk.cli.app import app
+from pdk.cli.common import (
+    JsonOpt,
+    LangOpt,
+    VariantOpt,
+    fail,
+    lang_or_fail,
+    out_console,
+    profile_or_fail,
+)
+from pdk.combos import ComboKind, Move, classify, preferred_lead
+from pdk.i18n import Lang, tr
+from pdk.profile import Profile
+from pdk.rules import IllegalPlay, Position, check, move_notation, resolve_cards
+
+
+def _deck_mask(profile: Profile) -> int:
+    mask = 0
+    for cid in profile.deck_cards:
+        mask |= 1 << cid
+    return mask
+
+
+def parse_beat(profile: Profile, text: str, available: int) -> Move:
+    """The play to beat, read as a lead would be (D2); one-line error if it is no play."""
+    try:
+        cards = resolve_cards(text, available, "deck outside your hand")
+    except CardParseError as exc:
+        fail(f"--beat: {exc}")
+    readings = classify(profile, C.from_cards(cards), whole_hand=False)
+    if not readings:
+        fail(f"--beat: {format_cards(cards)} is not a combination")
+    r = preferred_lead(readings)
+    return (C.from_cards(cards), int(r.kind), r.top, r.units)
+
+
+def sort_key(move: Move) -> tuple[int, int, int, int]:
+    return (move[1], move[3], move[2], move[0])
+
+
+@app.command()
+def moves(
+    hand: Annotated[str, typer.Option("--hand", help="Your cards, e.g. '334455TJQKA2'.")],
+    beat: Annotated[
+        str | None, typer.Option("--beat", help="The play you must beat (omit when leading).")
+    ] = None,
+    next_holds: Annotated[
+        int, typer.Option("--next-holds", min=1, help="Cards your 下家 holds (1 = 报单).")
+    ] = 16,
+    play: Annotated[str | None, typer.Option("--play", help="Judge this one play ('pass' to pass).")] = None,
+    variant: VariantOpt = "classic16",
+    as_json: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """List every legal play for a hand, or judge one play (exit 1 if illegal)."""
+    language = lang_or_fail(lang)
+    profile = profile_or_fail(variant)
+    deck = _deck_mask(profile)
+    try:
+        hand_cards = resolve_cards(hand, deck, "deck")
+    except CardParseError as exc:
+        fail(f"--hand: {exc}")
+    hand_mask = sum(1 << c for c in hand_cards)
+    prev = parse_beat(profile, beat, deck & ~hand_mask) if beat else None
+    pos = Position(profile, hand_mask, prev, next_holds == 1)
+    console = out_console()
+    if play is not None:
+        _judge(pos, play, as_json, language)
+        return
+    legal = sorted(pos.legal_moves(), key=sort_key)
+    can_pass = pos.can_pass(legal)
+    if as_json:
+        plays = [{"cards": move_notation(m), "kind": ComboKind(m[1]).label} for m in legal]
+        print(json.dumps({"can_pass": can_pass, "plays": plays}, ensure_ascii=False))
+        return
+    table = Table(title=tr("moves_title", language, n=len(legal)), title_justify="left")
+    table.add_column(tr("col_kind", language))
+    table.add_column(tr("col_cards", language))
+    for m in legal:
+        table.add_row(tr(f"kind_{ComboKind(m[1]).label}", language), move_notation(m))
+    console.print(table)
+    if prev is None:
+        console.print(tr("moves_cannot_pass_lead", language))
+    elif can_pass:
+        console.print(tr("moves_none" if not legal else "moves_can_pass", language))
+    else:
+        console.print(tr("moves_cannot_pass_beat", language))
+
+
+def _judge(pos: Position, text: str, as_json: bool, lang: Lang) -> None:
+    cards: tuple[int, ...] | None = None
+    if text.strip().lower() not in ("pass", "p", "不出"):
+        try:
+            cards = resolve_cards(text, pos.hand, "hand")
+        except CardParseError as exc:
+            reason = str(exc)
+            if as_json:
+                print(json.dumps({"legal": False, "kind": None, "reason": reason}))
+            else:
+                out_console().print(tr("moves_illegal", lang, reason=reason), markup=False)
+            raise typer.Exit(1) from None
+    try:
+        result = check(pos, cards)
+    except IllegalPlay as exc:
+        if as_json:
+            print(
+                json.dumps(
+                    {
+                        "legal": False,
+                        "kind": None,
+                        "reason": exc.message(lang),
+                        "code": exc.reason.value,
+                    },
+                    ensure_ascii=False,
+                )
+            )
+        else:
+            out_console().print(tr("moves_illegal", lang, reason=exc.message(lang)), markup=False)
+        raise typer.Exit(1) from None
+    kind = result.kind.label if result else "pass"
+    if as_json:
+        print(json.dumps({"legal": True, "kind": kind, "reason": None}))
+    elif result is None:
+        out_console().print(tr("moves_pass_legal", lang))
+    else:
+        name = tr(f"kind_{result.kind.label}", lang)
+        out_console().print(tr("moves_legal", lang, cards=result.notation, kind=name), markup=False)

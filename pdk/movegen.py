@@ -1,0 +1,302 @@
+"""Legal-play generation on packed rank counts (detect → generate → filter).
+
+Suits never decide a classic combination, so plays are generated as rank multisets
+(``counts``) — plays that differ only in suit count once — and suits are attached when a
+play is made. The generator reads only profile knobs. Must-beat, 报单 and the
+unbreakable-bomb rule are applied here in one place; ``rules.check`` judges a single play
+independently, and a property test holds the two in exact agreement.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pdk import counts as C
+from pdk.combos import ComboKind, Move
+from pdk.profile import Profile
+
+SINGLE = ComboKind.SINGLE.value
+PAIR = ComboKind.PAIR.value
+PAIR_CHAIN = ComboKind.PAIR_CHAIN.value
+STRAIGHT = ComboKind.STRAIGHT.value
+TRIO = ComboKind.TRIO_WITH_TWO.value
+PLANE = ComboKind.PLANE.value
+BOMB = ComboKind.BOMB.value
+
+ONE = C.ONE
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def kicker_sets(its: list[tuple[int, int]], k: int) -> list[int]:
+    """Every multiset of exactly ``k`` cards drawn from ``its`` ((rank, count) pairs)."""
+    if k == 0:
+        return [0]
+    out: list[int] = []
+
+    def rec(i: int, need: int, acc: int) -> None:
+        if need == 0:
+            out.append(acc)
+            return
+        for j in range(i, len(its)):
+            r, n = its[j]
+            one = ONE[r]
+            for take in range(min(n, need), 0, -1):
+                rec(j + 1, need - take, acc + one * take)
+
+    rec(0, k, 0)
+    return out
+
+
+class Hand:
+    """What the generator needs to know about a hand, computed in one pass over its counts."""
+
+    __slots__ = ("counts", "free", "locked", "m1", "m2", "m3", "size")
+
+    def __init__(self, counts: int, unbreakable: bool, bomb_size: int) -> None:
+        self.counts = counts
+        free = counts
+        locked: list[int] = []
+        m1 = m2 = m3 = 0
+        size = 0
+        r = 0
+        x = counts
+        while x:
+            n = x & 31
+            if n:
+                size += n
+                if unbreakable and n >= bomb_size:
+                    locked.append(r)
+                    free -= n << (5 * r)
+                else:
+                    bit = 1 << r
+                    m1 |= bit
+                    if n >= 2:
+                        m2 |= bit
+                        if n >= 3:
+                            m3 |= bit
+            x >>= 5
+            r += 1
+        self.free = free
+        self.locked = locked
+        self.m1 = m1
+        self.m2 = m2
+        self.m3 = m3
+        self.size = size
+
+
+class MoveGenerator:
+    """Legal plays for one profile. Build once per profile with ``generator_for``."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        combos = profile.combinations
+        chain = combos.chain_rank_indexes
+        self.chain_lo = chain[0]
+        self.chain_hi = chain[-1]
+        self.chain_mask = sum(1 << r for r in chain)
+        self.pc_min = combos.pair_chain.min_length if combos.pair_chain.enabled else 99
+        self.st_min = combos.straight.min_length if combos.straight.enabled else 99
+        self.trio_k = combos.trio.kickers
+        self.trio_bare = combos.trio.bare
+        self.plane_min = combos.plane.min_length if combos.plane.enabled else 99
+        self.plane_k = combos.plane.kickers_per_trio
+        self.four = profile.bombs.four
+        self.unbreakable = profile.bombs.unbreakable and profile.bombs.four
+        self.short = profile.rules.short_last_hand
+        self.must_beat = profile.rules.must_beat
+        self.bao = profile.rules.bao_dan_highest_single
+
+    def hand(self, counts: int) -> Hand:
+        return Hand(counts, self.unbreakable, 4)
+
+    # -- bombs -----------------------------------------------------------------------------
+
+    def _bombs(self, h: Hand, above: int) -> list[Move]:
+        out: list[Move] = []
+        if not self.four:
+            return out
+        if self.unbreakable:
+            for r in h.locked:
+                if r > above:
+                    out.append((4 * ONE[r], BOMB, r, 1))
+        else:
+            for r, n in C.items(h.counts):
+                if n == 4 and r > above:
+                    out.append((4 * ONE[r], BOMB, r, 1))
+        return out
+
+    # -- chains ----------------------------------------------------------------------------
+
+    def _chains(self, mask: int, width: int, kind: int, min_len: int, out: list[Move]) -> None:
+        """Every run of ranks in ``mask`` of length >= min_len, ``width`` cards per rank."""
+        mask &= self.chain_mask
+        lo, hi = self.chain_lo, self.chain_hi
+        for start in range(lo, hi + 1):
+            if not mask >> start & 1:
+                continue
+            acc = 0
+            for top in range(start, hi + 1):
+                if not mask >> top & 1:
+                    break
+                acc += width * ONE[top]
+                length = top - start + 1
+                if length >= min_len:
+                    out.append((acc, kind, top, length))
+
+    def _chains_of(self, mask: int, width: int, kind: int, length: int, above: int) -> list[Move]:
+        """Runs of exactly ``length`` ranks in ``mask`` whose top is above ``above``."""
+        mask &= self.chain_mask
+        out: list[Move] = []
+        run = (1 << length) - 1
+        for top in range(max(above + 1, self.chain_lo + length - 1), self.chain_hi + 1):
+            start = top - length + 1
+            if (mask >> start) & run == run:
+                acc = 0
+                for r in range(start, top + 1):
+                    acc += width * ONE[r]
+                out.append((acc, kind, top, length))
+        return out
+
+    # -- trios and planes ------------------------------------------------------------------
+
+    def _trios(self, h: Hand, above: int, out: list[Move]) -> None:
+        k = self.trio_k
+        free = h.free
+        short = self.short and h.free == h.counts
+        its = C.items(free)
+        for t in _bits(h.m3):
+            if t <= above:
+                continue
+            body = 3 * ONE[t]
+            rest_its = [(r, n) for r, n in its if r != t]
+            if self.trio_bare or k == 0:
+                out.append((body, TRIO, t, 1))
+            if k:
+                rest_n = sum(n for _, n in rest_its)
+                if rest_n >= k:
+                    if k == 2:
+                        out.extend([(body + kk, TRIO, t, 1) for kk in _two_kickers(rest_its)])
+                    else:
+                        out.extend((body + kk, TRIO, t, 1) for kk in kicker_sets(rest_its, k))
+                elif short and C.count(free, t) == 3 and (rest_n > 0 or not self.trio_bare):
+                    out.append((h.counts, TRIO, t, 1))
+
+    def _planes(self, h: Hand, above: int, length: int | None, out: list[Move]) -> None:
+        """Planes (all lengths, or one length when following), deduplicated by cards.
+
+        Different readings of the same cards (D2) collapse to the one with the most trios,
+        then the highest top rank; the follower's path only asks for one length, so there
+        the reading that beats is the one kept.
+        """
+        m3 = h.m3 & self.chain_mask
+        if not m3 or self.plane_min > 13:
+            return
+        free = h.free
+        short = self.short and h.free == h.counts
+        found: dict[int, Move] = {}
+        kpt = self.plane_k
+        for start in _bits(m3):
+            body = 0
+            field_mask = 0
+            for top in range(start, self.chain_hi + 1):
+                if not m3 >> top & 1:
+                    break
+                body += 3 * ONE[top]
+                field_mask |= 31 << (5 * top)
+                n = top - start + 1
+                if n < self.plane_min or top <= above or (length is not None and n != length):
+                    continue
+                rest = free & ~field_mask
+                rest_n = C.total(rest)
+                want = kpt * n
+                if rest_n >= want:
+                    for kk in kicker_sets(C.items(rest), want):
+                        _keep(found, (body + kk, PLANE, top, n))
+                elif short:
+                    _keep(found, (h.counts, PLANE, top, n))
+        out.extend(found.values())
+
+    # -- the public entry points -----------------------------------------------------------
+
+    def leads(self, counts: int, next_has_one: bool = False) -> list[Move]:
+        """Every legal play when leading a trick (passing is never allowed then)."""
+        h = self.hand(counts)
+        out = self._bombs(h, -1)
+        if h.m1:
+            if next_has_one and self.bao:
+                top = h.m1.bit_length() - 1
+                out.append((ONE[top], SINGLE, top, 1))
+            else:
+                out.extend([(ONE[r], SINGLE, r, 1) for r in _bits(h.m1)])
+        out.extend([(2 * ONE[r], PAIR, r, 1) for r in _bits(h.m2)])
+        self._chains(h.m2, 2, PAIR_CHAIN, self.pc_min, out)
+        self._chains(h.m1, 1, STRAIGHT, self.st_min, out)
+        self._trios(h, -1, out)
+        self._planes(h, -1, None, out)
+        return out
+
+    def follows(self, counts: int, prev: Move, next_has_one: bool = False) -> list[Move]:
+        """Every legal play that beats ``prev`` (passing is decided by ``can_pass``)."""
+        _, kind, top, units = prev
+        h = self.hand(counts)
+        if kind == BOMB:
+            return self._bombs(h, top)
+        out: list[Move] = []
+        if kind == SINGLE:
+            if next_has_one and self.bao:
+                high = h.m1.bit_length() - 1
+                if high > top:
+                    out.append((ONE[high], SINGLE, high, 1))
+            else:
+                out.extend([(ONE[r], SINGLE, r, 1) for r in _bits(h.m1 >> (top + 1) << (top + 1))])
+        elif kind == PAIR:
+            out.extend([(2 * ONE[r], PAIR, r, 1) for r in _bits(h.m2 >> (top + 1) << (top + 1))])
+        elif kind == PAIR_CHAIN:
+            out.extend(self._chains_of(h.m2, 2, PAIR_CHAIN, units, top))
+        elif kind == STRAIGHT:
+            out.extend(self._chains_of(h.m1, 1, STRAIGHT, units, top))
+        elif kind == TRIO:
+            self._trios(h, top, out)
+        elif kind == PLANE:
+            self._planes(h, top, units, out)
+        out.extend(self._bombs(h, -1))
+        return out
+
+    def moves(self, counts: int, prev: Move | None, next_has_one: bool = False) -> list[Move]:
+        return self.leads(counts, next_has_one) if prev is None else self.follows(counts, prev, next_has_one)
+
+    def can_pass(self, prev: Move | None, moves: list[Move]) -> bool:
+        """The leader never passes; a follower passes only if must-beat allows it."""
+        if prev is None:
+            return False
+        return not (self.must_beat and moves)
+
+
+def _keep(found: dict[int, Move], move: Move) -> None:
+    old = found.get(move[0])
+    if old is None or (move[3], move[2]) > (old[3], old[2]):
+        found[move[0]] = move
+
+
+def _two_kickers(its: list[tuple[int, int]]) -> list[int]:
+    out = []
+    for i, (a, na) in enumerate(its):
+        oa = ONE[a]
+        if na >= 2:
+            out.append(2 * oa)
+        for b, _ in its[i + 1 :]:
+            out.append(oa + ONE[b])
+    return out
+
+
+@lru_cache(maxsize=64)
+def generator_for(profile: Profile) -> MoveGenerator:
+    return MoveGenerator(profile)

@@ -1,0 +1,238 @@
+"""Game records: a versioned JSON document that replays a deal exactly.
+
+A record holds the full profile (so it stays valid if a profile file changes), the seed,
+the explicit deal, every turn (seat, cards in notation with suits, reading) and the
+settlement. ``loads`` re-plays every turn through ``rules.check``: a tampered or truncated
+record is rejected with the move number and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pdk.cards import CardParseError, cards_of, format_cards, rank_label
+from pdk.combos import ComboKind
+from pdk.deal import Deal, deal_from_hands
+from pdk.profile import Profile, ProfileError, profile_from_dict
+from pdk.rules import IllegalPlay, resolve_cards
+from pdk.settlement import Settlement
+from pdk.state import Action, GameState
+
+FORMAT = "pdk-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay; the message is one line."""
+
+
+@dataclass
+class GameRecord:
+    profile: Profile
+    deal: Deal
+    seed: int | None = None
+    actions: list[Action] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, state: GameState, seed: int | None = None, **meta: Any) -> GameRecord:
+        return cls(state.profile, state.deal, seed, list(state.history), dict(meta))
+
+    def replay(self) -> GameState:
+        """The final state, every turn re-checked."""
+        state = GameState(self.profile, self.deal)
+        for i, action in enumerate(self.actions, 1):
+            _replay_one(state, i, action.seat, action.play.cards if action.play else None)
+        return state
+
+    def states(self) -> Iterator[GameState]:
+        """The state before the first turn and after each turn (for stepping through)."""
+        state = GameState(self.profile, self.deal)
+        yield state.clone()
+        for action in self.actions:
+            state.step(action.play.move if action.play else None)
+            yield state.clone()
+
+    @property
+    def settlement(self) -> Settlement | None:
+        state = self.replay()
+        return state.settlement() if state.over else None
+
+    def to_dict(self) -> dict[str, Any]:
+        state = self.replay()
+        plays: list[dict[str, Any]] = []
+        for a in self.actions:
+            if a.play is None:
+                plays.append({"seat": a.seat, "pass": True})
+            else:
+                plays.append(
+                    {
+                        "seat": a.seat,
+                        "cards": format_cards(a.play.cards, suits=True),
+                        "kind": a.play.kind.label,
+                        "top": rank_label(a.play.top),
+                        "units": a.play.units,
+                    }
+                )
+        result = None
+        if state.over:
+            st = state.settlement()
+            result = {
+                "winner": st.winner,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "cards_left": s.cards_left,
+                        "shut_out": s.shut_out,
+                        "card_payment": s.card_payment,
+                        "bombs": s.bombs,
+                        "bomb_income": s.bomb_income,
+                        "total": s.total,
+                    }
+                    for s in st.seats
+                ],
+            }
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "profile": self.profile.model_dump(mode="json"),
+            "seed": self.seed,
+            "deal": {
+                "hands": [format_cards(cards_of(h), suits=True) for h in self.deal.hands],
+                "set_aside": format_cards(cards_of(self.deal.set_aside), suits=True),
+                "leader": self.deal.leader,
+            },
+            "plays": plays,
+            "result": result,
+            "meta": self.meta,
+        }
+
+
+def _replay_one(state: GameState, number: int, seat: int, cards: tuple[int, ...] | None) -> None:
+    if state.over:
+        raise RecordError(f"move {number}: the deal was already over")
+    if seat != state.turn:
+        raise RecordError(f"move {number}: seat {seat} played out of turn (seat {state.turn} to move)")
+    try:
+        state.play(cards)
+    except IllegalPlay as exc:
+        raise RecordError(f"move {number}: illegal: {exc.message('en')}") from None
+
+
+def dumps(record: GameRecord) -> str:
+    return json.dumps(record.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+
+def dump(record: GameRecord, path: Path) -> None:
+    """Write atomically, so a crash mid-write never leaves a half record."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(dumps(record) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def from_dict(data: Any) -> GameRecord:
+    """Validate and replay a decoded record; RecordError says what is wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError("not a pdk game record")
+    if data.get("version") != VERSION:
+        raise RecordError(f"unsupported record version {data.get('version')!r} (this pdk reads {VERSION})")
+    try:
+        profile = profile_from_dict(data.get("profile"), "record profile")
+    except ProfileError as exc:
+        raise RecordError(str(exc)) from None
+    deal_data = data.get("deal")
+    if not isinstance(deal_data, dict) or not isinstance(deal_data.get("hands"), list):
+        raise RecordError("the deal is missing")
+    deck = 0
+    for cid in profile.deck_cards:
+        deck |= 1 << cid
+    hands: list[int] = []
+    left = deck
+    try:
+        for i, text in enumerate(deal_data["hands"]):
+            cards = resolve_cards(str(text), left, f"deck (hand {i})")
+            hands.append(sum(1 << c for c in cards))
+            left &= ~hands[-1]
+        aside_text = str(deal_data.get("set_aside") or "")
+        aside = sum(1 << c for c in resolve_cards(aside_text, left, "deck")) if aside_text else 0
+    except CardParseError as exc:
+        raise RecordError(f"deal: {exc}") from None
+    if len(hands) != profile.players or any(len(cards_of(h)) != profile.hand_size for h in hands):
+        raise RecordError("deal: the hands do not match the profile's players and hand size")
+    deal = deal_from_hands(profile, tuple(hands), aside)
+    if deal_data.get("leader", deal.leader) != deal.leader:
+        raise RecordError(
+            f"deal: seat {deal_data.get('leader')} cannot lead, seat {deal.leader} holds the lead card"
+        )
+    seed = data.get("seed")
+    record = GameRecord(profile, deal, seed if isinstance(seed, int) else None)
+    meta = data.get("meta")
+    record.meta = meta if isinstance(meta, dict) else {}
+    plays = data.get("plays")
+    if not isinstance(plays, list):
+        raise RecordError("the plays are missing")
+    state = GameState(profile, deal)
+    for number, entry in enumerate(plays, 1):
+        _load_action(state, number, entry)
+    record.actions = list(state.history)
+    result = data.get("result")
+    if result is not None:
+        if not state.over:
+            raise RecordError(f"record ends after move {len(plays)} but the deal is not over")
+        expected = list(state.settlement().totals)
+        got = [s.get("total") for s in result.get("seats", [])] if isinstance(result, dict) else None
+        if got != expected:
+            raise RecordError(f"the settlement {got} does not match the plays (it is {expected})")
+    return record
+
+
+def _load_action(state: GameState, number: int, entry: Any) -> None:
+    if not isinstance(entry, dict) or not isinstance(entry.get("seat"), int):
+        raise RecordError(f"move {number}: malformed entry")
+    if entry.get("pass"):
+        _replay_one(state, number, entry["seat"], None)
+        return
+    try:
+        cards = resolve_cards(str(entry.get("cards", "")), state.hands[state.turn], "hand")
+    except CardParseError as exc:
+        raise RecordError(f"move {number}: {exc}") from None
+    _replay_one(state, number, entry["seat"], cards)
+    played = state.history[-1].play
+    assert played is not None
+    kind = entry.get("kind")
+    if kind is not None and kind != played.kind.label:
+        raise RecordError(f"move {number}: recorded as {kind} but the cards read as {played.kind.label}")
+
+
+def loads(text: str) -> GameRecord:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"invalid JSON at line {exc.lineno} column {exc.colno}") from None
+    return from_dict(data)
+
+
+def load(path: Path, game: int | None = None) -> GameRecord:
+    """Read a record file; ``game`` picks line K (1-based) of a JSONL file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read: {exc}") from None
+    if game is not None:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if not 1 <= game <= len(lines):
+            raise RecordError(f"{path}: no game {game} (the file holds {len(lines)})")
+        text = lines[game - 1]
+    try:
+        return loads(text)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
+__all__ = ["ComboKind", "GameRecord", "RecordError", "dump", "dumps", "load", "loads"]

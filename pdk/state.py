@@ -1,0 +1,239 @@
+"""The game as a state machine: turns, tricks, 报单, the end of a deal, and per-seat views.
+
+``GameState`` holds the whole truth (every hand). It does no I/O. ``position()`` builds
+the ``Position`` that ``rules.check`` judges, ``play()`` checks and applies, and
+``step()`` applies a generated move without re-checking it (the bots' and the
+benchmarks' fast path). Bots never see a ``GameState``: they get a ``PlayerView``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pdk import counts as C
+from pdk.combos import ComboKind, Move
+from pdk.deal import Deal
+from pdk.movegen import BOMB, MoveGenerator, generator_for
+from pdk.profile import Profile, card_from_name
+from pdk.rules import IllegalPlay, Play, Position, Reason, check, choose_cards
+from pdk.settlement import Settlement, settle
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One turn: a play, or a pass (``play is None``)."""
+
+    seat: int
+    play: Play | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What one seat may know: its own hand and everything public, never another hand."""
+
+    profile: Profile
+    seat: int
+    hand: int
+    hand_sizes: tuple[int, ...]
+    history: tuple[Action, ...]
+    trick: tuple[Action, ...]
+    prev: Move | None
+    prev_seat: int | None
+    played_any: tuple[bool, ...]
+    leader: int
+    must_contain: int | None
+
+    @property
+    def players(self) -> int:
+        return len(self.hand_sizes)
+
+    @property
+    def next_seat(self) -> int:
+        return (self.seat + 1) % self.players
+
+    def position(self) -> Position:
+        return Position(
+            self.profile,
+            self.hand,
+            self.prev,
+            self.hand_sizes[self.next_seat] == 1,
+            self.must_contain,
+        )
+
+
+class GameState:
+    """One deal in progress. Mutable for speed; ``clone()`` for search."""
+
+    __slots__ = (
+        "bomb_bonuses",
+        "counts",
+        "deal",
+        "gen",
+        "hands",
+        "history",
+        "leader",
+        "passes",
+        "pending_bomb",
+        "played_any",
+        "prev",
+        "prev_seat",
+        "profile",
+        "sizes",
+        "trick_start",
+        "turn",
+        "winner",
+    )
+
+    def __init__(self, profile: Profile, deal: Deal) -> None:
+        self.profile = profile
+        self.deal = deal
+        self.gen: MoveGenerator = generator_for(profile)
+        self.hands = list(deal.hands)
+        self.counts = [C.from_mask(h) for h in deal.hands]
+        self.sizes = [C.total(c) for c in self.counts]
+        self.turn = deal.leader
+        self.leader = deal.leader
+        self.prev: Move | None = None
+        self.prev_seat: int | None = None
+        self.passes = 0
+        self.played_any = [False] * profile.players
+        self.history: list[Action] = []
+        self.trick_start = 0
+        self.bomb_bonuses = [0] * profile.players
+        self.pending_bomb: int | None = None
+        self.winner: int | None = None
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def _must_contain(self) -> int | None:
+        if self.profile.lead.must_contain and not self.history:
+            return card_from_name(self.profile.lead.card)
+        return None
+
+    def position(self) -> Position:
+        nxt = self.next_seat(self.turn)
+        return Position(
+            self.profile,
+            self.hands[self.turn],
+            self.prev,
+            self.sizes[nxt] == 1,
+            self._must_contain(),
+        )
+
+    def legal_moves(self) -> list[Move]:
+        """The fast path for bots: generated plays for the seat to move."""
+        if self.winner is not None:
+            return []
+        if self._must_contain() is not None:
+            return self.position().legal_moves()
+        nxt = self.sizes[(self.turn + 1) % len(self.hands)] == 1
+        return self.gen.moves(self.counts[self.turn], self.prev, nxt)
+
+    def can_pass(self, moves: list[Move]) -> bool:
+        return self.winner is None and self.gen.can_pass(self.prev, moves)
+
+    def view(self, seat: int) -> PlayerView:
+        return PlayerView(
+            profile=self.profile,
+            seat=seat,
+            hand=self.hands[seat],
+            hand_sizes=tuple(self.sizes),
+            history=tuple(self.history),
+            trick=tuple(self.history[self.trick_start :]),
+            prev=self.prev,
+            prev_seat=self.prev_seat,
+            played_any=tuple(self.played_any),
+            leader=self.leader,
+            must_contain=self._must_contain(),
+        )
+
+    # -- transitions -----------------------------------------------------------------------
+
+    def play(self, cards: Sequence[int] | None) -> Action:
+        """Check a play (or pass) for the seat to move and apply it."""
+        if self.winner is not None:
+            raise IllegalPlay(Reason.GAME_OVER)
+        return self._apply(check(self.position(), cards))
+
+    def step(self, move: Move | None) -> Action:
+        """Apply a generated move (or pass) without re-checking it."""
+        if move is None:
+            return self._apply(None)
+        prefer = 0
+        lead = self._must_contain()
+        if lead is not None:
+            prefer = 1 << lead
+        cards = choose_cards(self.hands[self.turn], move[0], prefer)
+        return self._apply(Play(cards, ComboKind(move[1]), move[2], move[3]))
+
+    def _apply(self, play: Play | None) -> Action:
+        seat = self.turn
+        action = Action(seat, play)
+        self.history.append(action)
+        if play is None:
+            self.passes += 1
+            if self.passes >= self.players - 1:
+                self._end_trick()
+            else:
+                self.turn = self.next_seat(seat)
+            return action
+        mask = 0
+        for cid in play.cards:
+            mask |= 1 << cid
+        self.hands[seat] &= ~mask
+        move = play.move
+        self.counts[seat] -= move[0]
+        self.sizes[seat] -= len(play.cards)
+        self.played_any[seat] = True
+        self.prev = move
+        self.prev_seat = seat
+        self.passes = 0
+        # A bomb on top of the trick claims the bonus; a higher bomb takes the claim (D5).
+        self.pending_bomb = seat if move[1] == BOMB else None
+        if self.sizes[seat] == 0:
+            self.winner = seat
+            if self.pending_bomb is not None:
+                self.bomb_bonuses[seat] += 1
+            return action
+        self.turn = self.next_seat(seat)
+        return action
+
+    def _end_trick(self) -> None:
+        assert self.prev_seat is not None
+        if self.pending_bomb is not None:
+            self.bomb_bonuses[self.pending_bomb] += 1
+        self.pending_bomb = None
+        self.turn = self.prev_seat
+        self.leader = self.prev_seat
+        self.prev = None
+        self.prev_seat = None
+        self.passes = 0
+        self.trick_start = len(self.history)
+
+    def settlement(self) -> Settlement:
+        if self.winner is None:
+            raise ValueError("the deal is not over")
+        return settle(self.profile, self.winner, self.sizes, self.played_any, self.bomb_bonuses)
+
+    def clone(self) -> GameState:
+        other = object.__new__(GameState)
+        for name in GameState.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        return other
+
+
+def new_game(profile: Profile, deal: Deal) -> GameState:
+    return GameState(profile, deal)

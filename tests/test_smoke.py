@@ -1,0 +1,15 @@
+"""The shortest end-to-end check: a seeded random game runs to a zero-sum settlement."""
+
+from pdk.bots import make_bot
+from pdk.deal import deal
+from pdk.profile import load_profile
+from pdk.state import GameState
+
+
+def test_random_game_settles_to_zero() -> None:
+    profile = load_profile()
+    state = GameState(profile, deal(profile, 7))
+    bots = [make_bot("random", seed) for seed in range(3)]
+    while not state.over:
+        state.step(bots[state.turn].choose(state.view(state.turn)))
+    assert sum(state.settlement().totals) == 0
