@@ -71,6 +71,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+def register(messages: dict[str, tuple[str, str]]) -> None:
+    """Add a feature's messages (each an (English, 中文) pair); keys must be new."""
+    clash = MESSAGES.keys() & messages.keys()
+    if clash:
+        raise ValueError(f"message keys defined twice: {sorted(clash)}")
+    MESSAGES.update(messages)
+
+
 def default_lang() -> Lang:
     """Chinese when the locale says so, English otherwise."""
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
