@@ -1,0 +1,387 @@
+"""The tournament harness behind ``pdk selfplay``: bot against bot, at scale, reproducibly.
+
+A *deal* is one shuffle (its seed derives from the run's seed and the deal's index only, so
+deal 7 is the same deal whatever ``games`` or ``workers`` is). A *game* is that deal played
+by one seat arrangement of the bots; ``duplicate`` plays every deal in every distinct
+arrangement, so luck of the cards cancels out and a bot's pooled score measures its play.
+
+Statistics are computed in the parent from small ``GameResult`` values that carry the game's
+index, so they do not depend on which worker finished first. The module does no terminal
+I/O; the CLI drives ``iter_games`` and renders the ``Summary``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pdk import record as R
+from pdk.bots import make_bot
+from pdk.deal import deal, splitmix64
+from pdk.movegen import BOMB
+from pdk.profile import Profile
+from pdk.state import GameState
+
+_SEED_BITS = 53  # deal seeds stay exact in JSON readers that use doubles
+
+
+def derive_seed(seed: int, index: int, salt: int = 0) -> int:
+    """A well-mixed seed for item ``index`` of a run: independent of how many items there are."""
+    mixed = next(splitmix64(seed * 0x100000001B3 + index * 0x9E3779B97F4A7C15 + salt * 0xD1B54A32D192ED03))
+    return mixed >> (64 - _SEED_BITS)
+
+
+def deal_seed(seed: int, deal_index: int) -> int:
+    return derive_seed(seed, deal_index)
+
+
+def arrangements(players: Sequence[str], duplicate: bool) -> list[tuple[str, ...]]:
+    """The seat arrangements each deal is played in: the given one first, then (with
+    ``duplicate``) every other distinct permutation, in a fixed order."""
+    given = tuple(players)
+    if not duplicate:
+        return [given]
+    out = [given]
+    for perm in itertools.permutations(given):
+        if perm not in out:
+            out.append(perm)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """Everything a worker needs to play one game; small and picklable."""
+
+    index: int
+    deal_index: int
+    arrangement_index: int
+    seed: int
+    bots: tuple[str, ...]
+    keep_record: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game, reduced to what the statistics need (plus the record, if kept)."""
+
+    index: int
+    deal_index: int
+    arrangement_index: int
+    seed: int
+    bots: tuple[str, ...]
+    winner: int
+    totals: tuple[int, ...]
+    bombs: tuple[int, ...]
+    shut_out: tuple[bool, ...]
+    plays: tuple[int, ...]
+    turns: int
+    record: str | None = None
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    return derive_seed(game_seed, seat, salt=1)
+
+
+def play_game(profile: Profile, task: GameTask) -> GameResult:
+    """Play one game to the end: each bot chooses from its own seat's view only."""
+    state = GameState(profile, deal(profile, task.seed))
+    bots = [make_bot(name, bot_seed(task.seed, seat)) for seat, name in enumerate(task.bots)]
+    n = profile.players
+    bombs = [0] * n
+    plays = [0] * n
+    while not state.over:
+        seat = state.turn
+        move = bots[seat].choose(state.view(seat))
+        if move is not None:
+            plays[seat] += 1
+            if move[1] == BOMB:
+                bombs[seat] += 1
+        state.step(move)
+    st = state.settlement()
+    text = None
+    if task.keep_record:
+        rec = R.GameRecord.of(
+            state,
+            task.seed,
+            source="selfplay",
+            bots=list(task.bots),
+            game=task.index + 1,
+            deal=task.deal_index + 1,
+            arrangement=task.arrangement_index + 1,
+        )
+        text = R.dumps(rec)
+    return GameResult(
+        index=task.index,
+        deal_index=task.deal_index,
+        arrangement_index=task.arrangement_index,
+        seed=task.seed,
+        bots=task.bots,
+        winner=st.winner,
+        totals=st.totals,
+        bombs=tuple(bombs),
+        shut_out=tuple(s.shut_out for s in st.seats),
+        plays=tuple(plays),
+        turns=len(state.history),
+        record=text,
+    )
+
+
+def make_tasks(
+    players: Sequence[str], games: int, seed: int, duplicate: bool = False, keep_records: bool = False
+) -> list[GameTask]:
+    """Games in a fixed order: deal by deal, each deal's arrangements together."""
+    arr = arrangements(players, duplicate)
+    tasks = []
+    for d in range(games):
+        s = deal_seed(seed, d)
+        for a, bots in enumerate(arr):
+            tasks.append(GameTask(len(tasks), d, a, s, bots, keep_records))
+    return tasks
+
+
+# -- running, in-process or over a pool ------------------------------------------------------
+
+_worker_profile: Profile | None = None
+
+
+def _init_worker(profile: Profile) -> None:
+    # Ctrl-C is the parent's to handle: workers ignore it so they never print tracebacks;
+    # the parent terminates them.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _worker_profile
+    _worker_profile = profile
+
+
+def _run_task(task: GameTask) -> GameResult:
+    assert _worker_profile is not None
+    return play_game(_worker_profile, task)
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def iter_games(profile: Profile, tasks: Sequence[GameTask], workers: int = 1) -> Iterator[GameResult]:
+    """Yield results as games finish (not necessarily in index order when ``workers > 1``).
+
+    Closing the generator early (or a KeyboardInterrupt in the consumer) terminates the pool.
+    """
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield play_game(profile, task)
+        return
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    pool = ctx.Pool(min(workers, len(tasks)), initializer=_init_worker, initargs=(profile,))
+    try:
+        chunk = max(1, min(8, len(tasks) // (workers * 8)))
+        yield from pool.imap_unordered(_run_task, tasks, chunksize=chunk)
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+
+
+def run_match(
+    profile: Profile,
+    players: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    duplicate: bool = False,
+    workers: int = 1,
+    keep_records: bool = False,
+    on_result: Callable[[GameResult], None] | None = None,
+) -> list[GameResult]:
+    """Play a whole match and return the results in game order."""
+    tasks = make_tasks(players, games, seed, duplicate, keep_records)
+    results = []
+    for res in iter_games(profile, tasks, workers):
+        results.append(res)
+        if on_result is not None:
+            on_result(res)
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+# -- statistics ----------------------------------------------------------------------------
+
+
+def t_quantile_975(df: int) -> float:
+    """Two-sided 95% Student-t critical value (Cornish-Fisher expansion about 1.96; within
+    0.1% of the exact value for df >= 3, and exact table values below)."""
+    small = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
+    if df in small:
+        return small[df]
+    z = 1.959963984540054
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    return z + g1 / df + g2 / df**2 + g3 / df**3
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float] | None]:
+    """The mean and its 95% confidence interval (Student t); no interval below 2 samples."""
+    n = len(values)
+    if n == 0:
+        return 0.0, None
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_quantile_975(n - 1) * math.sqrt(var / n)
+    return mean, (mean - half, mean + half)
+
+
+@dataclass(slots=True)
+class Line:
+    """One row of the summary: a seat of the given arrangement, or a bot pooled over seats."""
+
+    bot: str
+    seat: int | None
+    deals: int = 0
+    wins: int = 0
+    bombs: int = 0
+    shut_outs: int = 0
+    plays: int = 0
+    score_mean: float = 0.0
+    ci95: tuple[float, float] | None = None
+    units: dict[int, list[int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.deals if self.deals else 0.0
+
+    @property
+    def plays_per_deal(self) -> float:
+        return self.plays / self.deals if self.deals else 0.0
+
+    @property
+    def bombs_per_deal(self) -> float:
+        return self.bombs / self.deals if self.deals else 0.0
+
+    def add(self, res: GameResult, seat: int, unit: int) -> None:
+        self.deals += 1
+        self.wins += res.winner == seat
+        self.bombs += res.bombs[seat]
+        self.shut_outs += res.shut_out[seat]
+        self.plays += res.plays[seat]
+        self.units.setdefault(unit, []).append(res.totals[seat])
+
+    def finish(self) -> None:
+        # One sample per deal (the mean over this bot's seats in every arrangement of it):
+        # samples from the same deal are correlated, so pooling them into one is what makes
+        # the duplicate interval honest.
+        samples = [sum(v) / len(v) for v in self.units.values()]
+        self.score_mean, self.ci95 = mean_ci(samples)
+
+    def to_json(self) -> dict[str, Any]:
+        ci = [round(self.ci95[0], 4), round(self.ci95[1], 4)] if self.ci95 else None
+        out: dict[str, Any] = {}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        out.update(
+            bot=self.bot,
+            deals=self.deals,
+            wins=self.wins,
+            win_rate=round(self.win_rate, 4),
+            score_mean=round(self.score_mean, 4),
+            ci95=ci,
+            bombs=self.bombs,
+            shut_outs=self.shut_outs,
+            plays_per_deal=round(self.plays_per_deal, 3),
+        )
+        return out
+
+
+@dataclass(slots=True)
+class Summary:
+    """What a match showed: per seat of the given arrangement, and pooled per bot."""
+
+    players: tuple[str, ...]
+    games_planned: int
+    games: int
+    deals: int
+    arrangements: int
+    seats: list[Line]
+    bots: list[Line]
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    @property
+    def deals_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "games_planned": self.games_planned,
+            "deals": self.deals,
+            "arrangements": self.arrangements,
+            "interrupted": self.interrupted,
+            "players": [line.to_json() for line in self.seats],
+            "bots": [line.to_json() for line in self.bots],
+            "deals_per_s": round(self.deals_per_s, 2),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def summarize(
+    players: Sequence[str],
+    results: Sequence[GameResult],
+    *,
+    games_planned: int | None = None,
+    seconds: float = 0.0,
+    interrupted: bool = False,
+) -> Summary:
+    """Statistics over finished games. Per-seat lines count only the games played in the
+    arrangement given (the first); pooled bot lines count every seat a bot sat in."""
+    given = tuple(players)
+    seats = [Line(bot=name, seat=i) for i, name in enumerate(given)]
+    pooled: dict[str, Line] = {}
+    for name in given:
+        pooled.setdefault(name, Line(bot=name, seat=None))
+    ordered = sorted(results, key=lambda r: r.index)
+    n_arr = max((r.arrangement_index for r in ordered), default=0) + 1
+    for res in ordered:
+        if res.arrangement_index == 0:
+            for seat in range(len(given)):
+                seats[seat].add(res, seat, res.deal_index)
+        for seat, name in enumerate(res.bots):
+            pooled[name].add(res, seat, res.deal_index)
+    for line in [*seats, *pooled.values()]:
+        line.finish()
+    return Summary(
+        players=given,
+        games_planned=games_planned if games_planned is not None else len(ordered),
+        games=len(ordered),
+        deals=len({r.deal_index for r in ordered}),
+        arrangements=n_arr,
+        seats=seats,
+        bots=list(pooled.values()),
+        seconds=seconds,
+        interrupted=interrupted,
+    )
+
+
+__all__ = [
+    "GameResult",
+    "GameTask",
+    "Line",
+    "Summary",
+    "arrangements",
+    "deal_seed",
+    "default_workers",
+    "derive_seed",
+    "iter_games",
+    "make_tasks",
+    "mean_ci",
+    "play_game",
+    "run_match",
+    "summarize",
+]
