@@ -137,7 +137,7 @@ def make_tasks(
 ) -> list[GameTask]:
     """Games in a fixed order: deal by deal, each deal's arrangements together."""
     arr = arrangements(players, duplicate)
-    tasks = []
+    tasks: list[GameTask] = []
     for d in range(games):
         s = deal_seed(seed, d)
         for a, bots in enumerate(arr):
