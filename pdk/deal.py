@@ -44,8 +44,15 @@ class Rng:
         return (next(self._words) >> 11) / float(1 << 53)
 
     def shuffle(self, items: list[int]) -> None:
+        """Fisher–Yates with multiply-shift indexes (bias below 2**-58, far under any
+        measurable effect); SplitMix64 is inlined because dealing is on the self-play hot
+        path. Changing this changes every seeded deal: a test pins one."""
+        state = next(self._words)
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            state = (state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
 
 

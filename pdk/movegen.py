@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from pdk import counts as C
 from pdk.combos import ComboKind, Move
-from pdk.profile import Profile
+from pdk.profile import Profile, card_from_name
 
 SINGLE = ComboKind.SINGLE.value
 PAIR = ComboKind.PAIR.value
@@ -26,12 +26,20 @@ BOMB = ComboKind.BOMB.value
 ONE = C.ONE
 
 
+_BITS: dict[int, list[int]] = {}
+
+
 def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    """Set bit indexes, lowest first; cached since hands reuse the same rank masks."""
+    out = _BITS.get(mask)
+    if out is None:
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        _BITS[mask] = out
     return out
 
 
@@ -55,41 +63,75 @@ def kicker_sets(its: list[tuple[int, int]], k: int) -> list[int]:
     return out
 
 
+_L0 = sum(ONE)
+_COMPACT: dict[int, int] = {}
+
+
+def _compact(spread: int) -> int:
+    """Rank bitmask from a mask with one bit at the bottom of each 5-bit field (cached)."""
+    m = _COMPACT.get(spread)
+    if m is None:
+        m = 0
+        x = spread
+        r = 0
+        while x:
+            if x & 1:
+                m |= 1 << r
+            x >>= 5
+            r += 1
+        _COMPACT[spread] = m
+    return m
+
+
 class Hand:
-    """What the generator needs to know about a hand, computed in one pass over its counts."""
+    """What the generator needs to know about a hand: its free (not bomb-locked) counts and
+    which ranks it holds at least 1, 2 or 3 of. With one pack no count exceeds 4, so the
+    masks come from the count bits directly instead of a loop over ranks."""
 
-    __slots__ = ("counts", "free", "locked", "m1", "m2", "m3", "size")
+    __slots__ = ("counts", "free", "locked", "m1", "m2", "m3")
 
-    def __init__(self, counts: int, unbreakable: bool, bomb_size: int) -> None:
+    def __init__(self, counts: int, unbreakable: bool, one_pack: bool) -> None:
         self.counts = counts
+        if one_pack:
+            b0 = counts & _L0
+            b1 = (counts >> 1) & _L0
+            b2 = (counts >> 2) & _L0
+            if unbreakable:
+                self.locked = _bits(_compact(b2)) if b2 else []
+                self.free = counts - (b2 << 2)
+                self.m1 = _compact(b0 | b1)
+                self.m2 = _compact(b1)
+                self.m3 = _compact(b0 & b1)
+            else:
+                self.locked = []
+                self.free = counts
+                self.m1 = _compact(b0 | b1 | b2)
+                self.m2 = _compact(b1 | b2)
+                self.m3 = _compact((b0 & b1) | b2)
+            return
         free = counts
         locked: list[int] = []
         m1 = m2 = m3 = 0
-        size = 0
-        r = 0
-        x = counts
-        while x:
-            n = x & 31
-            if n:
-                size += n
-                if unbreakable and n >= bomb_size:
-                    locked.append(r)
-                    free -= n << (5 * r)
-                else:
-                    bit = 1 << r
-                    m1 |= bit
-                    if n >= 2:
-                        m2 |= bit
-                        if n >= 3:
-                            m3 |= bit
-            x >>= 5
-            r += 1
+        for r, n in C.items(counts):
+            if unbreakable and n >= 4:
+                locked.append(r)
+                free -= n << (5 * r)
+                continue
+            bit = 1 << r
+            m1 |= bit
+            if n >= 2:
+                m2 |= bit
+            if n >= 3:
+                m3 |= bit
         self.free = free
         self.locked = locked
         self.m1 = m1
         self.m2 = m2
         self.m3 = m3
-        self.size = size
+
+    @property
+    def size(self) -> int:
+        return C.total(self.counts)
 
 
 class MoveGenerator:
@@ -113,9 +155,25 @@ class MoveGenerator:
         self.short = profile.rules.short_last_hand
         self.must_beat = profile.rules.must_beat
         self.bao = profile.rules.bao_dan_highest_single
+        self.one_pack = profile.deck.packs == 1
+        self.first_play_card = card_from_name(profile.lead.card) if profile.lead.must_contain else None
+        ranks = range(len(ONE))
+        self.singles = [(ONE[r], SINGLE, r, 1) for r in ranks]
+        self.pairs = [(2 * ONE[r], PAIR, r, 1) for r in ranks]
+        self.fours = [(4 * ONE[r], BOMB, r, 1) for r in ranks]
+        # Chains depend only on the rank mask; masks recur across hands and deals.
+        self._lead_chains: dict[tuple[int, int], list[Move]] = {}
+        self._follow_chains: dict[tuple[int, int, int], list[Move]] = {}
+        self._hands: dict[int, Hand] = {}
 
     def hand(self, counts: int) -> Hand:
-        return Hand(counts, self.unbreakable, 4)
+        """The analysed hand, memoised: search and self-play meet the same hands again."""
+        h = self._hands.get(counts)
+        if h is None:
+            if len(self._hands) > 500_000:
+                self._hands.clear()
+            h = self._hands[counts] = Hand(counts, self.unbreakable, self.one_pack)
+        return h
 
     # -- bombs -----------------------------------------------------------------------------
 
@@ -123,21 +181,25 @@ class MoveGenerator:
         out: list[Move] = []
         if not self.four:
             return out
+        fours = self.fours
         if self.unbreakable:
-            for r in h.locked:
-                if r > above:
-                    out.append((4 * ONE[r], BOMB, r, 1))
-        else:
-            for r, n in C.items(h.counts):
-                if n == 4 and r > above:
-                    out.append((4 * ONE[r], BOMB, r, 1))
-        return out
+            return [fours[r] for r in h.locked if r > above]
+        return [fours[r] for r, n in C.items(h.counts) if n == 4 and r > above]
 
     # -- chains ----------------------------------------------------------------------------
 
     def _chains(self, mask: int, width: int, kind: int, min_len: int, out: list[Move]) -> None:
         """Every run of ranks in ``mask`` of length >= min_len, ``width`` cards per rank."""
         mask &= self.chain_mask
+        key = (mask, width)
+        cached = self._lead_chains.get(key)
+        if cached is None:
+            cached = []
+            self._all_chains(mask, width, kind, min_len, cached)
+            self._lead_chains[key] = cached
+        out.extend(cached)
+
+    def _all_chains(self, mask: int, width: int, kind: int, min_len: int, out: list[Move]) -> None:
         lo, hi = self.chain_lo, self.chain_hi
         for start in range(lo, hi + 1):
             if not mask >> start & 1:
@@ -154,6 +216,14 @@ class MoveGenerator:
     def _chains_of(self, mask: int, width: int, kind: int, length: int, above: int) -> list[Move]:
         """Runs of exactly ``length`` ranks in ``mask`` whose top is above ``above``."""
         mask &= self.chain_mask
+        key = (mask, width, length)
+        cached = self._follow_chains.get(key)
+        if cached is None:
+            cached = self._follow_chains[key] = self._runs(mask, width, kind, length)
+        return [m for m in cached if m[2] > above]
+
+    def _runs(self, mask: int, width: int, kind: int, length: int) -> list[Move]:
+        above = -1
         out: list[Move] = []
         run = (1 << length) - 1
         for top in range(max(above + 1, self.chain_lo + length - 1), self.chain_hi + 1):
@@ -232,11 +302,12 @@ class MoveGenerator:
         out = self._bombs(h, -1)
         if h.m1:
             if next_has_one and self.bao:
-                top = h.m1.bit_length() - 1
-                out.append((ONE[top], SINGLE, top, 1))
+                out.append(self.singles[h.m1.bit_length() - 1])
             else:
-                out.extend([(ONE[r], SINGLE, r, 1) for r in _bits(h.m1)])
-        out.extend([(2 * ONE[r], PAIR, r, 1) for r in _bits(h.m2)])
+                singles = self.singles
+                out.extend([singles[r] for r in _bits(h.m1)])
+        pairs = self.pairs
+        out.extend([pairs[r] for r in _bits(h.m2)])
         self._chains(h.m2, 2, PAIR_CHAIN, self.pc_min, out)
         self._chains(h.m1, 1, STRAIGHT, self.st_min, out)
         self._trios(h, -1, out)
@@ -254,11 +325,13 @@ class MoveGenerator:
             if next_has_one and self.bao:
                 high = h.m1.bit_length() - 1
                 if high > top:
-                    out.append((ONE[high], SINGLE, high, 1))
+                    out.append(self.singles[high])
             else:
-                out.extend([(ONE[r], SINGLE, r, 1) for r in _bits(h.m1 >> (top + 1) << (top + 1))])
+                singles = self.singles
+                out = [singles[r] for r in _bits(h.m1 >> (top + 1) << (top + 1))]
         elif kind == PAIR:
-            out.extend([(2 * ONE[r], PAIR, r, 1) for r in _bits(h.m2 >> (top + 1) << (top + 1))])
+            pairs = self.pairs
+            out = [pairs[r] for r in _bits(h.m2 >> (top + 1) << (top + 1))]
         elif kind == PAIR_CHAIN:
             out.extend(self._chains_of(h.m2, 2, PAIR_CHAIN, units, top))
         elif kind == STRAIGHT:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 from pdk import counts as C
 from pdk.cards import (
@@ -57,9 +58,11 @@ class IllegalPlay(ValueError):
         return tr(self.reason.value, lang, **self.params)
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Cards actually played, with the reading they were played as."""
+class Play(NamedTuple):
+    """Cards actually played, with the reading they were played as.
+
+    A named tuple rather than a frozen dataclass: the bots' fast path makes one per turn.
+    """
 
     cards: tuple[int, ...]
     kind: ComboKind
@@ -89,6 +92,32 @@ class Play:
 def move_notation(move: Move) -> str:
     """A generated play in notation (ranks only: suits do not matter to it)."""
     return "".join(rank_label(r).replace("10", "T") for r in C.ranks_list(move[0]))
+
+
+def _lowest_bits(nibble: int, n: int) -> int:
+    out = 0
+    for s in range(4):
+        if n and nibble >> s & 1:
+            out |= 1 << s
+            n -= 1
+    return out
+
+
+# _PICK[nibble][n]: the n lowest suits present in a rank's 4-bit suit nibble.
+_PICK = [[_lowest_bits(nib, n) for n in range(5)] for nib in range(16)]
+
+
+def pick_mask(hand: int, counts: int) -> int:
+    """``choose_cards`` for one pack without a preferred card, as a bitmask (the hot path)."""
+    chosen = 0
+    shift = 0
+    while counts:
+        n = counts & 31
+        if n:
+            chosen |= _PICK[(hand >> shift) & 15][n] << shift
+        counts >>= 5
+        shift += 4
+    return chosen
 
 
 def choose_cards(hand: int, counts: int, prefer: int = 0) -> tuple[int, ...]:

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pdk import counts as C
+from pdk.cards import cards_of
 from pdk.combos import ComboKind, Move
 from pdk.deal import Deal
 from pdk.movegen import BOMB, MoveGenerator, generator_for
-from pdk.profile import Profile, card_from_name
-from pdk.rules import IllegalPlay, Play, Position, Reason, check, choose_cards
+from pdk.profile import Profile
+from pdk.rules import IllegalPlay, Play, Position, Reason, check, choose_cards, pick_mask
 from pdk.settlement import Settlement, settle
 
+_KINDS = list(ComboKind)
 
-@dataclass(frozen=True, slots=True)
-class Action:
+
+class Action(NamedTuple):
     """One turn: a play, or a pass (``play is None``)."""
 
     seat: int
@@ -118,9 +121,9 @@ class GameState:
         return (seat + 1) % self.players
 
     def _must_contain(self) -> int | None:
-        if self.profile.lead.must_contain and not self.history:
-            return card_from_name(self.profile.lead.card)
-        return None
+        if self.history:
+            return None
+        return self.gen.first_play_card
 
     def position(self) -> Position:
         nxt = self.next_seat(self.turn)
@@ -136,10 +139,13 @@ class GameState:
         """The fast path for bots: generated plays for the seat to move."""
         if self.winner is not None:
             return []
-        if self._must_contain() is not None:
+        if not self.history and self.gen.first_play_card is not None:
             return self.position().legal_moves()
         nxt = self.sizes[(self.turn + 1) % len(self.hands)] == 1
-        return self.gen.moves(self.counts[self.turn], self.prev, nxt)
+        prev = self.prev
+        if prev is None:
+            return self.gen.leads(self.counts[self.turn], nxt)
+        return self.gen.follows(self.counts[self.turn], prev, nxt)
 
     def can_pass(self, moves: list[Move]) -> bool:
         return self.winner is None and self.gen.can_pass(self.prev, moves)
@@ -171,29 +177,33 @@ class GameState:
         """Apply a generated move (or pass) without re-checking it."""
         if move is None:
             return self._apply(None)
-        prefer = 0
+        hand = self.hands[self.turn]
         lead = self._must_contain()
-        if lead is not None:
-            prefer = 1 << lead
-        cards = choose_cards(self.hands[self.turn], move[0], prefer)
-        return self._apply(Play(cards, ComboKind(move[1]), move[2], move[3]))
+        if self.gen.one_pack and lead is None:
+            mask = pick_mask(hand, move[0])
+            cards = tuple(cards_of(mask))
+        else:
+            cards = choose_cards(hand, move[0], 0 if lead is None else 1 << lead)
+            mask = 0
+        return self._apply(Play(cards, _KINDS[move[1]], move[2], move[3]), move, mask)
 
-    def _apply(self, play: Play | None) -> Action:
+    def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
         seat = self.turn
         action = Action(seat, play)
         self.history.append(action)
         if play is None:
             self.passes += 1
-            if self.passes >= self.players - 1:
+            if self.passes >= len(self.hands) - 1:
                 self._end_trick()
             else:
-                self.turn = self.next_seat(seat)
+                self.turn = (seat + 1) % len(self.hands)
             return action
-        mask = 0
-        for cid in play.cards:
-            mask |= 1 << cid
+        if not mask:
+            for cid in play.cards:
+                mask |= 1 << cid
         self.hands[seat] &= ~mask
-        move = play.move
+        if move is None:
+            move = play.move
         self.counts[seat] -= move[0]
         self.sizes[seat] -= len(play.cards)
         self.played_any[seat] = True
@@ -207,7 +217,7 @@ class GameState:
             if self.pending_bomb is not None:
                 self.bomb_bonuses[seat] += 1
             return action
-        self.turn = self.next_seat(seat)
+        self.turn = (seat + 1) % len(self.hands)
         return action
 
     def _end_trick(self) -> None:
