@@ -17,7 +17,7 @@ import math
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,7 +167,9 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def iter_games(profile: Profile, tasks: Sequence[GameTask], workers: int = 1) -> Iterator[GameResult]:
+def iter_games(
+    profile: Profile, tasks: Sequence[GameTask], workers: int = 1
+) -> Generator[GameResult, None, None]:
     """Yield results as games finish (not necessarily in index order when ``workers > 1``).
 
     Closing the generator early (or a KeyboardInterrupt in the consumer) terminates the pool.

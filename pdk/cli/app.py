@@ -36,9 +36,12 @@ def root(
 
 
 # Each module registers its commands on ``app`` when imported.
-from pdk.cli import moves  # noqa: E402
+from pdk.cli import (  # noqa: E402
+    moves,
+    selfplay,
+)
 
-__all__ = ["app", "main", "moves"]
+__all__ = ["app", "main", "moves", "selfplay"]
 
 
 def main() -> None:

@@ -1,0 +1,320 @@
+"""``pdk selfplay``: bot against bot at scale, with a summary a reader can trust.
+
+The command only parses options, drives ``pdk.match`` and renders. Ctrl-C is caught as a
+flag (a second one aborts at once) so the games already finished are summarised and their
+records written; ``--out`` is written in game order as soon as a gap-free prefix is done.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import IO, Annotated
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from pdk.bots import bot_names
+from pdk.cli.app import app
+from pdk.cli.common import (
+    JsonOpt,
+    LangOpt,
+    VariantOpt,
+    err_console,
+    fail,
+    lang_or_fail,
+    out_console,
+    profile_or_fail,
+)
+from pdk.i18n import Lang, register, tr
+from pdk.match import GameResult, Line, Summary, default_workers, iter_games, make_tasks, summarize
+
+register(
+    {
+        "sp_unknown_bot": (
+            "unknown bot {name!r} (known: {known})",
+            "没有名为 {name!r} 的 AI（可选：{known}）",
+        ),
+        "sp_players_count": (
+            "--players needs {n} names (one per seat) or one name for every seat, got {got}",
+            "--players 需要 {n} 个名字（每个座位一个），或一个名字用于所有座位，实际给了 {got} 个",
+        ),
+        "sp_out_error": ("cannot write {path}: {reason}", "无法写入 {path}：{reason}"),
+        "sp_progress": ("playing", "对局中"),
+        "sp_title_seats": ("Per seat ({n} deals, arrangement as given)", "按座位（{n} 局，给定的座次）"),
+        "sp_title_bots": (
+            "Per bot, pooled over every seat it sat in",
+            "按 AI 汇总（它坐过的所有座位）",
+        ),
+        "sp_col_seat": ("seat", "座位"),
+        "sp_col_bot": ("bot", "AI"),
+        "sp_col_deals": ("deals", "局数"),
+        "sp_col_wins": ("wins", "胜局"),
+        "sp_col_win_rate": ("win %", "胜率"),
+        "sp_col_score": ("score", "均分"),
+        "sp_col_ci": ("95% CI", "95% 区间"),
+        "sp_col_bombs": ("bombs", "炸弹"),
+        "sp_col_shut_out": ("全关", "被全关"),
+        "sp_col_plays": ("plays", "出牌"),
+        "sp_legend": (
+            "score: mean points per deal; 95% CI: its confidence interval; bombs: bombs played; "
+            "全关: deals shut out; plays: plays per deal",
+            "均分：每局平均得分；95% 区间：其置信区间；炸弹：打出的炸弹数；"
+            "被全关：被全关的局数；出牌：每局出牌次数",
+        ),
+        "sp_footer": (
+            "{games} games ({deals} deals × {arr} arrangements) in {secs:.1f} s: "
+            "{rate:.1f} deals/s · variant {variant} · seed {seed} · workers {workers}",
+            "共 {games} 局（{deals} 副牌 × {arr} 种座次），用时 {secs:.1f} 秒：每秒 {rate:.1f} 局 · "
+            "规则 {variant} · 种子 {seed} · 进程 {workers}",
+        ),
+        "sp_interrupted": (
+            "interrupted: summary of the {done} of {planned} games finished",
+            "已中断：以下是已完成的 {done}/{planned} 局的统计",
+        ),
+        "sp_records": ("{n} records written to {path}", "已将 {n} 局棋谱写入 {path}"),
+    }
+)
+
+
+def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
+    """One bot name per seat; a single name fills every seat. Unknown names fail here,
+    before any process starts."""
+    names = [p.strip() for p in (text or "normal").split(",") if p.strip()]
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats:
+        fail(tr("sp_players_count", lang, n=seats, got=len(names)))
+    known = bot_names()
+    for name in names:
+        if name not in known:
+            fail(tr("sp_unknown_bot", lang, name=name, known=", ".join(known)))
+    return names
+
+
+def _fmt_ci(line: Line) -> str:
+    if line.ci95 is None:
+        return "—"
+    lo, hi = line.ci95
+    return f"{lo:+.2f}…{hi:+.2f}"
+
+
+def summary_tables(summary: Summary, lang: Lang) -> list[Table]:
+    """The summary as rich tables (pure: no printing)."""
+    tables = []
+    for title, lines, with_seat in (
+        (tr("sp_title_seats", lang, n=summary.seats[0].deals if summary.seats else 0), summary.seats, True),
+        (tr("sp_title_bots", lang), summary.bots, False),
+    ):
+        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        if with_seat:
+            table.add_column(tr("sp_col_seat", lang), justify="right")
+        table.add_column(tr("sp_col_bot", lang))
+        for key in ("sp_col_deals", "sp_col_wins", "sp_col_win_rate", "sp_col_score"):
+            table.add_column(tr(key, lang), justify="right")
+        table.add_column(tr("sp_col_ci", lang), justify="right", no_wrap=True)
+        for key in ("sp_col_bombs", "sp_col_shut_out", "sp_col_plays"):
+            table.add_column(tr(key, lang), justify="right")
+        for line in lines:
+            cells = [] if not with_seat else [str(line.seat)]
+            cells += [
+                line.bot,
+                str(line.deals),
+                str(line.wins),
+                f"{100 * line.win_rate:.1f}%",
+                f"{line.score_mean:+.2f}",
+                _fmt_ci(line),
+                str(line.bombs),
+                str(line.shut_outs),
+                f"{line.plays_per_deal:.1f}",
+            ]
+            table.add_row(*cells)
+        tables.append(table)
+    return tables
+
+
+class _Stop:
+    """The first Ctrl-C asks to stop after the current game; a second one aborts."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+
+class _RecordWriter:
+    """Writes records in game order, each line flushed as soon as every earlier game is done."""
+
+    def __init__(self, fh: IO[str]) -> None:
+        self.fh = fh
+        self.next = 0
+        self.pending: dict[int, str] = {}
+        self.written = 0
+
+    def add(self, res: GameResult) -> None:
+        assert res.record is not None
+        self.pending[res.index] = res.record
+        while self.next in self.pending:
+            self._write(self.pending.pop(self.next))
+            self.next += 1
+
+    def drain(self) -> None:
+        """After an interruption: keep every finished record, in order, gaps skipped."""
+        for index in sorted(self.pending):
+            self._write(self.pending.pop(index))
+
+    def _write(self, text: str) -> None:
+        self.fh.write(text + "\n")
+        self.fh.flush()
+        self.written += 1
+
+
+@app.command()
+def selfplay(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Deals to play.")] = 100,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Bots per seat, comma-separated (random, easy, normal, hard); one name fills every seat.",
+        ),
+    ] = None,
+    variant: VariantOpt = "classic16",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="The same seed gives the same results.")] = 0,
+    duplicate: Annotated[
+        bool, typer.Option("--duplicate", help="Replay every deal in every seat arrangement of the bots.")
+    ] = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write every game record to this JSONL file.")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores).")
+    ] = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Play deals bot against bot and summarise wins, scores (95% CI), bombs and 全关."""
+    language = lang_or_fail(lang)
+    profile = profile_or_fail(variant)
+    names = parse_players(players, profile.players, language)
+    n_workers = workers or default_workers()
+    tasks = make_tasks(names, games, seed, duplicate, keep_records=out is not None)
+    fh: IO[str] | None = None
+    if out is not None:
+        try:
+            fh = out.open("w", encoding="utf-8")
+        except OSError as exc:
+            fail(tr("sp_out_error", language, path=out, reason=exc.strerror or exc))
+    writer = _RecordWriter(fh) if fh is not None else None
+    results: list[GameResult] = []
+    stop = _Stop()
+    old_handler = signal.signal(signal.SIGINT, stop)
+    progress = _progress(language) if sys.stderr.isatty() else None
+    started = time.perf_counter()
+    stream = iter_games(profile, tasks, n_workers)
+    try:
+        if progress is not None:
+            progress.start()
+            task_id = progress.add_task(tr("sp_progress", language), total=len(tasks))
+        for res in stream:
+            results.append(res)
+            if writer is not None:
+                writer.add(res)
+            if progress is not None:
+                progress.advance(task_id)
+            if stop.requested:
+                break
+    except KeyboardInterrupt:
+        stop.requested = True
+    finally:
+        stream.close()
+        signal.signal(signal.SIGINT, old_handler)
+        if progress is not None:
+            progress.stop()
+        if writer is not None:
+            writer.drain()
+        if fh is not None:
+            fh.close()
+    seconds = time.perf_counter() - started
+    interrupted = stop.requested and len(results) < len(tasks)
+    summary = summarize(names, results, games_planned=len(tasks), seconds=seconds, interrupted=interrupted)
+    _report(summary, profile.name, seed, n_workers, as_json, language)
+    if writer is not None and not as_json:
+        err_console().print(tr("sp_records", language, n=writer.written, path=out), markup=False)
+    if interrupted:
+        raise typer.Exit(130)
+
+
+def _progress(lang: Lang) -> Progress:
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        _RateColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+
+
+class _RateColumn(ProgressColumn):
+    """Deals per second, from rich's own running speed estimate."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("—/s" if speed is None else f"{speed:.0f}/s", style="progress.data.speed")
+
+
+def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bool, lang: Lang) -> None:
+    if as_json:
+        data = summary.to_json()
+        data.update(variant=variant, seed=seed, workers=workers)
+        print(json.dumps(data, ensure_ascii=False))
+        return
+    console = out_console()
+    if summary.interrupted:
+        err_console().print(
+            tr("sp_interrupted", lang, done=summary.games, planned=summary.games_planned), markup=False
+        )
+    for table in summary_tables(summary, lang):
+        console.print(table)
+    console.print(tr("sp_legend", lang), markup=False, style="dim")
+    console.print(
+        tr(
+            "sp_footer",
+            lang,
+            games=summary.games,
+            deals=summary.deals,
+            arr=summary.arrangements,
+            secs=summary.seconds,
+            rate=summary.deals_per_s,
+            variant=variant,
+            seed=seed,
+            workers=workers,
+        ),
+        markup=False,
+    )
