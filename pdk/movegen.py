@@ -165,6 +165,7 @@ class MoveGenerator:
         self._lead_chains: dict[tuple[int, int], list[Move]] = {}
         self._follow_chains: dict[tuple[int, int, int], list[Move]] = {}
         self._hands: dict[int, Hand] = {}
+        self._pairs_cache: dict[tuple[int, int], list[tuple[int, int]]] = {}
 
     def hand(self, counts: int) -> Hand:
         """The analysed hand, memoised: search and self-play meet the same hands again."""
@@ -253,11 +254,29 @@ class MoveGenerator:
                 rest_n = sum(n for _, n in rest_its)
                 if rest_n >= k:
                     if k == 2:
-                        out.extend([(body + kk, TRIO, t, 1) for kk in _two_kickers(rest_its)])
+                        tb = 1 << t
+                        pairs = self._kicker_pairs(h.m1, h.m2)
+                        out.extend([(body + kk, TRIO, t, 1) for kk, km in pairs if not km & tb])
                     else:
                         out.extend((body + kk, TRIO, t, 1) for kk in kicker_sets(rest_its, k))
                 elif short and C.count(free, t) == 3 and (rest_n > 0 or not self.trio_bare):
                     out.append((h.counts, TRIO, t, 1))
+
+    def _kicker_pairs(self, m1: int, m2: int) -> list[tuple[int, int]]:
+        """Every two-card kicker set from ranks held once (m1) or twice (m2), with the
+        ranks it uses; it depends on the two masks only, so it is cached on them."""
+        key = (m1, m2)
+        pairs = self._pairs_cache.get(key)
+        if pairs is None:
+            pairs = []
+            ranks = _bits(m1)
+            for i, a in enumerate(ranks):
+                if m2 >> a & 1:
+                    pairs.append((2 * ONE[a], 1 << a))
+                for b in ranks[i + 1 :]:
+                    pairs.append((ONE[a] + ONE[b], (1 << a) | (1 << b)))
+            self._pairs_cache[key] = pairs
+        return pairs
 
     def _planes(self, h: Hand, above: int, length: int | None, out: list[Move]) -> None:
         """Planes (all lengths, or one length when following), deduplicated by cards.
@@ -357,17 +376,6 @@ def _keep(found: dict[int, Move], move: Move) -> None:
     old = found.get(move[0])
     if old is None or (move[3], move[2]) > (old[3], old[2]):
         found[move[0]] = move
-
-
-def _two_kickers(its: list[tuple[int, int]]) -> list[int]:
-    out = []
-    for i, (a, na) in enumerate(its):
-        oa = ONE[a]
-        if na >= 2:
-            out.append(2 * oa)
-        for b, _ in its[i + 1 :]:
-            out.append(oa + ONE[b])
-    return out
 
 
 @lru_cache(maxsize=64)
