@@ -1,0 +1,69 @@
+"""Shared fixtures: the classic16 profile and a ``judge`` that builds positions from notation.
+
+Tests speak in the notation players type (``"334455"``) so that a rule test reads like the
+rule. Everything goes through the public API: ``resolve_cards``, ``Position``, ``check``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from pdk import counts as C
+from pdk.combos import ComboKind, Move, classify, preferred_lead
+from pdk.profile import Profile, load_profile
+from pdk.rules import Play, Position, check, move_notation, resolve_cards
+
+
+def deck_mask(profile: Profile) -> int:
+    mask = 0
+    for cid in profile.deck_cards:
+        mask |= 1 << cid
+    return mask
+
+
+class Judge:
+    """Positions and verdicts for one profile, written in card notation."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.deck = deck_mask(profile)
+
+    def cards(self, text: str, available: int | None = None) -> tuple[int, ...]:
+        return resolve_cards(text, self.deck if available is None else available)
+
+    def move(self, text: str) -> Move:
+        """A play to beat, read as a lead would read it (D2); its cards come from the deck."""
+        counts = C.from_cards(self.cards(text))
+        readings = classify(self.profile, counts, whole_hand=False)
+        assert readings, f"{text} is not a combination"
+        r = preferred_lead(readings)
+        return (counts, int(r.kind), r.top, r.units)
+
+    def pos(self, hand: str, beat: str | Move | None = None, next_one: bool = False) -> Position:
+        mask = sum(1 << c for c in self.cards(hand))
+        prev = self.move(beat) if isinstance(beat, str) else beat
+        return Position(self.profile, mask, prev, next_one)
+
+    def check(self, pos: Position, play: str | None) -> Play | None:
+        """``check`` on cards named in notation (``None`` is a pass)."""
+        cards: Sequence[int] | None = None if play is None else resolve_cards(play, pos.hand)
+        return check(pos, cards)
+
+    def legal(self, pos: Position) -> set[tuple[str, str]]:
+        """The generated plays as (notation, kind label) pairs."""
+        return {(move_notation(m), ComboKind(m[1]).label) for m in pos.legal_moves()}
+
+    def legal_cards(self, pos: Position) -> set[str]:
+        return {move_notation(m) for m in pos.legal_moves()}
+
+
+@pytest.fixture(scope="session")
+def classic() -> Profile:
+    return load_profile()
+
+
+@pytest.fixture(scope="session")
+def judge(classic: Profile) -> Judge:
+    return Judge(classic)
