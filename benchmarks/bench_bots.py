@@ -1,0 +1,65 @@
+"""Decision time per move for each bot level: median and 99th percentile, one core.
+
+    python benchmarks/bench_bots.py [--deals 40] [--levels random,easy,normal,hard]
+
+Each level plays ``--deals`` whole deals against itself (every seat the same level) and
+every ``choose`` call is timed with ``time.perf_counter``. Forced moves (a single legal
+choice) are included, since they are part of what a game costs; the figures excluding them
+are printed too, because that is where a search bot spends its time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from pdk.bots import make_bot
+from pdk.deal import deal
+from pdk.profile import load_profile
+from pdk.state import GameState
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--levels", default="random,easy,normal,hard")
+    ap.add_argument("--variant", default="classic16")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    profile = load_profile(args.variant)
+    print(
+        f"{'level':>8} {'moves':>7} {'median ms':>10} {'p99 ms':>9} {'max ms':>9}  (choices>1: median, p99)"
+    )
+    for level in args.levels.split(","):
+        deals = args.deals if level != "hard" else max(1, args.deals // 4)
+        times: list[float] = []
+        real: list[float] = []
+        for d in range(deals):
+            state = GameState(profile, deal(profile, args.seed + d))
+            bots = [make_bot(level, args.seed * 1000 + d * 3 + s) for s in range(profile.players)]
+            while not state.over:
+                seat = state.turn
+                moves = state.legal_moves()
+                choices = len(moves) + state.can_pass(moves)
+                view = state.view(seat)
+                t0 = time.perf_counter()
+                move = bots[seat].choose(view)
+                dt = (time.perf_counter() - t0) * 1e3
+                times.append(dt)
+                if choices > 1:
+                    real.append(dt)
+                state.step(move)
+        print(
+            f"{level:>8} {len(times):>7} {statistics.median(times):>10.3f} {pct(times, 0.99):>9.3f}"
+            f" {max(times):>9.3f}   ({statistics.median(real):.3f}, {pct(real, 0.99):.3f}; {deals} deals)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""What a seat can deduce from public information (card counting, 记牌).
+
+Everything here reads a ``PlayerView`` only: the seat's own hand, the hand sizes and the
+public history. ``unseen`` is the card counter — per rank, the cards neither in this hand
+nor played yet (they are in the other hands, or set aside). ``Knowledge.beatable`` asks
+whether the other players, pooled together, could beat a play; a pooled answer is an
+over-estimate, which is the safe side for "is this play a sure winner?".
+"""
+
+from __future__ import annotations
+
+from pdk import counts as C
+from pdk.combos import Move
+from pdk.movegen import BOMB, MoveGenerator, generator_for
+from pdk.state import PlayerView
+
+
+def played_counts(view: PlayerView) -> int:
+    """Rank counts of every card played so far, by anyone."""
+    total = 0
+    for action in view.history:
+        if action.play is not None:
+            total += C.from_cards(action.play.cards)
+    return total
+
+
+def unseen_counts(view: PlayerView) -> int:
+    """Rank counts of the cards this seat has not seen: the deck minus its hand minus plays."""
+    deck = 0
+    for r, n in enumerate(view.profile.rank_totals):
+        deck += n * C.ONE[r]
+    return deck - C.from_mask(view.hand) - played_counts(view)
+
+
+class Knowledge:
+    """The card counter for one decision, with a cache of "can anyone beat this?"."""
+
+    def __init__(self, view: PlayerView, played: int | None = None) -> None:
+        self.view = view
+        self.gen: MoveGenerator = generator_for(view.profile)
+        if played is None:
+            played = played_counts(view)
+        deck = 0
+        for r, n in enumerate(view.profile.rank_totals):
+            deck += n * C.ONE[r]
+        self.hand = C.from_mask(view.hand)
+        self.unseen = deck - self.hand - played
+        seat = view.seat
+        self.opponents = [s for s in range(view.players) if s != seat]
+        self.opp_sizes = [view.hand_sizes[s] for s in self.opponents]
+        self.max_opp = max(self.opp_sizes) if self.opp_sizes else 0
+        self.min_opp = min(self.opp_sizes) if self.opp_sizes else 99
+        self._beat: dict[tuple[int, int, int, int], bool] = {}
+        self._cap: int | None = None
+
+    def _capped(self) -> int:
+        if self._cap is None:
+            cap = 0
+            for r, k in C.items(self.unseen):
+                cap += min(k, 3) * C.ONE[r]
+            self._cap = cap
+        return self._cap
+
+    def beatable(self, move: Move, max_size: int | None = None) -> bool:
+        """Could some other player beat ``move``, judging by the unseen cards and hand sizes?"""
+        n = C.total(move[0])
+        size = self.max_opp if max_size is None else max_size
+        key = (move[1], move[2], move[3], n * 100 + size)
+        got = self._beat.get(key)
+        if got is not None:
+            return got
+        result = False
+        if size > 0:
+            if move[1] != BOMB:
+                # Cap the pool at 3 a rank: four pooled cards may sit in two hands, and a
+                # possible bomb is judged separately below.
+                for r in self.gen.follows(self._capped(), move, False):
+                    if r[1] != BOMB and C.total(r[0]) <= size:
+                        result = True
+                        break
+            if not result and size >= 4 and self.gen.four:
+                above = move[2] if move[1] == BOMB else -1
+                result = any(k >= 4 and r > above for r, k in C.items(self.unseen))
+        self._beat[key] = result
+        return result
+
+    def safe(self, move: Move) -> bool:
+        """Nobody else can beat ``move``: playing it wins the trick back."""
+        return not self.beatable(move)

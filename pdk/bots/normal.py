@@ -1,0 +1,203 @@
+"""The ``normal`` bot: a solid club player built on hand planning and card counting.
+
+Every legal play is scored by what it leaves behind (``Planner.value`` of the rest: fewest
+plays, high cards kept as control), plus a few judgements a good player makes:
+
+* a play nobody can beat (by the card counter) wins the trick back — worth a tempo;
+* when leading, if the hand can go out by a run of sure winners ending in one last play,
+  play that run (the unbeatable card first, then the rest);
+* a bomb nobody can top collects the bomb bonus, so it is played; one that might be topped
+  is kept for when it is needed;
+* 报单: with an opponent on one or two cards, do not hand them a play they can beat to go
+  out — lead combinations, or sure winners, instead;
+* passing (only when the rules allow it) keeps strength but gives the trick away, and is
+  never done when the trick's owner is about to go out.
+
+Scores are in "plays" (about one unit per group in the hand). It is deterministic: the
+seed is accepted for the common bot interface only.
+"""
+
+from __future__ import annotations
+
+from pdk import counts as C
+from pdk.bots import register
+from pdk.bots.knowledge import Knowledge
+from pdk.bots.plan import Planner, planner_for
+from pdk.combos import Move
+from pdk.movegen import BOMB, PLANE, SINGLE, TRIO, MoveGenerator, generator_for
+from pdk.state import PlayerView
+
+TEMPO = 0.5  # winning the trick back (the lead is worth about half a play)
+SAFE_BOMB = 2.5  # a bomb that collects its bonus: 10 from each other player
+DANGER = 4.0  # handing an opponent the play that takes them out
+PASS_COST = 0.3
+
+
+class NormalBot:
+    """Plans its hand into the fewest plays and keeps control; see the module docstring."""
+
+    name = "normal"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: PlayerView) -> Move | None:
+        pos = view.position()
+        moves = pos.legal_moves()
+        can_pass = pos.can_pass(moves)
+        if not moves:
+            return None
+        if len(moves) == 1 and not can_pass:
+            return moves[0]
+        scored = rank_moves(view, moves, can_pass)
+        return scored[0][1]
+
+
+def rank_moves(view: PlayerView, moves: list[Move], can_pass: bool) -> list[tuple[float, Move | None]]:
+    """Every choice (``None`` = pass, when allowed) with its score, best first."""
+    return Judge(view).rank(moves, can_pass)
+
+
+class Judge:
+    """One decision's worth of context: planner, card counter, the table's danger."""
+
+    def __init__(self, view: PlayerView, know: Knowledge | None = None) -> None:
+        self.view = view
+        self.gen: MoveGenerator = generator_for(view.profile)
+        self.plan: Planner = planner_for(self.gen)
+        self.know = know if know is not None else Knowledge(view)
+        self.hand = self.know.hand
+        self.size = C.total(self.hand)
+
+    def rank(self, moves: list[Move], can_pass: bool, trim: bool = True) -> list[tuple[float, Move | None]]:
+        view = self.view
+        leading = view.prev is None
+        if leading:
+            win = self.winning_lead(moves)
+            if win is not None:
+                rest = [(self.score(m, leading), m) for m in moves if m is not win]
+                rest.sort(key=_key, reverse=True)
+                return [(1e9, win), *rest]
+        out: list[tuple[float, Move | None]] = [
+            (self.score(m, leading), m) for m in (self._trim(moves) if trim else moves)
+        ]
+        if can_pass:
+            out.append((self.pass_score(), None))
+        out.sort(key=_key, reverse=True)
+        return out
+
+    def _trim(self, moves: list[Move]) -> list[Move]:
+        """Trios and planes differ only in kickers: keep the few kicker choices worth
+        scoring (the planner values the rest), so big hands stay fast."""
+        if len(moves) <= 40:
+            return moves
+        keep: list[Move] = []
+        by_body: dict[tuple[int, int, int], list[Move]] = {}
+        for m in moves:
+            if m[1] in (TRIO, PLANE):
+                by_body.setdefault((m[1], m[2], m[3]), []).append(m)
+            else:
+                keep.append(m)
+        for group in by_body.values():
+            group.sort(key=lambda m: _kicker_weight(m))
+            keep.extend(group[:4])
+        return keep
+
+    # -- scoring -----------------------------------------------------------------------------
+
+    def score(self, move: Move, leading: bool) -> float:
+        know = self.know
+        counts = move[0]
+        if counts == self.hand:
+            return 1e6 + (100.0 if move[1] == BOMB else 0.0)  # going out wins the deal
+        rest = self.hand - counts
+        s = self.plan.value(rest)
+        safe = know.safe(move)
+        if move[1] == BOMB:
+            s += SAFE_BOMB if safe else 0.3
+        if safe:
+            s += TEMPO
+        s -= self.danger(move, safe, leading)
+        if not leading:
+            # Beating with a play that a sure winner could replace is fine; keep the planner's
+            # view, but a follow that strips a control card when nobody threatens costs a bit.
+            pass
+        # The last card (报单 for us): keep the one the others can least beat.
+        if C.total(rest) == 1:
+            (r,) = [r for r, _ in C.items(rest)]
+            if not know.beatable((rest, SINGLE, r, 1)):
+                s += 1.5
+        return s
+
+    def danger(self, move: Move, safe: bool, leading: bool) -> float:
+        """Penalty for a play an opponent on few cards could beat and then go out with."""
+        if safe:
+            return 0.0
+        know = self.know
+        n = C.total(move[0])
+        penalty = 0.0
+        for size in know.opp_sizes:
+            if size > 3:
+                continue
+            if move[1] != BOMB and size >= n and know.beatable(move, size):
+                if size == n:
+                    penalty = max(penalty, DANGER)  # they beat it and are out
+                elif size <= 2:
+                    penalty = max(penalty, DANGER * 0.4)  # they beat it and lead their last
+            if leading and move[1] == SINGLE and size == 1:
+                penalty = max(penalty, DANGER * 0.5)
+        return penalty
+
+    def pass_score(self) -> float:
+        view = self.view
+        s = self.plan.value(self.hand) - PASS_COST
+        owner = view.prev_seat
+        if owner is not None and owner != view.seat:
+            owner_size = view.hand_sizes[owner]
+            if owner_size <= 2:
+                s -= DANGER  # they keep the lead and are about to go out
+        return s
+
+    # -- going out by sure winners ------------------------------------------------------------
+
+    def winning_lead(self, moves: list[Move]) -> Move | None:
+        """A lead that starts a run of unbeatable plays ending with the hand empty."""
+        if self.plan.value(self.hand) < -4.5:
+            return None
+        nxt = self.view.hand_sizes[self.view.next_seat] == 1
+        for m in moves:
+            if m[0] == self.hand:
+                return m
+        best: Move | None = None
+        for m in sorted(moves, key=lambda m: m[1] != BOMB):
+            if self.know.safe(m) and self._goes_out(self.hand - m[0], nxt, 3):
+                best = m
+                break
+        return best
+
+    def _goes_out(self, hand: int, nxt: bool, depth: int) -> bool:
+        leads = self.gen.leads(hand, nxt)
+        if any(m[0] == hand for m in leads):
+            return True
+        if depth == 0:
+            return False
+        return any(self.know.safe(m) and self._goes_out(hand - m[0], nxt, depth - 1) for m in leads)
+
+
+def _key(item: tuple[float, Move | None]) -> float:
+    return item[0]
+
+
+def _kicker_weight(move: Move) -> int:
+    """How much a trio's or plane's kickers cost: low ranks are cheap to give away."""
+    body_ranks = 0
+    w = 0
+    for r, n in C.items(move[0]):
+        if n >= 3:
+            body_ranks += 1
+            continue
+        w += n * (r + 1)
+    return w
+
+
+register("normal")(NormalBot)

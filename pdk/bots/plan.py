@@ -1,0 +1,222 @@
+"""Hand planning for the bots: how many plays a hand needs, and how good those plays are.
+
+A hand of 16 cards is shed in *groups* (a straight, a pair, a trio with kickers...). The
+fewer groups a hand splits into, and the higher their ranks, the sooner it goes out and the
+more tricks it can win back. ``Planner.value(counts)`` scores the best split of a hand: each
+group costs one play (-1) and earns a bonus for a high top rank (a control card such as ♠2
+or an A wins a trick back); a bomb costs no play (it can be played at any moment) and is
+worth a bonus of its own. Trios and planes absorb their kickers from the lowest singles and
+pairs, which is how a trio "carries" loose cards out.
+
+The split is searched exactly over the chains (straights, pair chains, planes), in order of
+their lowest rank, with the rest counted directly; results are memoized on the packed rank
+counts, so a game's worth of positions costs a few milliseconds. Everything is read from
+the move generator's profile knobs, so every variant plans with its own catalogue.
+"""
+
+from __future__ import annotations
+
+from pdk import counts as C
+from pdk.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO, MoveGenerator
+
+PLAY_COST = 1.0
+BOMB_VALUE = 1.0
+_STEP = 0.12  # bonus per rank above the "control" threshold
+_CACHE_LIMIT = 200_000
+
+
+class Planner:
+    """Hand values for one profile (build one per move generator with ``planner_for``)."""
+
+    def __init__(self, gen: MoveGenerator) -> None:
+        self.gen = gen
+        profile = gen.profile
+        totals = profile.rank_totals
+        present = [r for r, n in enumerate(totals) if n]
+        self.top_rank = max(present) if present else 12
+        threshold = self.top_rank - 5
+        self.bonus = [max(0, r - threshold) * _STEP for r in range(len(totals))]
+        self.chain = list(gen.profile.combinations.chain_rank_indexes)
+        self.chain_mask = sum(1 << r for r in self.chain)
+        self.cache: dict[int, float] = {}
+        self.base_cache: dict[int, float] = {}
+        self.bomb_min = 4
+
+    # -- group values ------------------------------------------------------------------------
+
+    def group_value(self, kind: int, top: int, units: int) -> float:
+        """What one group is worth while it is still in the hand."""
+        if kind == BOMB:
+            return BOMB_VALUE + self.bonus[top] * 0.5
+        if kind in (SINGLE, PAIR, TRIO):
+            return -PLAY_COST + self.bonus[top]
+        # Chains are hard to beat: a small bonus for length and for a high top.
+        return -PLAY_COST + 0.5 * self.bonus[top] + 0.03 * units
+
+    # -- the split ---------------------------------------------------------------------------
+
+    def value(self, counts: int) -> float:
+        """The best split's total value (higher is better; about minus the plays needed)."""
+        v = self.cache.get(counts)
+        if v is not None:
+            return v
+        if len(self.cache) > _CACHE_LIMIT:
+            self.cache.clear()
+        v = self._value(counts)
+        self.cache[counts] = v
+        return v
+
+    def _value(self, counts: int) -> float:
+        if counts == 0:
+            return 0.0
+        gen = self.gen
+        total = 0.0
+        free = counts
+        if gen.four:
+            for r, n in C.items(counts):
+                if n >= self.bomb_min:
+                    total += self.group_value(BOMB, r, 1)
+                    free -= n * C.ONE[r]
+        memo: dict[tuple[int, int, int], float] = {}
+        return total + self._split(free, 0, 0, memo)
+
+    def _split(self, counts: int, start: int, demand: int, memo: dict[tuple[int, int, int], float]) -> float:
+        """Best value of ``counts`` using chains whose lowest rank is >= ``start``;
+        ``demand`` kicker slots are owed by planes already taken."""
+        key = (counts, start, demand)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        m1, m2, m3 = self._masks(counts)
+        starts = self._starts(m1, m2, m3) >> start << start
+        if not starts:
+            best = self._base_cached(counts, demand)
+        else:
+            s = (starts & -starts).bit_length() - 1
+            best = self._split(counts, s + 1, demand, memo)
+            for move, owed in self._chains_at(m1, m2, m3, s):
+                v = self.group_value(move[1], move[2], move[3])
+                best = max(best, v + self._split(counts - move[0], s, demand + owed, memo))
+        memo[key] = best
+        return best
+
+    def _masks(self, counts: int) -> tuple[int, int, int]:
+        """Rank bitmasks (chain ranks only) of counts >= 1, >= 2, >= 3."""
+        m1 = m2 = m3 = 0
+        r = 0
+        x = counts
+        while x:
+            n = x & 31
+            if n:
+                bit = 1 << r
+                m1 |= bit
+                if n >= 2:
+                    m2 |= bit
+                    if n >= 3:
+                        m3 |= bit
+            x >>= 5
+            r += 1
+        cm = self.chain_mask
+        return m1 & cm, m2 & cm, m3 & cm
+
+    def _starts(self, m1: int, m2: int, m3: int) -> int:
+        """Ranks where some chain of minimum length can begin."""
+        out = 0
+        for mask, length in ((m1, self.gen.st_min), (m2, self.gen.pc_min), (m3, self.gen.plane_min)):
+            if length > 13 or not mask:
+                continue
+            run = mask
+            for i in range(1, length):
+                run &= mask >> i
+            out |= run
+        return out
+
+    def _chains_at(self, m1: int, m2: int, m3: int, s: int) -> list[tuple[tuple[int, int, int, int], int]]:
+        """Chains starting exactly at rank ``s`` that fit the hand, with kicker slots owed."""
+        gen = self.gen
+        out: list[tuple[tuple[int, int, int, int], int]] = []
+        one = C.ONE
+        for mask, width, kind, min_len in (
+            (m1, 1, STRAIGHT, gen.st_min),
+            (m2, 2, PAIR_CHAIN, gen.pc_min),
+            (m3, 3, PLANE, gen.plane_min),
+        ):
+            if min_len > 13 or not mask >> s & 1:
+                continue
+            acc = 0
+            top = s
+            while mask >> top & 1:
+                acc += width * one[top]
+                length = top - s + 1
+                if length >= min_len:
+                    owed = gen.plane_k * length if kind == PLANE else 0
+                    out.append(((acc, kind, top, length), owed))
+                top += 1
+        return out
+
+    def _base_cached(self, counts: int, demand: int) -> float:
+        key = counts | demand << 90
+        v = self.base_cache.get(key)
+        if v is None:
+            if len(self.base_cache) > _CACHE_LIMIT:
+                self.base_cache.clear()
+            v = self._base(counts, demand)
+            self.base_cache[key] = v
+        return v
+
+    def _base(self, counts: int, demand: int) -> float:
+        """Value of chain-free cards: singles, pairs, trios, with trios taking kickers."""
+        singles: list[int] = []
+        pairs: list[int] = []
+        total = 0.0
+        trio_k = self.gen.trio_k
+        for r, n in C.items(counts):
+            if n == 1:
+                singles.append(r)
+            elif n == 2:
+                pairs.append(r)
+            elif n == 3:
+                total += self.group_value(TRIO, r, 1)
+                demand += trio_k
+            else:  # several packs: treat a big group as a trio plus the rest as pairs
+                total += self.group_value(TRIO, r, 1)
+                demand += trio_k
+                rest = n - 3
+                if rest % 2:
+                    singles.append(r)
+                pairs.extend([r] * (rest // 2))
+        for r in singles:
+            total += self.group_value(SINGLE, r, 1)
+        for r in pairs:
+            total += self.group_value(PAIR, r, 1)
+        # Kickers: the lowest singles first, then the lowest pairs (two slots each).
+        si = pi = 0
+        while demand > 0:
+            if si < len(singles) and (pi >= len(pairs) or singles[si] <= pairs[pi] or demand == 1):
+                total -= self.group_value(SINGLE, singles[si], 1)
+                si += 1
+                demand -= 1
+            elif pi < len(pairs):
+                total -= self.group_value(PAIR, pairs[pi], 1)
+                if demand == 1:  # half a pair goes; the other card stays a single
+                    total += self.group_value(SINGLE, pairs[pi], 1)
+                pi += 1
+                demand -= 2
+            else:
+                # Not enough loose cards: the trio still goes out (short last hand or
+                # kickers taken from elsewhere), at a small extra cost.
+                total -= 0.2 * demand
+                break
+        return total
+
+
+_PLANNERS: dict[int, Planner] = {}
+
+
+def planner_for(gen: MoveGenerator) -> Planner:
+    """One planner (and one value cache) per move generator, shared by every bot."""
+    p = _PLANNERS.get(id(gen))
+    if p is None or p.gen is not gen:
+        p = Planner(gen)
+        _PLANNERS[id(gen)] = p
+    return p
