@@ -38,10 +38,12 @@ def root(
 # Each module registers its commands on ``app`` when imported.
 from pdk.cli import (  # noqa: E402
     moves,
+    play,
     selfplay,
+    stats,
 )
 
-__all__ = ["app", "main", "moves", "selfplay"]
+__all__ = ["app", "main", "moves", "play", "selfplay", "stats"]
 
 
 def main() -> None:

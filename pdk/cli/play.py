@@ -1,0 +1,369 @@
+"""``pdk play``: the interactive game against two bots, deal after deal.
+
+The command is the input loop only: the session (``pdk.session``) owns the game and its
+save, the table module (``pdk.cli.table``) draws, the history (``pdk.history``) keeps
+finished deals. The game is saved after every play, so quitting, closing the terminal
+or ``kill -9`` all resume at the same position with ``pdk play``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+import platformdirs
+import typer
+from rich.console import Console
+
+from pdk.bots import bot_names
+from pdk.cli import play_text  # noqa: F401  (registers the messages)
+from pdk.cli.app import app
+from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
+from pdk.cli.play_input import Cmd, InputError, parse_command, resolve_input
+from pdk.cli.table import (
+    kind_name,
+    render_settlement,
+    render_table,
+    settlement_rows,
+    short_name,
+    table_view,
+)
+from pdk.combos import ComboKind, Move
+from pdk.history import DealRow, History
+from pdk.i18n import Lang, tr
+from pdk.profile import DEFAULT_PROFILE
+from pdk.record import dump
+from pdk.rules import IllegalPlay, move_notation
+from pdk.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
+
+DIFFICULTIES = ("easy", "normal", "hard")
+
+
+def data_dir(save_dir: Path | None) -> Path:
+    """``--save-dir``, else ``$PDK_DATA_DIR``, else the platform's user data directory."""
+    if save_dir is not None:
+        return save_dir
+    env = os.environ.get("PDK_DATA_DIR")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("pdk", appauthor=False))
+
+
+def make_console() -> Console:
+    """Colour on a terminal; plain text with ``NO_COLOR`` or when output is not a terminal."""
+    plain = "NO_COLOR" in os.environ
+    console = Console(highlight=False, soft_wrap=False)
+    if plain or not console.is_terminal:
+        console = Console(highlight=False, color_system=None, soft_wrap=False)
+    return console
+
+
+def check_difficulty(name: str, lang: Lang) -> None:
+    if name not in DIFFICULTIES:
+        fail(tr("err_difficulty", lang, name=name))
+    known = bot_names()
+    if name not in known:
+        usable = ", ".join(d for d in DIFFICULTIES if d in known)
+        fail(tr("err_difficulty_missing", lang, name=name, known=usable))
+
+
+@dataclass
+class Ui:
+    """What the loop remembers between frames (not part of the game)."""
+
+    lang: Lang
+    delay: float
+    messages: list[str] = field(default_factory=list)
+    auto: bool = False
+    hint_at: int = -1
+    hint_index: int = -1
+    hint_moves: list[Move] = field(default_factory=list)
+
+
+class Game:
+    """The input loop around one session and its save slot."""
+
+    def __init__(self, session: Session, slot: Slot, history: History, records: Path, ui: Ui) -> None:
+        self.session = session
+        self.slot = slot
+        self.history = history
+        self.records = records
+        self.ui = ui
+        self.console = make_console()
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def draw(self) -> None:
+        s = self.session
+        view = s.state.view(HUMAN)
+        tv = table_view(
+            view,
+            turn=s.state.turn,
+            variant=s.profile.name,
+            difficulty=s.difficulty,
+            deal_no=s.deal_no,
+            session_total=s.totals[HUMAN],
+            lang=self.ui.lang,
+            counter=bool(s.ui.get("counter")),
+            auto=self.ui.auto,
+            messages=self.ui.messages,
+        )
+        self.ui.messages = []
+        if self.console.is_terminal:
+            self.console.clear()
+        self.console.print(render_table(tv, self.console.width))
+
+    def say(self, text: str) -> None:
+        self.console.print(text, markup=False)
+
+    def save(self) -> None:
+        try:
+            self.slot.save(self.session)
+        except OSError as exc:
+            self.ui.messages.append(tr("save_failed", self.ui.lang, detail=str(exc)))
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Play until the player quits; Ctrl-C ends 托管, or quits (saved) otherwise."""
+        while True:
+            try:
+                if not self._loop():
+                    return
+            except KeyboardInterrupt:
+                if self.ui.auto:
+                    self.ui.auto = False
+                    self.ui.messages.append(tr("auto_off", self.ui.lang))
+                    continue
+                self.quit()
+                return
+
+    def _loop(self) -> bool:
+        state = self.session.state
+        while True:
+            if state.over:
+                if not self.finish_deal():
+                    return False
+                state = self.session.state
+                continue
+            if state.turn != HUMAN:
+                state.step(self.session.bot_move())
+                self.save()
+                continue
+            if self.ui.auto:
+                self.draw()
+                if self.ui.delay > 0:
+                    time.sleep(self.ui.delay)
+                state.step(self.session.auto_move())
+                self.save()
+                continue
+            self.draw()
+            try:
+                line = self.console.input(tr("prompt", self.ui.lang))
+            except EOFError:
+                self.quit()
+                return False
+            if not self.handle(line):
+                return False
+
+    def handle(self, line: str) -> bool:
+        """One line of input at the human's turn; False means quit."""
+        lang = self.ui.lang
+        state = self.session.state
+        cmd = parse_command(line)
+        if cmd.kind is Cmd.QUIT:
+            self.quit()
+            return False
+        if cmd.kind is Cmd.HELP:
+            self.ui.messages.append(tr("help", lang))
+        elif cmd.kind is Cmd.COUNTER:
+            on = not self.session.ui.get("counter")
+            self.session.ui["counter"] = on
+            self.ui.messages.append(tr("counter_on" if on else "counter_off", lang))
+            self.save()
+        elif cmd.kind is Cmd.AUTO:
+            self.ui.auto = True
+            self.ui.messages.append(tr("auto_on", lang))
+        elif cmd.kind is Cmd.HINT:
+            self.hint()
+        elif cmd.kind is Cmd.EMPTY:
+            if self.ui.hint_at == len(state.history) and self.ui.hint_moves:
+                self.apply_move(self.ui.hint_moves[self.ui.hint_index])
+        elif cmd.kind is Cmd.PASS:
+            self.attempt(None)
+        else:
+            try:
+                cards = resolve_input(cmd.text, state.hands[HUMAN])
+            except InputError as exc:
+                self.ui.messages.append(tr("refused", lang, reason=tr(exc.key, lang, **exc.params)))
+                return True
+            self.attempt(cards)
+        return True
+
+    def hint(self) -> None:
+        """Repeated presses cycle through the legal plays, best first (must-beat and 报单 obeyed)."""
+        from pdk.bots.hints import hints
+
+        state = self.session.state
+        lang = self.ui.lang
+        if self.ui.hint_at != len(state.history):
+            self.ui.hint_at = len(state.history)
+            self.ui.hint_moves = hints(state.view(HUMAN))
+            self.ui.hint_index = -1
+        if not self.ui.hint_moves:
+            self.ui.messages.append(tr("hint_none", lang))
+            return
+        self.ui.hint_index = (self.ui.hint_index + 1) % len(self.ui.hint_moves)
+        move = self.ui.hint_moves[self.ui.hint_index]
+        self.ui.messages.append(
+            tr(
+                "hint_show",
+                lang,
+                i=self.ui.hint_index + 1,
+                n=len(self.ui.hint_moves),
+                cards=move_notation(move).replace("T", "10"),
+                kind=kind_name(ComboKind(move[1]), lang),
+            )
+        )
+
+    def attempt(self, cards: tuple[int, ...] | None) -> None:
+        try:
+            self.session.state.play(cards)
+        except IllegalPlay as exc:
+            self.ui.messages.append(tr("refused", self.ui.lang, reason=exc.message(self.ui.lang)))
+            return
+        self.save()
+
+    def apply_move(self, move: Move) -> None:
+        state = self.session.state
+        play = state.position().play_for(move)
+        self.attempt(play.cards)
+
+    def quit(self) -> None:
+        self.save()
+        s = self.session
+        self.say(tr("saved_quit", self.ui.lang, path=self.slot.path))
+        self.say(tr("bye", self.ui.lang, deals=s.deals_done, total=s.totals[HUMAN]))
+
+    # -- end of a deal ---------------------------------------------------------------------
+
+    def finish_deal(self) -> bool:
+        """Settle, write the record and the history row, deal the next hand; False = quit.
+
+        Safe to repeat after a crash: the record path and the history id are fixed by
+        the deal, and the totals live in the save that is written only afterwards.
+        """
+        s = self.session
+        lang = self.ui.lang
+        self.ui.auto = False
+        self.draw()
+        st = s.settle()
+        winner = st.winner
+        n = s.state.players
+        if winner == HUMAN:
+            self.say(tr("deal_won", lang, n=s.deal_no))
+        else:
+            self.say(tr("deal_lost", lang, who=short_name(winner, HUMAN, n, lang), n=s.deal_no))
+        self.console.print(
+            render_settlement(settlement_rows(st, HUMAN, s.totals, lang), s.deal_no, lang, self.console.width)
+        )
+        path = self.records / f"{s.id}-{s.deal_no:03d}.json"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            dump(s.record(), path)
+            self.say(tr("record_saved", lang, path=path))
+        except OSError as exc:
+            self.say(tr("record_failed", lang, detail=str(exc)))
+        try:
+            self.history.add(
+                DealRow(
+                    id=s.deal_id,
+                    difficulty=s.difficulty,
+                    variant=s.variant,
+                    seed=s.seed,
+                    won=winner == HUMAN,
+                    score=st.seats[HUMAN].total,
+                    cards_left=st.seats[HUMAN].cards_left,
+                    record_path=str(path),
+                )
+            )
+        except Exception as exc:  # sqlite3.Error, OSError: never lose the game over stats
+            self.say(tr("history_failed", lang, detail=str(exc)))
+        s.next_deal()
+        self.save()
+        try:
+            answer = self.console.input(tr("next_prompt", lang))
+        except EOFError:
+            self.quit()
+            return False
+        if parse_command(answer).kind is Cmd.QUIT:
+            self.quit()
+            return False
+        return True
+
+
+@app.command()
+def play(
+    difficulty: Annotated[
+        str | None,
+        typer.Option("--difficulty", "-d", help="Opponents: easy, normal or hard (default normal)."),
+    ] = None,
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", "-v", help="Rule profile: a name or a .yaml path (default classic16)."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the first deal (reproducible).")] = None,
+    lang: LangOpt = None,
+    save_dir: Annotated[
+        Path | None,
+        typer.Option("--save-dir", help="Where the save, records and history live (default: your data dir)."),
+    ] = None,
+    new: Annotated[
+        bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")
+    ] = False,
+    delay: Annotated[
+        float, typer.Option("--delay", hidden=True, min=0.0, help="Seconds between 托管 plays.")
+    ] = 0.6,
+) -> None:
+    """Play 跑得快 against two AI players; the game is saved after every play."""
+    language = lang_or_fail(lang)
+    if difficulty is not None:
+        check_difficulty(difficulty, language)
+    base = data_dir(save_dir)
+    try:
+        slot = claim_slot(base)
+    except (SaveError, OSError) as exc:
+        fail(str(exc))
+    notes: list[str] = []
+    if slot.number > 1:
+        notes.append(tr("slot_other", language, busy=base / "save.json", mine=slot.path))
+    session: Session | None = None
+    if not new and slot.path.exists():
+        try:
+            session = load_save(slot.path)
+        except SaveError as exc:
+            moved = move_aside(slot.path)
+            notes.append(tr("save_corrupt", language, path=slot.path, detail=str(exc), moved=moved))
+        else:
+            notes.append(tr("resumed", language, n=session.deal_no, path=slot.path))
+            asked_variant = variant is not None and variant not in (session.variant, session.profile.name)
+            if asked_variant or (difficulty is not None and difficulty != session.difficulty):
+                notes.append(
+                    tr("resume_differs", language, variant=session.variant, difficulty=session.difficulty)
+                )
+            check_difficulty(session.difficulty, language)
+    if session is None:
+        profile = profile_or_fail(variant or DEFAULT_PROFILE)
+        diff = difficulty or "normal"
+        check_difficulty(diff, language)
+        session = new_session(profile, variant or profile.name, diff, seed)
+    game = Game(session, slot, History(base / "history.sqlite3"), base / "records", Ui(language, delay))
+    game.ui.messages.extend(notes)
+    game.save()
+    try:
+        game.run()
+    finally:
+        slot.release()

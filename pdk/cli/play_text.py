@@ -1,0 +1,153 @@
+"""Every message of ``pdk play`` and ``pdk stats``, in English and 中文 (registered on import)."""
+
+from __future__ import annotations
+
+from pdk.i18n import register
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # seats and the table
+    "play_title": (
+        "跑得快 · {variant} · {difficulty} · deal {n}",
+        "跑得快 · {variant} · {difficulty} · 第 {n} 局",
+    ),
+    "play_session": ("session {total:+d}", "累计 {total:+d}"),
+    "seat_you": ("You", "你"),
+    "seat_next": ("Next 下家", "下家"),
+    "seat_prev": ("Prev 上家", "上家"),
+    "seat_across": ("Across 对家", "对家"),
+    "seat_bot": ("{seat} ({difficulty})", "{seat}（{difficulty}）"),
+    "cards_n": ("{n} cards", "{n} 张"),
+    "act_pass": ("pass", "不出"),
+    "diff_easy": ("easy", "简单"),
+    "diff_normal": ("normal", "普通"),
+    "diff_hard": ("hard", "困难"),
+    "status_lead": ("Your lead: play any combination.", "轮到你先出：任意牌型。"),
+    "status_follow_must": (
+        "Your turn: beat {who}'s {cards} ({kind}). You hold a play that beats it: no passing.",
+        "轮到你：压过{who}的 {cards}（{kind}）。你有能压过的牌，不能不出。",
+    ),
+    "status_follow_none": (
+        "Your turn: {who} played {cards} ({kind}). Nothing beats it: pass (p).",
+        "轮到你：{who}出了 {cards}（{kind}）。你压不过：不出 (p)。",
+    ),
+    "status_follow_free": (
+        "Your turn: beat {who}'s {cards} ({kind}) or pass (p).",
+        "轮到你：压过{who}的 {cards}（{kind}），或不出 (p)。",
+    ),
+    "status_waiting": ("{who} to play…", "等待{who}出牌…"),
+    "status_auto": (
+        "托管 on: the hint bot plays for you. Type a or 托管, or press Ctrl-C, to take back.",
+        "托管中：提示机器人替你出牌。输入 a 或 托管，或按 Ctrl-C 取消。",
+    ),
+    "hand_label": ("Your hand ({n})", "你的手牌（{n} 张）"),
+    "counter_label": ("Card counter (unseen): ", "记牌器（未出现）："),
+    "log_label": ("Last: ", "最近："),
+    "log_play": ("{who}: {cards}", "{who}：{cards}"),
+    "log_pass": ("{who}: pass", "{who}：不出"),
+    "log_none": ("the deal begins", "开局"),
+    "prompt": ("play (? help)> ", "出牌（? 帮助）> "),
+    "help": (
+        "Type a play: 334455, 3-7 (straight), 33-55 (pair chain), T or 10; suits are chosen for you"
+        " (3s = ♠3 if you want one).\n"
+        "p / pass / 不出: pass    h / 提示: hint (again: next hint; Enter plays it)\n"
+        "c / 记牌: card counter    a / 托管: auto-play on/off    q / 退出: save and quit    ?: help\n"
+        "Lowercase a and q are commands; type A or Q for an ace or a queen.",
+        "输入要出的牌：334455、3-7（顺子）、33-55（连对）、T 或 10；花色自动选择（要指定可写 3s = ♠3）。\n"
+        "p / pass / 不出：不出    h / 提示：提示（再按换下一个；回车出提示的牌）\n"
+        "c / 记牌：记牌器    a / 托管：托管开关    q / 退出：保存并退出    ?：帮助\n"
+        "小写 a 和 q 是命令；出单张 A 或 Q 请输入大写 A、Q。",
+    ),
+    "hint_show": (
+        "hint {i}/{n}: {cards} ({kind}) — press Enter to play it, h for the next",
+        "提示 {i}/{n}：{cards}（{kind}）— 回车出这手，h 换下一个",
+    ),
+    "hint_none": ("no play beats it: pass (p)", "没有能压过的牌：不出 (p)"),
+    "counter_on": ("card counter on", "记牌器已打开"),
+    "counter_off": ("card counter off", "记牌器已关闭"),
+    "auto_on": ("托管 on", "托管已开启"),
+    "auto_off": ("托管 off: your turn", "托管已取消：轮到你"),
+    "refused": ("refused: {reason}", "不能这样出：{reason}"),
+    "input_unreadable": (
+        "cannot read {text!r}: type cards like 334455 or 3-7, or ? for help",
+        "看不懂 {text!r}：请输入像 334455 或 3-7 这样的牌，或 ? 查看帮助",
+    ),
+    "input_bad_range": (
+        "{text!r} is not a range: write the low and the high end, like 3-7 or 33-55",
+        "{text!r} 不是有效的连牌写法：请写起止点数，如 3-7 或 33-55",
+    ),
+    # saving and resuming
+    "saved_quit": (
+        "game saved in {path}; run pdk play to continue.",
+        "对局已保存到 {path}；运行 pdk play 继续。",
+    ),
+    "resumed": ("resumed your saved game (deal {n}) from {path}", "已从 {path} 恢复上次的对局（第 {n} 局）"),
+    "resume_differs": (
+        "the saved game is {variant} at {difficulty}; it continues (pdk play --new starts a new game)",
+        "存档的对局是 {variant}、{difficulty}，继续该对局（pdk play --new 开新局）",
+    ),
+    "save_corrupt": (
+        "the save {path} is unreadable ({detail}); moved it to {moved} and started a new game",
+        "存档 {path} 已损坏（{detail}）；已移到 {moved}，开始新对局",
+    ),
+    "slot_other": (
+        "another pdk play is using {busy}; this terminal plays its own game in {mine}",
+        "另一个 pdk play 正在使用 {busy}；本终端在 {mine} 进行自己的对局",
+    ),
+    "save_failed": ("could not save the game: {detail}", "无法保存对局：{detail}"),
+    # end of a deal
+    "deal_won": ("You went out first: you win deal {n}!", "你先出完：第 {n} 局你赢了！"),
+    "deal_lost": ("{who} went out first: deal {n} is over.", "{who}先出完：第 {n} 局结束。"),
+    "settle_title": ("Settlement, deal {n}", "第 {n} 局结算"),
+    "col_player": ("player", "玩家"),
+    "col_left": ("left", "剩牌"),
+    "col_shut": ("全关", "全关"),
+    "col_bombs": ("bombs", "炸弹"),
+    "col_total": ("total", "合计"),
+    "col_session": ("session", "累计"),
+    "yes": ("yes", "是"),
+    "record_saved": (
+        "record of this deal: {path} (open it with pdk replay)",
+        "本局记录：{path}（用 pdk replay 打开）",
+    ),
+    "record_failed": ("could not write the record: {detail}", "无法写入本局记录：{detail}"),
+    "history_failed": ("could not add the deal to your history: {detail}", "无法写入历史战绩：{detail}"),
+    "next_prompt": ("Enter: next deal · q: quit> ", "回车：下一局 · q：退出> "),
+    "bye": (
+        "Session: {deals} deals, total {total:+d}. See you!",
+        "本次共 {deals} 局，累计 {total:+d}。再见！",
+    ),
+    # option errors
+    "err_difficulty": (
+        "unknown difficulty {name!r} (choose easy, normal or hard)",
+        "未知难度 {name!r}（可选 easy、normal、hard）",
+    ),
+    "err_difficulty_missing": (
+        "difficulty {name!r} is not available in this build yet (available: {known})",
+        "此版本还没有难度 {name!r}（可用：{known}）",
+    ),
+    # pdk stats
+    "stats_title": ("Your record", "你的战绩"),
+    "stats_none": (
+        "No finished deals yet: play one with pdk play.",
+        "还没有完成的牌局：用 pdk play 来一局吧。",
+    ),
+    "col_difficulty": ("difficulty", "难度"),
+    "col_variant": ("variant", "玩法"),
+    "col_games": ("games", "局数"),
+    "col_wins": ("wins", "胜局"),
+    "col_average": ("average", "平均"),
+    "stats_all": ("all", "全部"),
+    "stats_best": (
+        "Best deal: {score:+d} ({variant}, {difficulty}, {when}) {path}",
+        "最佳一局：{score:+d}（{variant}，{difficulty}，{when}）{path}",
+    ),
+    "stats_worst": (
+        "Worst deal: {score:+d} ({variant}, {difficulty}, {when}) {path}",
+        "最差一局：{score:+d}（{variant}，{difficulty}，{when}）{path}",
+    ),
+    "stats_title_line": ("Title: {zh} ({en}) — total score {total:+d}", "称号：{zh} — 总积分 {total:+d}"),
+    "stats_next_title": ("{need} more points to {zh} ({en})", "再得 {need} 分升为 {zh}"),
+    "stats_top_title": ("the highest title", "已是最高称号"),
+}
+
+register(MESSAGES)

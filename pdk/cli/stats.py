@@ -1,0 +1,134 @@
+"""``pdk stats``: your record from the history of ``pdk play`` — per difficulty and variant,
+best and worst deals, and your title on the ladder (VARIANTS.md, seed 004)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pdk.cli import play_text  # noqa: F401  (registers the messages)
+from pdk.cli.app import app
+from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
+from pdk.cli.play import data_dir, make_console
+from pdk.history import DealRow, History, Stats, title_for
+from pdk.i18n import Lang, tr
+
+
+def _diff(name: str, lang: Lang) -> str:
+    return tr(f"diff_{name}", lang) if name in ("easy", "normal", "hard") else name
+
+
+def _deal_line(key: str, row: DealRow, lang: Lang) -> str:
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.finished_at))
+    return tr(
+        key,
+        lang,
+        score=row.score,
+        variant=row.variant,
+        difficulty=_diff(row.difficulty, lang),
+        when=when,
+        path=row.record_path or "",
+    )
+
+
+def stats_json(st: Stats) -> dict[str, object]:
+    zh, en, nxt = title_for(st.total)
+
+    def deal(row: DealRow | None) -> dict[str, object] | None:
+        if row is None:
+            return None
+        return {
+            "id": row.id,
+            "score": row.score,
+            "variant": row.variant,
+            "difficulty": row.difficulty,
+            "won": row.won,
+            "record": row.record_path,
+        }
+
+    return {
+        "games": st.games,
+        "wins": st.wins,
+        "total": st.total,
+        "average": st.total / st.games if st.games else 0.0,
+        "groups": [
+            {
+                "difficulty": g.difficulty,
+                "variant": g.variant,
+                "games": g.games,
+                "wins": g.wins,
+                "total": g.total,
+                "average": g.average,
+            }
+            for g in st.groups
+        ],
+        "best": deal(st.best),
+        "worst": deal(st.worst),
+        "title": {"zh": zh, "en": en, "next_at": nxt},
+    }
+
+
+@app.command()
+def stats(
+    save_dir: Annotated[
+        Path | None,
+        typer.Option("--save-dir", help="The directory pdk play uses (default: your data dir)."),
+    ] = None,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Your record: games, wins, scores per difficulty and variant, best and worst deals, title."""
+    language = lang_or_fail(lang)
+    try:
+        st = History(data_dir(save_dir) / "history.sqlite3").stats()
+    except (sqlite3.Error, OSError) as exc:
+        fail(f"cannot read the history: {exc}")
+    if as_json:
+        print(json.dumps(stats_json(st), ensure_ascii=False))
+        return
+    console = make_console()
+    if not st.games:
+        console.print(tr("stats_none", language))
+        return
+    table = Table(title=tr("stats_title", language), title_justify="left", title_style="bold", pad_edge=False)
+    table.add_column(tr("col_difficulty", language), no_wrap=True)
+    table.add_column(tr("col_variant", language), no_wrap=True)
+    for key in ("col_games", "col_wins", "col_total", "col_average"):
+        table.add_column(tr(key, language), justify="right", no_wrap=True)
+    for g in st.groups:
+        table.add_row(
+            _diff(g.difficulty, language),
+            g.variant,
+            str(g.games),
+            str(g.wins),
+            f"{g.total:+d}",
+            f"{g.average:+.2f}",
+        )
+    if len(st.groups) > 1:
+        avg = st.total / st.games
+        table.add_row(
+            tr("stats_all", language),
+            "",
+            str(st.games),
+            str(st.wins),
+            f"{st.total:+d}",
+            f"{avg:+.2f}",
+            style="bold",
+        )
+    console.print(table)
+    if st.best is not None and st.worst is not None:
+        console.print(_deal_line("stats_best", st.best, language), markup=False)
+        console.print(_deal_line("stats_worst", st.worst, language), markup=False)
+    zh, en, nxt = title_for(st.total)
+    console.print(tr("stats_title_line", language, zh=zh, en=en, total=st.total), markup=False, style="bold")
+    if nxt is None:
+        console.print(tr("stats_top_title", language))
+    else:
+        nzh, nen, _ = title_for(nxt)
+        console.print(tr("stats_next_title", language, need=nxt - st.total, zh=nzh, en=nen), markup=False)

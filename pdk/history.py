@@ -1,0 +1,192 @@
+"""The player's record: every finished deal of ``pdk play`` in a local SQLite database.
+
+Two games may run at once in two terminals and write the same database. Each deal has a
+globally unique id (session id + deal number) and is written with ``INSERT OR IGNORE``
+inside a transaction, so a deal re-submitted after a crash is never counted twice and a
+concurrent writer waits (WAL journal, busy timeout) rather than losing a deal.
+
+The title ladder (VARIANTS.md, seed 004) turns the cumulative score into a title.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS deals (
+    id          TEXT PRIMARY KEY,
+    finished_at REAL NOT NULL,
+    difficulty  TEXT NOT NULL,
+    variant     TEXT NOT NULL,
+    seed        INTEGER,
+    won         INTEGER NOT NULL,
+    score       INTEGER NOT NULL,
+    cards_left  INTEGER NOT NULL,
+    record_path TEXT
+);
+CREATE INDEX IF NOT EXISTS deals_by_kind ON deals (difficulty, variant);
+"""
+
+# (minimum cumulative score, 中文 title, English gloss), lowest first.
+TITLES: tuple[tuple[int, str, str], ...] = (
+    (-(10**18), "蜗牛", "Snail"),
+    (60, "小马驹", "Foal"),
+    (140, "三等马", "Third-class horse"),
+    (300, "二等马", "Second-class horse"),
+    (720, "一等马", "First-class horse"),
+    (1400, "千里马", "Thousand-li horse"),
+    (2000, "白鹤", "White Crane"),
+    (3000, "紫骍", "Purple Steed"),
+    (4500, "惊帆", "Startled Sail"),
+    (6200, "爪黄飞电", "Yellow-Claw Lightning"),
+    (8000, "乌云踏雪", "Black Cloud on Snow"),
+    (12000, "照夜玉狮子", "Night-Shining Jade Lion"),
+    (17000, "的卢", "Dilu"),
+    (22000, "绝影", "Shadowless"),
+    (28000, "赤兔", "Red Hare"),
+    (40000, "乌骓", "Black Piebald"),
+    (60000, "晨凫", "Morning Duck"),
+    (90000, "铜爵", "Bronze Sparrow"),
+    (140000, "飞翩", "Flying Wing"),
+    (300000, "追电", "Lightning Chaser"),
+    (450000, "蹑景", "Shadow Treader"),
+    (600000, "白兔", "White Hare"),
+    (1000000, "追风", "Wind Chaser"),
+)
+
+
+def title_for(score: int) -> tuple[str, str, int | None]:
+    """The title for a cumulative score: (中文, English, score of the next title or None)."""
+    current = TITLES[0]
+    nxt: int | None = None
+    for i, t in enumerate(TITLES):
+        if score >= t[0]:
+            current = t
+            nxt = TITLES[i + 1][0] if i + 1 < len(TITLES) else None
+    return current[1], current[2], nxt
+
+
+@dataclass(frozen=True, slots=True)
+class DealRow:
+    """One finished deal, from the human player's seat."""
+
+    id: str
+    difficulty: str
+    variant: str
+    seed: int | None
+    won: bool
+    score: int
+    cards_left: int
+    record_path: str | None
+    finished_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Totals for one difficulty and variant."""
+
+    difficulty: str
+    variant: str
+    games: int
+    wins: int
+    total: int
+
+    @property
+    def average(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    games: int
+    wins: int
+    total: int
+    groups: tuple[Group, ...]
+    best: DealRow | None
+    worst: DealRow | None
+
+
+class History:
+    """The database file; every call opens its own short connection (safe across processes)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        con = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            con.execute("PRAGMA busy_timeout = 30000")
+            con.execute("PRAGMA journal_mode = WAL")
+            con.executescript(SCHEMA)
+            yield con
+        finally:
+            con.close()
+
+    def add(self, row: DealRow) -> bool:
+        """Record a deal; False if that deal id was already there (never counted twice)."""
+        with self._connect() as con:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                cur = con.execute(
+                    "INSERT OR IGNORE INTO deals (id, finished_at, difficulty, variant, seed, won,"
+                    " score, cards_left, record_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        row.id,
+                        row.finished_at or time.time(),
+                        row.difficulty,
+                        row.variant,
+                        row.seed,
+                        int(row.won),
+                        row.score,
+                        row.cards_left,
+                        row.record_path,
+                    ),
+                )
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            return cur.rowcount == 1
+
+    def stats(self) -> Stats:
+        if not self.path.exists():
+            return Stats(0, 0, 0, (), None, None)
+        with self._connect() as con:
+            groups = tuple(
+                Group(d, v, g, w or 0, t or 0)
+                for d, v, g, w, t in con.execute(
+                    "SELECT difficulty, variant, COUNT(*), SUM(won), SUM(score) FROM deals"
+                    " GROUP BY difficulty, variant ORDER BY difficulty, variant"
+                )
+            )
+            best = self._one(con, "ORDER BY score DESC, finished_at ASC")
+            worst = self._one(con, "ORDER BY score ASC, finished_at ASC")
+        return Stats(
+            games=sum(g.games for g in groups),
+            wins=sum(g.wins for g in groups),
+            total=sum(g.total for g in groups),
+            groups=groups,
+            best=best,
+            worst=worst,
+        )
+
+    @staticmethod
+    def _one(con: sqlite3.Connection, order: str) -> DealRow | None:
+        row = con.execute(
+            "SELECT id, difficulty, variant, seed, won, score, cards_left, record_path, finished_at"
+            f" FROM deals {order} LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        i, d, v, seed, won, score, left, path, at = row
+        return DealRow(i, d, v, seed, bool(won), score, left, path, at)
+
+
+__all__ = ["TITLES", "DealRow", "Group", "History", "Stats", "title_for"]

@@ -1,0 +1,306 @@
+"""A play session: deal after deal against two bots, with a save that survives ``kill -9``.
+
+This is the engine side of ``pdk play`` and does no printing. A session is the current
+deal (a ``GameState``, stored as a ``pdk.record`` game record so a save is re-checked
+play by play when it is read back) plus what lives across deals: the difficulty, the
+variant, the running totals, the seed of the next deal and a unique session id.
+
+Saves are written atomically (temporary file, ``fsync``, ``rename``, ``fsync`` of the
+directory), so a crash at any instant leaves either the previous save or the new one.
+A save slot is held with an advisory lock so that two terminals never write the same
+save: the second terminal takes the next free slot and plays its own game.
+
+Bots are rebuilt for every move from a seed derived from the deal seed, the seat and the
+move number, so a resumed deal continues exactly as it would have without the interruption.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from pdk.bots import make_bot
+from pdk.bots.hints import hints
+from pdk.combos import Move
+from pdk.deal import deal
+from pdk.profile import Profile
+from pdk.record import GameRecord, RecordError, from_dict
+from pdk.settlement import Settlement
+from pdk.state import GameState
+
+SAVE_FORMAT = "pdk-save"
+SAVE_VERSION = 1
+HUMAN = 0
+_SEED_MASK = (1 << 63) - 1
+MAX_SLOTS = 9
+
+
+class SaveError(ValueError):
+    """A save that cannot be read back; the message is one line."""
+
+
+def _mix(*parts: int) -> int:
+    """A portable 63-bit seed from several integers (bots' per-move seeds)."""
+    h = 0x9E3779B97F4A7C15
+    for p in parts:
+        h ^= p & ((1 << 64) - 1)
+        h = (h * 0xBF58476D1CE4E5B9) & ((1 << 64) - 1)
+        h ^= h >> 31
+    return h & _SEED_MASK
+
+
+@dataclass
+class Session:
+    """Everything ``pdk play`` must remember between two runs."""
+
+    id: str
+    difficulty: str
+    variant: str
+    seed_base: int
+    deal_no: int
+    state: GameState
+    totals: list[int]
+    deals_done: int = 0
+    ui: dict[str, Any] = field(default_factory=dict)
+
+    # -- deals -----------------------------------------------------------------------------
+
+    @property
+    def profile(self) -> Profile:
+        return self.state.profile
+
+    @property
+    def seed(self) -> int:
+        """The seed of the current deal: ``--seed N`` gives deals N, N+1, N+2 …"""
+        return (self.seed_base + self.deal_no - 1) & _SEED_MASK
+
+    @property
+    def deal_id(self) -> str:
+        """Unique across every session and machine: the history's primary key."""
+        return f"{self.id}-{self.deal_no}"
+
+    def next_deal(self) -> None:
+        """Deal the next hand (♠3's holder leads)."""
+        self.deal_no += 1
+        self.state = GameState(self.profile, deal(self.profile, self.seed))
+
+    def record(self) -> GameRecord:
+        return GameRecord.of(
+            self.state,
+            self.seed,
+            session=self.id,
+            deal=self.deal_no,
+            difficulty=self.difficulty,
+            variant=self.variant,
+            players=["you"] + [self.difficulty] * (self.state.players - 1),
+        )
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def bot_move(self) -> Move | None:
+        """The bot in the seat to move chooses from what that seat may see."""
+        seat = self.state.turn
+        bot = make_bot(self.difficulty, _mix(self.seed, seat, len(self.state.history)))
+        return bot.choose(self.state.view(seat))
+
+    def auto_move(self) -> Move | None:
+        """托管: the hint bot plays the human seat (its first hint, or a pass)."""
+        options = hints(self.state.view(self.state.turn))
+        return options[0] if options else None
+
+    def settle(self) -> Settlement:
+        """Add the finished deal to the running totals (call once per deal)."""
+        st = self.state.settlement()
+        for seat, total in enumerate(st.totals):
+            self.totals[seat] += total
+        self.deals_done += 1
+        return st
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "session": {
+                "id": self.id,
+                "difficulty": self.difficulty,
+                "variant": self.variant,
+                "seed_base": self.seed_base,
+                "deal_no": self.deal_no,
+                "totals": list(self.totals),
+                "deals_done": self.deals_done,
+                "ui": dict(self.ui),
+            },
+            "record": self.record().to_dict(),
+        }
+
+
+def new_session(profile: Profile, variant: str, difficulty: str, seed: int | None = None) -> Session:
+    """A fresh session; without ``seed`` the deals are drawn at random."""
+    base = secrets.randbits(62) if seed is None else seed & _SEED_MASK
+    return Session(
+        id=uuid.uuid4().hex[:12],
+        difficulty=difficulty,
+        variant=variant,
+        seed_base=base,
+        deal_no=1,
+        state=GameState(profile, deal(profile, base)),
+        totals=[0] * profile.players,
+    )
+
+
+def session_from_dict(data: Any) -> Session:
+    """Rebuild a session; every play of the saved deal is re-checked (via the record)."""
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveError("not a pdk save")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(f"unsupported save version {data.get('version')!r}")
+    s = data.get("session")
+    if not isinstance(s, dict):
+        raise SaveError("the session is missing")
+    try:
+        record = from_dict(data.get("record"))
+    except RecordError as exc:
+        raise SaveError(f"saved deal: {exc}") from None
+    try:
+        sess = Session(
+            id=_typed(s, "id", str),
+            difficulty=_typed(s, "difficulty", str),
+            variant=_typed(s, "variant", str),
+            seed_base=_typed(s, "seed_base", int),
+            deal_no=_typed(s, "deal_no", int),
+            state=record.replay(),
+            totals=[int(x) for x in _typed(s, "totals", list)],
+            deals_done=_typed(s, "deals_done", int),
+            ui=dict(_typed(s, "ui", dict)),
+        )
+    except (TypeError, ValueError) as exc:
+        raise SaveError(str(exc)) from None
+    if len(sess.totals) != sess.state.players:
+        raise SaveError("the running totals do not match the number of players")
+    return sess
+
+
+def _typed(d: dict[str, Any], key: str, kind: type) -> Any:
+    value = d.get(key)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise TypeError(f"session.{key} is missing or not a {kind.__name__}")
+    return value
+
+
+# -- files -----------------------------------------------------------------------------------
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` so that ``path`` holds either the old or the new content, never a mix,
+    even if the process is killed or the machine loses power mid-write."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    try:
+        dfd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+def load_save(path: Path) -> Session:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveError(f"cannot read: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"invalid JSON at line {exc.lineno} column {exc.colno}") from None
+    return session_from_dict(data)
+
+
+def move_aside(path: Path) -> Path:
+    """Keep a broken save for inspection, out of the way of the next game."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    os.replace(path, target)
+    return target
+
+
+@dataclass
+class Slot:
+    """One save file held for the life of the process (an advisory ``flock``)."""
+
+    number: int
+    path: Path
+    _lock: IO[bytes] | None = None
+
+    def save(self, session: Session) -> None:
+        atomic_write(self.path, json.dumps(session.to_dict(), ensure_ascii=False) + "\n")
+
+    def release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+
+def save_path(data_dir: Path, number: int) -> Path:
+    return data_dir / ("save.json" if number == 1 else f"save-{number}.json")
+
+
+def claim_slot(data_dir: Path) -> Slot:
+    """The first save slot no other running ``pdk play`` holds (slot 1 normally).
+
+    Raises ``SaveError`` when every slot is busy.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    for number in range(1, MAX_SLOTS + 1):
+        path = save_path(data_dir, number)
+        lock = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115 (held open)
+        if _try_lock(lock):
+            return Slot(number, path, lock)
+        lock.close()
+    raise SaveError(f"{MAX_SLOTS} games are already running in {data_dir}")
+
+
+def _try_lock(f: IO[bytes]) -> bool:
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no locking, slot 1 always
+        return True
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+__all__ = [
+    "HUMAN",
+    "SaveError",
+    "Session",
+    "Slot",
+    "atomic_write",
+    "claim_slot",
+    "load_save",
+    "move_aside",
+    "new_session",
+    "session_from_dict",
+]
