@@ -39,11 +39,12 @@ def root(
 from pdk.cli import (  # noqa: E402
     moves,
     play,
+    replay,
     selfplay,
     stats,
 )
 
-__all__ = ["app", "main", "moves", "play", "selfplay", "stats"]
+__all__ = ["app", "main", "moves", "play", "replay", "selfplay", "stats"]
 
 
 def main() -> None:

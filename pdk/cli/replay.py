@@ -1,0 +1,317 @@
+"""``pdk replay``: step through any game record, print it as a transcript, or validate it.
+
+Records come from ``pdk play``, from ``pdk selfplay --out`` (JSONL, one game a line, picked
+with ``--game K``) or from ``replays/``. Loading re-checks every play (``pdk.record``), so a
+bad file ends with one line naming the file and, for plays, the move and the reason.
+Rendering lives in ``replay_view`` (pure); this module reads keys and draws.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import sys
+import termios
+import tty
+from collections.abc import Iterator
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from pdk.bots import bot_names
+from pdk.cli.app import app
+from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
+from pdk.cli.replay_view import Explanation, Frame, explain, render_frame, seat_names, transcript
+from pdk.i18n import Lang, register, tr
+from pdk.record import GameRecord, RecordError, load, loads
+from pdk.state import GameState
+
+register(
+    {
+        "rp_err_jsonl": (
+            "{path}: holds {n} games, one per line: pick one with --game K (1-{n})",
+            "{path}：包含 {n} 局（每行一局），请用 --game K 选择（1-{n}）",
+        ),
+        "rp_err_bot": ("unknown bot {name!r} (known: {known})", "没有名为 {name!r} 的 AI（可选：{known}）"),
+        "rp_err_seat": ("--as must be a seat from 0 to {last}", "--as 必须是 0 到 {last} 之间的座位"),
+        "rp_err_invalid": (
+            "{path}: not a valid pdk record ({what})",
+            "{path}：不是有效的 pdk 牌谱（{what}）",
+        ),
+        "rp_check_ok": ("ok: {path}: {n} plays, {who} wins", "通过：{path}：共 {n} 手，{who} 获胜"),
+        "rp_check_unfinished": (
+            "ok: {path}: {n} plays, the deal is not finished",
+            "通过：{path}：共 {n} 手，本局未结束",
+        ),
+        "rp_check_games": ("ok: {path}: {n} games, every play legal", "通过：{path}：共 {n} 局，每手都合法"),
+    }
+)
+
+
+class Key(Enum):
+    NEXT = "next"
+    PREV = "prev"
+    FIRST = "first"
+    LAST = "last"
+    JUMP = "jump"
+    EXPLAIN = "explain"
+    VIEW = "view"
+    QUIT = "quit"
+    OTHER = "other"
+
+
+_ESCAPES = {
+    b"[C": Key.NEXT,
+    b"[D": Key.PREV,
+    b"[A": Key.PREV,
+    b"[B": Key.NEXT,
+    b"[H": Key.FIRST,
+    b"[F": Key.LAST,
+    b"OH": Key.FIRST,
+    b"OF": Key.LAST,
+    b"[1~": Key.FIRST,
+    b"[4~": Key.LAST,
+    b"[5~": Key.PREV,
+    b"[6~": Key.NEXT,
+}
+_LETTERS = {
+    "n": Key.NEXT,
+    " ": Key.NEXT,
+    "\r": Key.NEXT,
+    "\n": Key.NEXT,
+    "j": Key.NEXT,
+    "p": Key.PREV,
+    "b": Key.PREV,
+    "k": Key.PREV,
+    "\x7f": Key.PREV,
+    "f": Key.FIRST,
+    "0": Key.FIRST,
+    "l": Key.LAST,
+    "$": Key.LAST,
+    "g": Key.JUMP,
+    "e": Key.EXPLAIN,
+    "?": Key.EXPLAIN,
+    "v": Key.VIEW,
+    "q": Key.QUIT,
+    "\x04": Key.QUIT,
+}
+
+
+def decode_key(data: bytes) -> Key:
+    """Map the bytes of one key press to a command (arrows, Home/End, letters)."""
+    if data.startswith(b"\x1b"):
+        return _ESCAPES.get(data[1:], Key.QUIT if data == b"\x1b" else Key.OTHER)
+    return _LETTERS.get(data.decode("utf-8", "replace").lower(), Key.OTHER)
+
+
+def _read_key(fd: int) -> bytes:
+    data = os.read(fd, 1)
+    if data == b"\x1b":
+        # An escape sequence arrives at once; a lone Esc does not continue.
+        while select.select([fd], [], [], 0.05)[0]:
+            data += os.read(fd, 1)
+            if data[-1:].isalpha() or data[-1:] == b"~":
+                break
+    return data
+
+
+@contextlib.contextmanager
+def _cbreak(fd: int) -> Iterator[None]:
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+class Replayer:
+    """The navigation state of an interactive replay (no I/O, so it is testable)."""
+
+    def __init__(self, record: GameRecord, viewer: int | None, bot: str, explain_on: bool) -> None:
+        self.record = record
+        self.states: list[GameState] = list(record.states())
+        self.step = 0
+        self.viewer = viewer
+        self.bot = bot
+        self.explain_on = explain_on
+        self._cache: dict[int, Explanation] = {}
+
+    @property
+    def last(self) -> int:
+        return len(self.states) - 1
+
+    def apply(self, key: Key) -> None:
+        if key is Key.NEXT:
+            self.step = min(self.step + 1, self.last)
+        elif key is Key.PREV:
+            self.step = max(self.step - 1, 0)
+        elif key is Key.FIRST:
+            self.step = 0
+        elif key is Key.LAST:
+            self.step = self.last
+        elif key is Key.EXPLAIN:
+            self.explain_on = not self.explain_on
+        elif key is Key.VIEW:
+            order: list[int | None] = [None, *range(self.record.profile.players)]
+            self.viewer = order[(order.index(self.viewer) + 1) % len(order)]
+
+    def jump(self, n: int) -> None:
+        self.step = max(0, min(n, self.last))
+
+    def frame(self, source: str, lang: Lang) -> Frame:
+        state = self.states[self.step]
+        if not self.explain_on:
+            return Frame(source, self.step, self.viewer)
+        names = seat_names(self.record, lang)
+        if state.over:
+            return Frame(source, self.step, self.viewer, explain_note=tr("rp_explain_over", lang))
+        if self.viewer is not None and state.turn != self.viewer:
+            note = tr("rp_explain_hidden", lang, who=names[self.viewer])
+            return Frame(source, self.step, self.viewer, explain_note=note)
+        if self.step not in self._cache:
+            actual = self.record.actions[self.step] if self.step < len(self.record.actions) else None
+            self._cache[self.step] = explain(state, self.bot, self.record.seed or 0, actual)
+        return Frame(source, self.step, self.viewer, explanation=self._cache[self.step])
+
+
+def run_interactive(replayer: Replayer, source: str, lang: Lang) -> None:
+    console = Console()
+    fd = sys.stdin.fileno()
+    with _cbreak(fd):
+        while True:
+            console.clear()
+            console.print(render_frame(replayer.record, replayer.states, replayer.frame(source, lang), lang))
+            try:
+                key = decode_key(_read_key(fd))
+            except KeyboardInterrupt:
+                return
+            if key is Key.QUIT:
+                return
+            if key is Key.JUMP:
+                _cooked(fd)
+                try:
+                    text = input(tr("rp_jump_prompt", lang, n=replayer.last))
+                except (EOFError, KeyboardInterrupt):
+                    text = ""
+                tty.setcbreak(fd)
+                if text.strip().isdigit():
+                    replayer.jump(int(text.strip()))
+                continue
+            replayer.apply(key)
+
+
+def _cooked(fd: int) -> None:
+    """Line editing and echo back on, for the jump prompt."""
+    attrs = termios.tcgetattr(fd)
+    attrs[3] |= termios.ICANON | termios.ECHO
+    termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
+
+
+def _is_jsonl(path: Path) -> int:
+    """How many games a JSONL file holds (0 when it is not JSONL)."""
+    try:
+        lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    except (OSError, UnicodeDecodeError):
+        return 0
+    if len(lines) < 2:
+        return 0
+    try:
+        json.loads(lines[0])
+    except json.JSONDecodeError:
+        return 0
+    return len(lines)
+
+
+def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
+    try:
+        return load(path, game)
+    except RecordError as exc:
+        if game is None and "invalid JSON" in str(exc):
+            n = _is_jsonl(path)
+            if n:
+                fail(tr("rp_err_jsonl", lang, path=path, n=n))
+        fail(str(exc))
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        # A record shaped so oddly the loader did not foresee it: still one line, no traceback.
+        fail(tr("rp_err_invalid", lang, path=path, what=type(exc).__name__))
+
+
+def check_all(path: Path, lang: Lang) -> int:
+    """Validate every game of a JSONL file; fail at the first bad one."""
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    for k, line in enumerate(lines, 1):
+        try:
+            loads(line)
+        except RecordError as exc:
+            fail(f"{path}: game {k}: {exc}")
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            fail(tr("rp_err_invalid", lang, path=f"{path}: game {k}", what=type(exc).__name__))
+    return len(lines)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (.json) or a JSONL file of records.")],
+    game: Annotated[
+        int | None, typer.Option("--game", "-g", min=1, help="Line K of a JSONL file (1 = first).")
+    ] = None,
+    as_seat: Annotated[
+        int | None, typer.Option("--as", help="Show only what this seat saw (default: every hand face up).")
+    ] = None,
+    print_: Annotated[
+        bool, typer.Option("--print", help="Write the whole game as a readable transcript, no interaction.")
+    ] = False,
+    check: Annotated[bool, typer.Option("--check", help="Only validate the record (exit 2 if bad).")] = False,
+    explain_on: Annotated[
+        bool,
+        typer.Option("--explain", help="Show what the bot would play at each step, and the legal plays."),
+    ] = False,
+    bot: Annotated[
+        str | None, typer.Option("--bot", help="The bot that explains (default: normal, else easy).")
+    ] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Step through a game record: next / previous / jump, hands, trick, 报单, card counter,
+    settlement, and what a bot would have played."""
+    language = lang_or_fail(lang)
+    known = bot_names()
+    bot_name = bot or ("normal" if "normal" in known else "easy")
+    if bot_name not in known:
+        fail(tr("rp_err_bot", language, name=bot_name, known=", ".join(known)))
+    if check and game is None and _is_jsonl(file):
+        n = check_all(file, language)
+        out_console().print(tr("rp_check_games", language, path=file, n=n), markup=False)
+        return
+    record = load_or_fail(file, game, language)
+    players = record.profile.players
+    if as_seat is not None and not 0 <= as_seat < players:
+        fail(tr("rp_err_seat", language, last=players - 1))
+    source = f"{file.name}#{game}" if game is not None else file.name
+    if check:
+        state = record.replay()
+        names = seat_names(record, language)
+        n = len(record.actions)
+        if state.winner is not None:
+            msg = tr("rp_check_ok", language, path=file, n=n, who=names[state.winner])
+        else:
+            msg = tr("rp_check_unfinished", language, path=file, n=n)
+        out_console().print(msg, markup=False)
+        return
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if print_ or not interactive:
+        lines = transcript(
+            record,
+            language,
+            viewer=as_seat,
+            bot=bot_name if explain_on else None,
+            bot_seed=record.seed or 0,
+        )
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
+    run_interactive(Replayer(record, as_seat, bot_name, explain_on), source, language)

@@ -1,0 +1,420 @@
+"""Rendering for ``pdk replay``: pure functions from a record and a step to rich renderables
+or plain text, so the screens and the transcript are testable without a terminal.
+
+Step ``i`` is the position after the first ``i`` plays (step 0 is the deal). The *viewer*
+is ``None`` (every hand face up) or one seat, which then sees only what that player saw:
+its own hand, card counts and the public plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from pdk import counts as C
+from pdk.bots import make_bot
+from pdk.cards import cards_of, format_unicode, rank_label, rank_of, suit_of
+from pdk.combos import ComboKind, Move
+from pdk.i18n import Lang, register, tr
+from pdk.record import GameRecord
+from pdk.rules import move_notation
+from pdk.settlement import Settlement
+from pdk.state import Action, GameState
+
+register(
+    {
+        "rp_seat": ("seat {seat}", "座位 {seat}"),
+        "rp_header": (
+            "{source} · {variant} · seed {seed} · play {i}/{n}",
+            "{source} · {variant} · 种子 {seed} · 第 {i}/{n} 手",
+        ),
+        "rp_to_move": ("to move", "出牌"),
+        "rp_leads": ("leads", "首出"),
+        "rp_cards_left": ("{n} cards", "{n} 张"),
+        "rp_bao_dan": ("报单", "报单"),
+        "rp_hidden": ("(hidden)", "（暗牌）"),
+        "rp_out": ("out!", "出完！"),
+        "rp_trick": ("Trick", "本轮"),
+        "rp_trick_empty": ("— {who} leads a new trick", "— {who} 领出新一轮"),
+        "rp_pass": ("pass", "不出"),
+        "rp_last": ("Last play", "上一手"),
+        "rp_start": ("the deal: {who} holds the lead card and leads", "开局：{who} 持首出牌，先出"),
+        "rp_counter": ("Card counter", "记牌器"),
+        "rp_counter_all": ("cards still in hands", "手中剩余"),
+        "rp_counter_seat": ("cards {who} cannot see", "{who} 看不到的牌"),
+        "rp_settlement": ("Settlement — {who} wins", "结算 — {who} 获胜"),
+        "rp_col_player": ("player", "玩家"),
+        "rp_col_left": ("cards left", "剩牌"),
+        "rp_col_shut_out": ("全关", "全关"),
+        "rp_col_bombs": ("bombs", "炸弹"),
+        "rp_col_payment": ("card payment", "牌分"),
+        "rp_col_bomb_income": ("bomb bonus", "炸弹分"),
+        "rp_col_total": ("total", "合计"),
+        "rp_yes": ("yes", "是"),
+        "rp_no": ("", ""),
+        "rp_explain_title": (
+            "What {bot} would play here ({who} to move)",
+            "{bot} 在此处的选择（{who} 出牌）",
+        ),
+        "rp_explain_bot": ("{bot} plays: {play}", "{bot} 出：{play}"),
+        "rp_explain_actual": ("the record plays: {play}", "实际出牌：{play}"),
+        "rp_explain_legal": ("legal plays ({n}):", "合法出牌（{n} 种）："),
+        "rp_explain_more": ("… and {n} more", "… 另有 {n} 种"),
+        "rp_explain_pass_ok": ("passing is allowed", "可以不出"),
+        "rp_explain_hidden": (
+            "explain shows only {who}'s turns in this view",
+            "此视角只分析 {who} 的出牌",
+        ),
+        "rp_explain_over": ("the deal is over", "本局已结束"),
+        "rp_keys": (
+            "n/→ next · p/← previous · g jump to play · f first · l last · e explain · v view · q quit",
+            "n/→ 下一手 · p/← 上一手 · g 跳到第几手 · f 开头 · l 结尾 · e 分析 · v 视角 · q 退出",
+        ),
+        "rp_jump_prompt": ("jump to play (0-{n}): ", "跳到第几手（0-{n}）："),
+        "rp_bad_jump": ("not a play number: {text}", "不是有效的手数：{text}"),
+        "rp_tr_title": ("Game record · {variant} · seed {seed}", "牌谱 · {variant} · 种子 {seed}"),
+        "rp_tr_deal": ("The deal:", "发牌："),
+        "rp_tr_trick": ("Trick {n}, led by {who}", "第 {n} 轮，{who} 领出"),
+        "rp_tr_trick_won": ("  → {who} wins the trick", "  → {who} 收下这一轮"),
+        "rp_tr_bomb_bonus": (
+            "  → {who}'s bomb stands: +{pts} from each player",
+            "  → {who} 的炸弹收轮：每家付 {pts} 分",
+        ),
+        "rp_tr_bao_dan": ("  ! {who} 报单 (one card left)", "  ! {who} 报单（只剩一张）"),
+        "rp_tr_out": ("  ★ {who} is out and wins", "  ★ {who} 出完获胜"),
+        "rp_tr_unfinished": ("The record ends before the deal is over.", "牌谱在本局结束前中止。"),
+        "rp_tr_bot_differs": ("      ({bot} would play {play})", "      （{bot} 会出 {play}）"),
+        "rp_tr_total": (
+            "  {who}: {left} cards left{shut}, bombs {bombs}, card payment {pay:+d}, "
+            "bomb bonus {bonus:+d}, total {total:+d}",
+            "  {who}：剩 {left} 张{shut}，炸弹 {bombs}，牌分 {pay:+d}，炸弹分 {bonus:+d}，合计 {total:+d}",
+        ),
+        "rp_tr_shut": (" (全关, doubled)", "（全关，翻倍）"),
+    }
+)
+
+RED_SUITS = (1, 3)  # hearts, diamonds
+
+
+def seat_names(record: GameRecord, lang: Lang) -> list[str]:
+    """'seat 0 (easy)' when the record says who sat there, else 'seat 0'."""
+    players = record.profile.players
+    who = None
+    for key in ("bots", "players", "names"):
+        value = record.meta.get(key)
+        if isinstance(value, list) and len(value) == players and all(isinstance(v, str) for v in value):
+            who = value
+            break
+    names = [tr("rp_seat", lang, seat=i) for i in range(players)]
+    if who is not None:
+        names = [f"{n} ({w})" for n, w in zip(names, who, strict=True)]
+    return names
+
+
+def cards_text(cards: Sequence[int]) -> Text:
+    """Cards in display form, hearts and diamonds in red."""
+    text = Text()
+    for i, cid in enumerate(sorted(cards, key=lambda c: (rank_of(c), suit_of(c)))):
+        if i:
+            text.append(" ")
+        style = "red" if suit_of(cid) in RED_SUITS and rank_of(cid) < 13 else ""
+        text.append(format_unicode([cid]), style=style)
+    return text
+
+
+def kind_name(kind: ComboKind | int, lang: Lang) -> str:
+    return tr(f"kind_{ComboKind(kind).label}", lang)
+
+
+def action_text(action: Action, names: Sequence[str], lang: Lang) -> Text:
+    text = Text(f"{names[action.seat]}: ")
+    if action.play is None:
+        text.append(tr("rp_pass", lang), style="dim")
+    else:
+        text.append_text(cards_text(action.play.cards))
+        text.append(f"  {kind_name(action.play.kind, lang)}", style="dim")
+    return text
+
+
+def action_plain(action: Action, lang: Lang) -> str:
+    if action.play is None:
+        return tr("rp_pass", lang)
+    return f"{format_unicode(action.play.cards)}  {kind_name(action.play.kind, lang)}"
+
+
+def move_plain(move: Move | None, lang: Lang) -> str:
+    if move is None:
+        return tr("rp_pass", lang)
+    return f"{move_notation(move)}  {kind_name(move[1], lang)}"
+
+
+def counter(state: GameState, viewer: int | None) -> list[tuple[int, int]]:
+    """(rank, count) for every rank of the deck: cards still in hands, or, for a viewer, the
+    cards in the other hands (what that player's card counter shows)."""
+    seen = 0
+    for seat, hand in enumerate(state.hands):
+        if viewer is None or seat != viewer:
+            seen += C.from_mask(hand)
+    totals = state.profile.rank_totals
+    return [(r, C.count(seen, r)) for r in range(len(totals)) if totals[r]]
+
+
+def counter_text(state: GameState, viewer: int | None, names: Sequence[str], lang: Lang) -> Text:
+    label = tr("rp_counter_all", lang) if viewer is None else tr("rp_counter_seat", lang, who=names[viewer])
+    text = Text(f"{tr('rp_counter', lang)} ({label}): ", style="bold")
+    for i, (rank, n) in enumerate(counter(state, viewer)):
+        if i:
+            text.append("  ")
+        text.append(f"{rank_label(rank)}", style="bold" if n else "dim")
+        text.append(f"×{n}", style="" if n else "dim")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """What a bot would play at a step, the legal choices, and what the record did."""
+
+    bot: str
+    seat: int
+    choice: Move | None
+    legal: tuple[Move, ...]
+    can_pass: bool
+    actual: Action | None
+
+
+def explain(state: GameState, bot: str, seed: int, actual: Action | None) -> Explanation:
+    """Ask ``bot`` (built fresh from ``seed``, so the answer is reproducible) for the seat to
+    move; it sees only that seat's view, as in a real game."""
+    seat = state.turn
+    view = state.view(seat)
+    pos = view.position()
+    legal = pos.legal_moves()
+    choice = make_bot(bot, seed).choose(view)
+    return Explanation(bot, seat, choice, tuple(legal), pos.can_pass(legal), actual)
+
+
+def explanation_panel(ex: Explanation, names: Sequence[str], lang: Lang, limit: int = 12) -> RenderableType:
+    lines: list[RenderableType] = [
+        Text(tr("rp_explain_title", lang, bot=ex.bot, who=names[ex.seat]), style="bold magenta"),
+        Text(tr("rp_explain_bot", lang, bot=ex.bot, play=move_plain(ex.choice, lang)), style="magenta"),
+    ]
+    if ex.actual is not None:
+        lines.append(Text(tr("rp_explain_actual", lang, play=action_plain(ex.actual, lang))))
+    lines.append(Text(tr("rp_explain_legal", lang, n=len(ex.legal))))
+    ordered = sorted(ex.legal, key=lambda m: (m[1] == int(ComboKind.BOMB), m[2], m[1], m[3]))
+    for m in ordered[:limit]:
+        mark = "▶ " if ex.choice is not None and m == ex.choice else "  "
+        lines.append(Text(f"  {mark}{move_plain(m, lang)}"))
+    if len(ordered) > limit:
+        lines.append(Text("    " + tr("rp_explain_more", lang, n=len(ordered) - limit), style="dim"))
+    if ex.can_pass:
+        lines.append(Text("  " + tr("rp_explain_pass_ok", lang), style="dim"))
+    return Group(*lines)
+
+
+def settlement_table(st: Settlement, names: Sequence[str], lang: Lang) -> Table:
+    table = Table(
+        title=tr("rp_settlement", lang, who=names[st.winner]), title_justify="left", box=box.SIMPLE_HEAD
+    )
+    table.add_column(tr("rp_col_player", lang))
+    for key in ("rp_col_left", "rp_col_shut_out", "rp_col_bombs", "rp_col_payment", "rp_col_bomb_income"):
+        table.add_column(tr(key, lang), justify="right")
+    table.add_column(tr("rp_col_total", lang), justify="right", style="bold")
+    for s in st.seats:
+        table.add_row(
+            names[s.seat],
+            str(s.cards_left),
+            tr("rp_yes", lang) if s.shut_out else tr("rp_no", lang),
+            str(s.bombs),
+            f"{s.card_payment:+d}",
+            f"{s.bomb_income:+d}",
+            f"{s.total:+d}",
+        )
+    return table
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Everything one replay screen shows."""
+
+    source: str
+    step: int
+    viewer: int | None
+    explanation: Explanation | None = None
+    explain_note: str | None = None
+
+
+def render_frame(record: GameRecord, states: Sequence[GameState], frame: Frame, lang: Lang) -> RenderableType:
+    """One screen of the replay: header, seats with hands (or counts), the current trick,
+    the last play, the card counter, and the settlement once the deal is over."""
+    state = states[frame.step]
+    names = seat_names(record, lang)
+    n = len(record.actions)
+    title = record.profile.title.zh if lang == "zh" else record.profile.title.en
+    parts: list[RenderableType] = [
+        Text(
+            tr(
+                "rp_header",
+                lang,
+                source=frame.source,
+                variant=f"{record.profile.name} {title}",
+                seed=record.seed if record.seed is not None else "—",
+                i=frame.step,
+                n=n,
+            ),
+            style="bold",
+        )
+    ]
+    seats = Table.grid(padding=(0, 2))
+    seats.add_column(no_wrap=True)
+    seats.add_column()
+    for seat in range(record.profile.players):
+        label = Text(names[seat], style="bold cyan" if seat == frame.viewer else "bold")
+        status = Text()
+        status.append(tr("rp_cards_left", lang, n=state.sizes[seat]))
+        if state.sizes[seat] == 1:
+            status.append(" ")
+            status.append(f" {tr('rp_bao_dan', lang)} ", style="bold white on red")
+        if state.winner == seat:
+            status.append(" ")
+            status.append(tr("rp_out", lang), style="bold green")
+        elif not state.over and state.turn == seat:
+            status.append(f"  ▶ {tr('rp_to_move', lang)}", style="bold yellow")
+        if frame.viewer is None or frame.viewer == seat:
+            hand: RenderableType = cards_text(cards_of(state.hands[seat]))
+        else:
+            hand = Text(tr("rp_hidden", lang), style="dim")
+        seats.add_row(Group(label, status), hand)
+    parts.append(seats)
+    parts.append(_trick_text(state, names, lang))
+    if frame.step > 0:
+        last = Text(f"{tr('rp_last', lang)} ({frame.step}) ", style="bold")
+        last.append_text(action_text(record.actions[frame.step - 1], names, lang))
+        parts.append(last)
+    else:
+        parts.append(Text(tr("rp_start", lang, who=names[state.turn]), style="bold"))
+    parts.append(counter_text(state, frame.viewer, names, lang))
+    if state.over:
+        parts.append(settlement_table(state.settlement(), names, lang))
+    if frame.explanation is not None:
+        parts.append(explanation_panel(frame.explanation, names, lang))
+    elif frame.explain_note:
+        parts.append(Text(frame.explain_note, style="magenta"))
+    parts.append(Text(tr("rp_keys", lang), style="dim"))
+    return Group(*parts)
+
+
+def _trick_text(state: GameState, names: Sequence[str], lang: Lang) -> Text:
+    text = Text(f"{tr('rp_trick', lang)}: ", style="bold")
+    trick = state.history[state.trick_start :]
+    if not trick:
+        if state.over:
+            text.append("—")
+        else:
+            text.append(tr("rp_trick_empty", lang, who=names[state.turn]), style="dim")
+        return text
+    for i, action in enumerate(trick):
+        if i:
+            text.append("  ·  ", style="dim")
+        text.append_text(action_text(action, names, lang))
+    return text
+
+
+def transcript(
+    record: GameRecord,
+    lang: Lang,
+    *,
+    viewer: int | None = None,
+    bot: str | None = None,
+    bot_seed: int = 0,
+) -> list[str]:
+    """The whole game as readable lines: the deal, every play numbered and grouped by trick,
+    报单 and bomb events, and the settlement. With ``bot``, every play where that bot would
+    have chosen differently is annotated (only the viewer's plays when there is a viewer)."""
+    names = seat_names(record, lang)
+    title = record.profile.title.zh if lang == "zh" else record.profile.title.en
+    seed = record.seed if record.seed is not None else "—"
+    lines = [tr("rp_tr_title", lang, variant=f"{record.profile.name} {title}", seed=seed)]
+    lines.append(tr("rp_tr_deal", lang))
+    for seat, hand in enumerate(record.deal.hands):
+        lead = f"  [{tr('rp_leads', lang)}]" if seat == record.deal.leader else ""
+        shown = format_unicode(cards_of(hand)) if viewer in (None, seat) else tr("rp_hidden", lang)
+        lines.append(f"  {names[seat]}{lead}: {shown}")
+    state = GameState(record.profile, record.deal)
+    trick_no = 0
+    width = len(str(len(record.actions)))
+    for number, action in enumerate(record.actions, 1):
+        if state.trick_start == len(state.history):
+            trick_no += 1
+            lines.append(tr("rp_tr_trick", lang, n=trick_no, who=names[action.seat]))
+        note = None
+        if bot is not None and (viewer is None or viewer == action.seat):
+            ex = explain(state, bot, bot_seed, action)
+            actual_move = action.play.move if action.play else None
+            if not _same(ex.choice, actual_move):
+                note = tr("rp_tr_bot_differs", lang, bot=bot, play=move_plain(ex.choice, lang))
+        bonuses = list(state.bomb_bonuses)
+        before_sizes = list(state.sizes)
+        state.step(action.play.move if action.play else None)
+        lines.append(f"  {number:>{width}}. {names[action.seat]}: {action_plain(action, lang)}")
+        if note:
+            lines.append(note)
+        for seat in range(state.players):
+            if state.bomb_bonuses[seat] > bonuses[seat]:
+                lines.append(
+                    tr("rp_tr_bomb_bonus", lang, who=names[seat], pts=record.profile.settlement.bomb_bonus)
+                )
+        if state.over:
+            lines.append(tr("rp_tr_out", lang, who=names[action.seat]))
+        elif action.play is None and state.trick_start == len(state.history):
+            lines.append(tr("rp_tr_trick_won", lang, who=names[state.turn]))
+        if state.sizes[action.seat] == 1 and before_sizes[action.seat] != 1:
+            lines.append(tr("rp_tr_bao_dan", lang, who=names[action.seat]))
+    if not state.over:
+        lines.append(tr("rp_tr_unfinished", lang))
+        return lines
+    lines.extend(settlement_lines(state.settlement(), names, lang))
+    return lines
+
+
+def settlement_lines(st: Settlement, names: Sequence[str], lang: Lang) -> list[str]:
+    lines = [tr("rp_settlement", lang, who=names[st.winner])]
+    for s in st.seats:
+        lines.append(
+            tr(
+                "rp_tr_total",
+                lang,
+                who=names[s.seat],
+                left=s.cards_left,
+                shut=tr("rp_tr_shut", lang) if s.shut_out else "",
+                bombs=s.bombs,
+                pay=s.card_payment,
+                bonus=s.bomb_income,
+                total=s.total,
+            )
+        )
+    return lines
+
+
+def _same(a: Move | None, b: Move | None) -> bool:
+    """Two choices are the same play when their rank counts and reading agree."""
+    if a is None or b is None:
+        return a is b
+    return a[0] == b[0] and a[1] == b[1]
+
+
+__all__ = [
+    "Explanation",
+    "Frame",
+    "counter",
+    "explain",
+    "render_frame",
+    "seat_names",
+    "settlement_table",
+    "transcript",
+]
