@@ -51,7 +51,7 @@ register(
         "rp_col_player": ("player", "玩家"),
         "rp_col_left": ("cards left", "剩牌"),
         "rp_col_shut_out": ("全关", "全关"),
-        "rp_col_bombs": ("bombs", "炸弹"),
+        "rp_col_bombs": ("bombs stood", "收轮炸弹"),
         "rp_col_payment": ("card payment", "牌分"),
         "rp_col_bomb_income": ("bomb bonus", "炸弹分"),
         "rp_col_total": ("total", "合计"),
@@ -90,9 +90,10 @@ register(
         "rp_tr_unfinished": ("The record ends before the deal is over.", "牌谱在本局结束前中止。"),
         "rp_tr_bot_differs": ("      ({bot} would play {play})", "      （{bot} 会出 {play}）"),
         "rp_tr_total": (
-            "  {who}: {left} cards left{shut}, bombs {bombs}, card payment {pay:+d}, "
+            "  {who}: cards left {left}{shut}, bombs that stood {bombs}, card payment {pay:+d}, "
             "bomb bonus {bonus:+d}, total {total:+d}",
-            "  {who}：剩 {left} 张{shut}，炸弹 {bombs}，牌分 {pay:+d}，炸弹分 {bonus:+d}，合计 {total:+d}",
+            "  {who}：剩 {left} 张{shut}，收轮炸弹 {bombs}，牌分 {pay:+d}，"
+            "炸弹分 {bonus:+d}，合计 {total:+d}",
         ),
         "rp_tr_shut": (" (全关, doubled)", "（全关，翻倍）"),
     }

@@ -81,10 +81,14 @@ register(
             "被全关：被全关的局数；出牌：每局出牌次数",
         ),
         "sp_footer": (
-            "{games} games ({deals} deals × {arr} arrangements) in {secs:.1f} s: "
-            "{rate:.1f} deals/s · variant {variant} · seed {seed} · workers {workers}",
-            "共 {games} 局（{deals} 副牌 × {arr} 种座次），用时 {secs:.1f} 秒：每秒 {rate:.1f} 局 · "
-            "规则 {variant} · 种子 {seed} · 进程 {workers}",
+            "{games} deals played{dup} in {secs:.1f} s: {rate:.1f} deals/s · variant {variant} · seed {seed} · "
+            "workers {workers}",
+            "共 {games} 局{dup}，用时 {secs:.1f} 秒：每秒 {rate:.1f} 局 · 规则 {variant} · 种子 {seed} · "
+            "进程 {workers}",
+        ),
+        "sp_footer_dup": (
+            " (each of {deals} deals in {arr} seat arrangements)",
+            "（{deals} 副牌 × {arr} 种座次，复式）",
         ),
         "sp_interrupted": (
             "interrupted: summary of the {done} of {planned} games finished",
@@ -308,8 +312,9 @@ def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bo
             "sp_footer",
             lang,
             games=summary.games,
-            deals=summary.deals,
-            arr=summary.arrangements,
+            dup=tr("sp_footer_dup", lang, deals=summary.deals, arr=summary.arrangements)
+            if summary.arrangements > 1
+            else "",
             secs=summary.seconds,
             rate=summary.deals_per_s,
             variant=variant,
