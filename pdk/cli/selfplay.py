@@ -81,8 +81,8 @@ register(
             "被全关：被全关的局数；出牌：每局出牌次数",
         ),
         "sp_footer": (
-            "{games} deals played{dup} in {secs:.1f} s: {rate:.1f} deals/s · variant {variant} · seed {seed} · "
-            "workers {workers}",
+            "{games} deals played{dup} in {secs:.1f} s: {rate:.1f} deals/s · variant {variant} · "
+            "seed {seed} · workers {workers}",
             "共 {games} 局{dup}，用时 {secs:.1f} 秒：每秒 {rate:.1f} 局 · 规则 {variant} · 种子 {seed} · "
             "进程 {workers}",
         ),
