@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
@@ -316,6 +317,7 @@ def render_table(tv: TableView, width: int) -> RenderableType:
 @dataclass(frozen=True, slots=True)
 class SettlementRow:
     name: str
+    short: str
     cards_left: int
     shut_out: bool
     bomb_income: int
@@ -330,6 +332,7 @@ def settlement_rows(st: Settlement, you: int, totals: Sequence[int], lang: Lang)
     return tuple(
         SettlementRow(
             name=seat_name(s, you, n, lang),
+            short=short_name(s, you, n, lang),
             cards_left=st.seats[s].cards_left,
             shut_out=st.seats[s].shut_out,
             bomb_income=st.seats[s].bomb_income,
@@ -343,13 +346,16 @@ def settlement_rows(st: Settlement, you: int, totals: Sequence[int], lang: Lang)
 
 def render_settlement(rows: Sequence[SettlementRow], deal_no: int, lang: Lang, width: int) -> RenderableType:
     """The settlement panel: per player cards left, 全关, bomb income, total, session total."""
+    wide = width >= NARROW
     table = Table(
         title=tr("settle_title", lang, n=deal_no),
         title_style="bold",
         title_justify="left",
-        show_edge=width >= NARROW,
-        pad_edge=False,
-        padding=(0, 1),
+        box=box.HEAVY_HEAD if wide else None,
+        header_style="bold" if wide else "bold underline",
+        show_edge=wide,
+        pad_edge=wide,
+        padding=(0, 1) if wide else (0, 1, 0, 0),
     )
     table.add_column(tr("col_player", lang), no_wrap=True)
     for key in ("col_left", "col_shut", "col_bombs", "col_total", "col_session"):
@@ -357,7 +363,7 @@ def render_settlement(rows: Sequence[SettlementRow], deal_no: int, lang: Lang, w
     for r in rows:
         style = "bold green" if r.winner else ""
         table.add_row(
-            Text(("★" if r.winner else "") + r.name, style=style),
+            Text(("★" if r.winner else "") + (r.name if wide else r.short), style=style),
             str(r.cards_left),
             tr("yes", lang) if r.shut_out else "-",
             f"{r.bomb_income:+d}",

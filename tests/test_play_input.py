@@ -1,0 +1,107 @@
+"""What the player types at the pdk play prompt: commands in both languages, plays in notation."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdk.cards import format_cards, rank_of
+from pdk.cli.play_input import Cmd, InputError, expand_ranges, parse_command, resolve_input
+from pdk.profile import load_profile
+from pdk.rules import resolve_cards
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("p", Cmd.PASS),
+        ("PASS", Cmd.PASS),
+        ("不出", Cmd.PASS),
+        ("h", Cmd.HINT),
+        ("提示", Cmd.HINT),
+        ("c", Cmd.COUNTER),
+        ("记牌", Cmd.COUNTER),
+        ("?", Cmd.HELP),
+        ("q", Cmd.QUIT),
+        ("退出", Cmd.QUIT),
+        ("a", Cmd.AUTO),
+        ("托管", Cmd.AUTO),
+        ("  ", Cmd.EMPTY),
+        ("334455", Cmd.PLAY),
+        ("A", Cmd.PLAY),  # uppercase A and Q are cards
+        ("Q", Cmd.PLAY),
+        ("qq", Cmd.PLAY),
+    ],
+)
+def test_commands_in_english_and_chinese(text: str, kind: Cmd) -> None:
+    assert parse_command(text).kind is kind
+
+
+def test_a_play_keeps_its_text() -> None:
+    assert parse_command(" 3-7 ").text == "3-7"
+
+
+@pytest.mark.parametrize(
+    ("text", "expanded"),
+    [
+        ("3-7", "34567"),
+        ("10-a", "TJQKA"),
+        ("33-55", "334455"),
+        ("333-444 59", "333444 59"),
+        ("T", "T"),
+        ("10", "T"),
+    ],
+)
+def test_ranges_expand(text: str, expanded: str) -> None:
+    assert expand_ranges(text) == expanded
+
+
+@pytest.mark.parametrize("text", ["7-3", "3-2", "33-5", "3-", "-"])
+def test_bad_ranges_are_refused(text: str) -> None:
+    with pytest.raises(InputError) as exc:
+        expand_ranges(text)
+    assert exc.value.key == "input_bad_range"
+
+
+def _hand(text: str) -> int:
+    deck = sum(1 << c for c in load_profile().deck_cards)
+    return sum(1 << c for c in resolve_cards(text, deck))
+
+
+def test_suits_are_chosen_from_the_hand() -> None:
+    hand = _hand("3h3c4s4d5h5c")
+    cards = resolve_input("334455", hand)
+    assert len(cards) == 6 and all(hand >> c & 1 for c in cards)
+
+
+def test_a_named_suit_is_honoured() -> None:
+    hand = _hand("3h3c")
+    assert format_cards(resolve_input("3c", hand), suits=True) == "3c"
+
+
+def test_cards_not_in_hand_are_named() -> None:
+    with pytest.raises(InputError) as exc:
+        resolve_input("3-7", _hand("34567"[:4]))
+    assert exc.value.key == "not_in_hand"
+
+
+def test_unreadable_input() -> None:
+    with pytest.raises(InputError) as exc:
+        resolve_input("xyz", _hand("345"))
+    assert exc.value.key == "input_unreadable"
+
+
+@settings(max_examples=50)
+@given(st.integers(0, 11), st.integers(1, 11), st.integers(1, 3))
+def test_a_range_means_every_rank_between(lo: int, span: int, width: int) -> None:
+    chain = "3456789TJQKA"
+    hi = min(lo + span, 11)
+    if hi == lo:
+        return
+    text = chain[lo] * width + "-" + chain[hi] * width
+    out = expand_ranges(text)
+    assert out == "".join(c * width for c in chain[lo : hi + 1])
+    hand = _hand("".join(c * 3 for c in chain))
+    ranks = sorted(rank_of(c) for c in resolve_input(text, hand))
+    assert ranks == sorted(r for r in range(lo, hi + 1) for _ in range(width))
