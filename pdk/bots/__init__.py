@@ -49,4 +49,4 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
 def _load_all() -> None:
     # Importing the modules registers their bots; done lazily so importing pdk.bots is cheap.
-    from pdk.bots import normal, simple  # noqa: F401
+    from pdk.bots import hard, normal, simple  # noqa: F401

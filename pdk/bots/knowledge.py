@@ -78,7 +78,7 @@ class Knowledge:
                     if r[1] != BOMB and C.total(r[0]) <= size:
                         result = True
                         break
-            if not result and size >= 4 and self.gen.four:
+            if not result and size >= 4 and self.view.profile.bombs.four:
                 above = move[2] if move[1] == BOMB else -1
                 result = any(k >= 4 and r > above for r, k in C.items(self.unseen))
         self._beat[key] = result

@@ -41,6 +41,15 @@ class Planner:
         self.cache: dict[int, float] = {}
         self.base_cache: dict[int, float] = {}
         self.bomb_min = 4
+        # Catalogue knobs, read from the profile (the generator's internals may change).
+        combos = profile.combinations
+        off = 99
+        self.st_min = combos.straight.min_length if combos.straight.enabled else off
+        self.pc_min = max(2, combos.pair_chain.min_length) if combos.pair_chain.enabled else off
+        self.plane_min = combos.plane.min_length if combos.plane.enabled else off
+        self.plane_k = combos.plane.kickers_per_trio
+        self.trio_k = combos.trio.kickers
+        self.four = profile.bombs.four
 
     # -- group values ------------------------------------------------------------------------
 
@@ -69,10 +78,9 @@ class Planner:
     def _value(self, counts: int) -> float:
         if counts == 0:
             return 0.0
-        gen = self.gen
         total = 0.0
         free = counts
-        if gen.four:
+        if self.four:
             for r, n in C.items(counts):
                 if n >= self.bomb_min:
                     total += self.group_value(BOMB, r, 1)
@@ -122,7 +130,7 @@ class Planner:
     def _starts(self, m1: int, m2: int, m3: int) -> int:
         """Ranks where some chain of minimum length can begin."""
         out = 0
-        for mask, length in ((m1, self.gen.st_min), (m2, self.gen.pc_min), (m3, self.gen.plane_min)):
+        for mask, length in ((m1, self.st_min), (m2, self.pc_min), (m3, self.plane_min)):
             if length > 13 or not mask:
                 continue
             run = mask
@@ -133,13 +141,12 @@ class Planner:
 
     def _chains_at(self, m1: int, m2: int, m3: int, s: int) -> list[tuple[tuple[int, int, int, int], int]]:
         """Chains starting exactly at rank ``s`` that fit the hand, with kicker slots owed."""
-        gen = self.gen
         out: list[tuple[tuple[int, int, int, int], int]] = []
         one = C.ONE
         for mask, width, kind, min_len in (
-            (m1, 1, STRAIGHT, gen.st_min),
-            (m2, 2, PAIR_CHAIN, gen.pc_min),
-            (m3, 3, PLANE, gen.plane_min),
+            (m1, 1, STRAIGHT, self.st_min),
+            (m2, 2, PAIR_CHAIN, self.pc_min),
+            (m3, 3, PLANE, self.plane_min),
         ):
             if min_len > 13 or not mask >> s & 1:
                 continue
@@ -149,7 +156,7 @@ class Planner:
                 acc += width * one[top]
                 length = top - s + 1
                 if length >= min_len:
-                    owed = gen.plane_k * length if kind == PLANE else 0
+                    owed = self.plane_k * length if kind == PLANE else 0
                     out.append(((acc, kind, top, length), owed))
                 top += 1
         return out
@@ -169,7 +176,7 @@ class Planner:
         singles: list[int] = []
         pairs: list[int] = []
         total = 0.0
-        trio_k = self.gen.trio_k
+        trio_k = self.trio_k
         for r, n in C.items(counts):
             if n == 1:
                 singles.append(r)

@@ -22,6 +22,8 @@ class RandomBot:
         pos = view.position()
         moves = pos.legal_moves()
         n = len(moves) + (1 if pos.can_pass(moves) else 0)
+        if n == 0:  # no legal choice at all: only a broken position gets here
+            return None
         i = self.rng.below(n)
         return moves[i] if i < len(moves) else None
 

@@ -1,0 +1,265 @@
+"""The ``hard`` bot: determinized Monte-Carlo search over deals consistent with the public record.
+
+For each decision with a real choice:
+
+1. the ``normal`` bot's judgement ranks the legal plays and keeps the few best candidates
+   (a sure going-out run is played at once);
+2. ``infer.Sampler`` deals the hidden cards many times, consistent with hand sizes and with
+   every must-beat pass (a pass proves the passer could not beat the play);
+3. for each sampled deal, every candidate is played and the deal is finished by a fast
+   greedy rollout policy on rank counts (``Sim``), scoring the settlement from this seat;
+   when few cards remain, a small exact search (``solve``) looks for a forced win first;
+4. the candidate with the best mean score is played.
+
+It reads only a ``PlayerView``: the sampler sees the public history and its own hand, and
+never another hand. Choices are reproducible: the random stream is derived from the seed
+and the position (so it does not depend on earlier calls); the iteration budget is fixed,
+and a wall-clock cap (``time_cap``) only stops a search that would run over a second.
+"""
+
+from __future__ import annotations
+
+import time
+
+from pdk import counts as C
+from pdk.bots import register
+from pdk.bots.infer import Sampler
+from pdk.bots.normal import Judge
+from pdk.combos import Move
+from pdk.deal import Rng, splitmix64
+from pdk.movegen import BOMB, SINGLE, MoveGenerator, generator_for
+from pdk.profile import Profile
+from pdk.state import PlayerView
+
+
+class Sim:
+    """A deal in progress on rank counts only: the fast copy of ``GameState`` for rollouts."""
+
+    __slots__ = ("bombs", "counts", "gen", "must_beat", "n", "passes", "pending", "played_any", "prev",
+                 "prev_seat", "sizes", "turn", "winner")  # fmt: skip
+
+    def __init__(self, gen: MoveGenerator, must_beat: bool) -> None:
+        self.gen = gen
+        self.must_beat = must_beat
+        self.counts: list[int] = []
+        self.sizes: list[int] = []
+        self.played_any: list[bool] = []
+        self.bombs: list[int] = []
+        self.n = 0
+        self.turn = 0
+        self.prev: Move | None = None
+        self.prev_seat: int | None = None
+        self.passes = 0
+        self.pending: int | None = None
+        self.winner: int | None = None
+
+    @classmethod
+    def from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
+        gen = generator_for(view.profile)
+        sim = cls(gen, view.profile.rules.must_beat)
+        n = view.players
+        sim.n = n
+        sim.counts = [C.from_mask(view.hand) if s == view.seat else hands.get(s, 0) for s in range(n)]
+        sim.sizes = list(view.hand_sizes)
+        sim.played_any = list(view.played_any)
+        sim.bombs = [0] * n
+        sim.turn = view.seat
+        sim.prev = view.prev
+        sim.prev_seat = view.prev_seat
+        passes = 0
+        for action in reversed(view.trick):
+            if action.play is not None:
+                break
+            passes += 1
+        sim.passes = passes
+        sim.pending = view.prev_seat if view.prev is not None and view.prev[1] == BOMB else None
+        return sim
+
+    def clone(self) -> Sim:
+        o = Sim.__new__(Sim)
+        o.gen = self.gen
+        o.must_beat = self.must_beat
+        o.n = self.n
+        o.counts = self.counts.copy()
+        o.sizes = self.sizes.copy()
+        o.played_any = self.played_any.copy()
+        o.bombs = self.bombs.copy()
+        o.turn = self.turn
+        o.prev = self.prev
+        o.prev_seat = self.prev_seat
+        o.passes = self.passes
+        o.pending = self.pending
+        o.winner = self.winner
+        return o
+
+    def moves(self) -> list[Move]:
+        t = self.turn
+        return self.gen.moves(self.counts[t], self.prev, self.sizes[(t + 1) % self.n] == 1)
+
+    def can_pass(self, moves: list[Move]) -> bool:
+        return self.prev is not None and not (self.must_beat and moves)
+
+    def apply(self, move: Move | None) -> None:
+        seat = self.turn
+        if move is None:
+            self.passes += 1
+            if self.passes >= self.n - 1:
+                if self.pending is not None:
+                    self.bombs[self.pending] += 1
+                    self.pending = None
+                assert self.prev_seat is not None
+                self.turn = self.prev_seat
+                self.prev = None
+                self.prev_seat = None
+                self.passes = 0
+            else:
+                self.turn = (seat + 1) % self.n
+            return
+        self.counts[seat] -= move[0]
+        self.sizes[seat] = C.total(self.counts[seat])
+        self.played_any[seat] = True
+        self.prev = move
+        self.prev_seat = seat
+        self.passes = 0
+        self.pending = seat if move[1] == BOMB else None
+        if self.sizes[seat] == 0:
+            self.winner = seat
+            if self.pending is not None:
+                self.bombs[seat] += 1
+            return
+        self.turn = (seat + 1) % self.n
+
+    def score(self, me: int, profile: Profile) -> float:
+        """This seat's settlement (card payment with 全关, and bomb bonuses of this search)."""
+        s = profile.settlement
+        per_card = getattr(s, "per_card", 1)
+        mult = getattr(s, "shut_out_multiplier", 2)
+        bonus = getattr(s, "bomb_bonus", 10)
+        w = self.winner
+        total = 0.0
+        if w is not None:
+            if w == me:
+                for o in range(self.n):
+                    if o != me:
+                        total += self.sizes[o] * per_card * (1 if self.played_any[o] else mult)
+            else:
+                total -= self.sizes[me] * per_card * (1 if self.played_any[me] else mult)
+        for o in range(self.n):
+            if o == me:
+                total += self.bombs[o] * bonus * (self.n - 1)
+            else:
+                total -= self.bombs[o] * bonus
+        return total
+
+
+def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
+    """The rollout policy: go out if possible; lead the longest play that sheds the lowest
+    rank (avoiding singles when an opponent holds one card); follow with the cheapest play
+    that beats, bombs last."""
+    if not moves:
+        return None
+    t = sim.turn
+    hand = sim.counts[t]
+    for m in moves:
+        if m[0] == hand:
+            return m
+    if sim.prev is None:
+        low = (hand & -hand).bit_length() - 1
+        low_field = 31 << (low - low % 5)
+        danger = any(sim.sizes[o] == 1 for o in range(sim.n) if o != t)
+        best: Move | None = None
+        best_key: tuple[int, int, int, int] = (0, 0, 0, 0)
+        for m in moves:
+            c = m[0]
+            key = (
+                m[1] != BOMB,
+                not (danger and m[1] == SINGLE),
+                bool(c & low_field),
+                C.total(c) * 1000 - m[2],
+            )
+            if best is None or key > best_key or (key == best_key and c < best[0]):
+                best, best_key = m, key
+        return best
+    cheapest: Move | None = None
+    for m in moves:
+        if m[1] == BOMB and sim.prev[1] != BOMB:
+            continue
+        if cheapest is None or (m[2], m[0]) < (cheapest[2], cheapest[0]):
+            cheapest = m
+    if cheapest is None:
+        cheapest = min(moves, key=lambda m: m[2])
+    if can_pass and cheapest[1] != BOMB:
+        owner = sim.prev_seat
+        if owner is not None and sim.sizes[owner] > 2 and cheapest[2] >= 11:
+            return None
+    return cheapest
+
+
+def rollout(sim: Sim, limit: int = 400) -> None:
+    """Finish the deal with the greedy policy (in place)."""
+    for _ in range(limit):
+        if sim.winner is not None:
+            return
+        moves = sim.moves()
+        sim.apply(greedy(sim, moves, sim.can_pass(moves)))
+
+
+class HardBot:
+    """Determinized Monte-Carlo search; see the module docstring."""
+
+    name = "hard"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        determinizations: int = 48,
+        candidates: int = 6,
+        time_cap: float = 0.8,
+        solve_cards: int = 7,
+    ) -> None:
+        self.seed = seed
+        self.determinizations = determinizations
+        self.candidates = candidates
+        self.time_cap = time_cap
+        self.solve_cards = solve_cards
+
+    def choose(self, view: PlayerView) -> Move | None:
+        if not isinstance(view, PlayerView):
+            raise TypeError("the hard bot plays from a PlayerView only")
+        start = time.perf_counter()
+        pos = view.position()
+        moves = pos.legal_moves()
+        can_pass = pos.can_pass(moves)
+        if not moves:
+            return None
+        if len(moves) == 1 and not can_pass:
+            return moves[0]
+        judge = Judge(view)
+        ranked = judge.rank(moves, can_pass)
+        if ranked[0][0] >= 1e6:  # going out now, or a sure run of winners
+            return ranked[0][1]
+        cands = [m for _, m in ranked[: self.candidates]]
+        if len(cands) == 1:
+            return cands[0]
+        rng = Rng(next(splitmix64(self.seed * 0x9E3779B97F4A7C15 + len(view.history) * 7919 + view.seat)))
+        sampler = Sampler(view)
+        profile = view.profile
+        me = view.seat
+        totals = [0.0] * len(cands)
+        for _ in range(self.determinizations):
+            hands = sampler.sample(rng)
+            base = Sim.from_view(view, hands)
+            for i, cand in enumerate(cands):
+                sim = base.clone()
+                sim.apply(cand)
+                rollout(sim)
+                totals[i] += sim.score(me, profile)
+            if time.perf_counter() - start > self.time_cap:
+                break
+        # Ties go to the normal bot's order (candidates are already in it).
+        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        return cands[best]
+
+
+register("hard")(HardBot)

@@ -1,0 +1,172 @@
+"""Inference for the hard bot: deals of the hidden cards consistent with everything public.
+
+Only a ``PlayerView`` is read. The hidden cards are the card counter's unseen ranks; they
+lie in the other hands (whose sizes are public) and, in variants that set cards aside, in
+an undealt pile. Public play constrains them:
+
+* under must-beat (有牌必压) a pass *proves* the passer could not beat the play on the
+  table: their hand at that moment (today's hand plus what they played since) held no
+  beating play. After a pass over a single ``t`` they hold no card above ``t``; over a
+  pair, no pair above it; over any non-bomb, no bomb at all. Those become per-rank caps
+  that the sampler honours directly; every other pass is checked on the sampled hand with
+  the move generator, and deals that break it are rejected.
+
+Hands are sampled on rank counts (suits do not decide combinations).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pdk import counts as C
+from pdk.bots.knowledge import played_counts
+from pdk.combos import Move
+from pdk.deal import Rng
+from pdk.movegen import BOMB, PAIR, SINGLE, MoveGenerator, generator_for
+from pdk.state import PlayerView
+
+_NO_CAP = 99
+
+
+@dataclass(frozen=True, slots=True)
+class PassFact:
+    """Seat ``seat`` passed over ``prev`` (with 报单 on its 下家 or not); ``later`` is the
+    rank counts it has played since, so its hand then was today's hand plus ``later``."""
+
+    seat: int
+    prev: Move
+    next_has_one: bool
+    later: int
+
+
+def pass_facts(view: PlayerView) -> list[PassFact]:
+    """Every informative pass in the public history (none when passing is optional)."""
+    profile = view.profile
+    if not profile.rules.must_beat:
+        return []
+    n = view.players
+    sizes = [profile.hand_size] * n
+    raw: list[tuple[int, Move, bool, int]] = []  # seat, prev, next_has_one, history index
+    prev: Move | None = None
+    passes = 0
+    for i, action in enumerate(view.history):
+        seat = action.seat
+        if action.play is None:
+            if prev is not None:
+                raw.append((seat, prev, sizes[(seat + 1) % n] == 1, i))
+            passes += 1
+            if passes >= n - 1:
+                prev = None
+                passes = 0
+            continue
+        prev = action.play.move
+        passes = 0
+        sizes[seat] -= len(action.play.cards)
+    facts = []
+    for seat, mv, nxt, idx in raw:
+        later = 0
+        for action in view.history[idx + 1 :]:
+            if action.seat == seat and action.play is not None:
+                later += C.from_cards(action.play.cards)
+        facts.append(PassFact(seat, mv, nxt, later))
+    return facts
+
+
+class Sampler:
+    """Draws the hidden hands (rank counts per seat) consistent with the public facts."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        profile = view.profile
+        self.gen: MoveGenerator = generator_for(profile)
+        deck = 0
+        for r, n in enumerate(profile.rank_totals):
+            deck += n * C.ONE[r]
+        self.unseen = deck - C.from_mask(view.hand) - played_counts(view)
+        self.ranks = C.ranks_list(self.unseen)
+        self.holders = [s for s in range(view.players) if s != view.seat]
+        self.sizes = [view.hand_sizes[s] for s in self.holders]
+        aside = len(self.ranks) - sum(self.sizes)
+        if aside > 0:  # an undealt pile (set-aside cards): a holder nobody plays from
+            self.holders.append(-1)
+            self.sizes.append(aside)
+        self.facts = [f for f in pass_facts(view) if f.seat in self.holders]
+        self.caps = self._caps()
+
+    def _caps(self) -> list[list[int]]:
+        """Per holder, per rank: the most cards of that rank the holder can hold now."""
+        nr = len(self.view.profile.rank_totals)
+        caps = [[_NO_CAP] * nr for _ in self.holders]
+        four = self.view.profile.bombs.four
+        for f in self.facts:
+            cap = caps[self.holders.index(f.seat)]
+            kind, top = f.prev[1], f.prev[2]
+            limits: list[tuple[int, int]] = []  # (rank, max count in the hand then)
+            if kind == BOMB:
+                limits = [(r, 3) for r in range(top + 1, nr)]
+            else:
+                if four:
+                    limits = [(r, 3) for r in range(nr)]
+                if kind == SINGLE:
+                    limits += [(r, 0) for r in range(top + 1, nr)]
+                elif kind == PAIR:
+                    limits += [(r, 1) for r in range(top + 1, nr)]
+            for r, most in limits:
+                now = max(0, most - C.count(f.later, r))
+                if now < cap[r]:
+                    cap[r] = now
+        return caps
+
+    def consistent(self, hands: dict[int, int]) -> bool:
+        """Every pass in the history was forced for the sampled hands."""
+        gen = self.gen
+        for f in self.facts:
+            then = hands[f.seat] + f.later
+            if gen.follows(then, f.prev, f.next_has_one):
+                return False
+        return True
+
+    def sample(self, rng: Rng, tries: int = 30) -> dict[int, int]:
+        """One deal of the hidden cards: seat -> rank counts (the set-aside pile is dropped)."""
+        fallback: dict[int, int] | None = None
+        for attempt in range(tries):
+            hands = self._draw(rng, use_caps=attempt < tries - 1)
+            if hands is None:
+                continue
+            if self.consistent(hands):
+                return hands
+            if fallback is None:
+                fallback = hands
+        if fallback is None:
+            fallback = self._draw(rng, use_caps=False)
+            assert fallback is not None
+        return fallback
+
+    def _draw(self, rng: Rng, use_caps: bool) -> dict[int, int] | None:
+        ranks = list(self.ranks)
+        rng.shuffle(ranks)
+        k = len(self.holders)
+        room = list(self.sizes)
+        held = [[0] * len(self.caps[0]) for _ in range(k)] if self.caps else [[0] * 16 for _ in range(k)]
+        counts = [0] * k
+        caps = self.caps
+        # The most constrained cards first: those fewest holders may take.
+        if use_caps:
+            ranks.sort(key=lambda r: sum(1 for h in range(k) if caps[h][r] > 0))
+        for r in ranks:
+            total = 0
+            for h in range(k):
+                if room[h] and (not use_caps or held[h][r] < caps[h][r]):
+                    total += room[h]
+            if total == 0:
+                return None
+            pick = rng.below(total)
+            for h in range(k):
+                if room[h] and (not use_caps or held[h][r] < caps[h][r]):
+                    if pick < room[h]:
+                        break
+                    pick -= room[h]
+            room[h] -= 1
+            held[h][r] += 1
+            counts[h] += C.ONE[r]
+        return {self.holders[h]: counts[h] for h in range(k) if self.holders[h] >= 0}
