@@ -33,6 +33,9 @@ class Judge:
     def cards(self, text: str, available: int | None = None) -> tuple[int, ...]:
         return resolve_cards(text, self.deck if available is None else available)
 
+    def cards_mask(self, text: str, available: int | None = None) -> int:
+        return sum(1 << c for c in self.cards(text, available))
+
     def move(self, text: str) -> Move:
         """A play to beat, read as a lead would read it (D2); its cards come from the deck."""
         counts = C.from_cards(self.cards(text))

@@ -1,0 +1,203 @@
+"""Hypothesis properties over random seeded games of the default profile.
+
+Every game ends, cards are conserved, settlement is zero-sum, a record round-trips, and the
+generator agrees exactly with ``check`` at positions as they occur in play — leading and
+following, with and without 报单 — on every generated play, on a pass, on random card
+subsets, and on near misses (a generated play with one card more or one card less).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdk import counts as C
+from pdk.cards import cards_of
+from pdk.combos import ComboKind
+from pdk.deal import Rng, deal
+from pdk.profile import Profile, load_profile
+from pdk.record import GameRecord, dumps, loads
+from pdk.rules import IllegalPlay, Position, check
+from pdk.state import GameState
+
+PROFILE: Profile = load_profile()
+DECK = sum(1 << c for c in PROFILE.deck_cards)
+seeds = st.integers(min_value=0, max_value=2**63 - 1)
+MAX_TURNS = 48 * 3 * 3  # every trick sheds at least one card; at most two passes per play
+
+
+def random_game(seed: int) -> GameState:
+    """Uniform random play: each legal play, and a pass when allowed, is one choice."""
+    state = GameState(PROFILE, deal(PROFILE, seed))
+    rng = Rng(seed ^ 0x5EED)
+    while not state.over:
+        moves = state.legal_moves()
+        n = len(moves) + state.can_pass(moves)
+        assert n > 0, "a seat to move always has a choice"
+        i = rng.below(n)
+        state.step(moves[i] if i < len(moves) else None)
+        assert len(state.history) <= MAX_TURNS
+    return state
+
+
+def played_mask(state: GameState) -> int:
+    mask = 0
+    for action in state.history:
+        if action.play is not None:
+            for c in action.play.cards:
+                assert not mask >> c & 1, "a card was played twice"
+                mask |= 1 << c
+    return mask
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds)
+def test_every_game_ends_conserves_cards_and_settles_to_zero(seed: int) -> None:
+    state = GameState(PROFILE, deal(PROFILE, seed))
+    rng = Rng(seed)
+    while not state.over:
+        moves = state.legal_moves()
+        n = len(moves) + state.can_pass(moves)
+        i = rng.below(n)
+        state.step(moves[i] if i < len(moves) else None)
+        assert len(state.history) <= MAX_TURNS
+        hands = state.hands
+        assert hands[0] & hands[1] == hands[0] & hands[2] == hands[1] & hands[2] == 0
+        played = played_mask(state)
+        assert (hands[0] | hands[1] | hands[2]) & played == 0
+        assert hands[0] | hands[1] | hands[2] | played == DECK
+        assert state.sizes == [len(cards_of(h)) for h in hands]
+    assert state.sizes[state.winner] == 0 if state.winner is not None else False
+    s = state.settlement()
+    assert sum(s.totals) == 0
+    assert s.winner == state.winner
+    for x in s.seats:
+        assert x.cards_left == state.sizes[x.seat]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds)
+def test_record_round_trip_replays_identically(seed: int) -> None:
+    state = random_game(seed)
+    record = GameRecord.of(state, seed=seed, note="property")
+    text = dumps(record)
+    back = loads(text)
+    assert back.seed == seed
+    assert back.deal == state.deal
+    assert back.actions == state.history
+    assert back.settlement == state.settlement()
+    assert dumps(back) == text
+
+
+def _agree(pos: Position, rng: Rng) -> None:
+    """The generator and ``check`` agree on every play they are asked about in ``pos``."""
+    moves = pos.legal_moves()
+    generated: dict[int, tuple[int, int, int]] = {}
+    for m in moves:
+        assert m[0] not in generated, "a play was generated twice"
+        generated[m[0]] = (m[1], m[2], m[3])
+        play = check(pos, pos.play_for(m).cards)
+        assert play is not None
+        assert (int(play.kind), play.top, play.units) == (m[1], m[2], m[3])
+    # A pass passes check exactly when can_pass says so.
+    try:
+        passed = check(pos, None) is None
+    except IllegalPlay:
+        passed = False
+    assert passed == pos.can_pass(moves)
+    hand = cards_of(pos.hand)
+    candidates: list[list[int]] = []
+    # Random subsets, small ones more often (that is where most combinations are).
+    for _ in range(40):
+        k = min(len(hand), 1 + rng.below(min(len(hand), 6)) if rng.below(3) else 1 + rng.below(len(hand)))
+        pool = hand[:]
+        rng.shuffle(pool)
+        candidates.append(pool[:k])
+    # Near misses: a generated play with one card taken out or one more card added.
+    for m in moves[:25]:
+        cards = list(pos.play_for(m).cards)
+        if len(cards) > 1:
+            cards_less = cards[:]
+            cards_less.pop(rng.below(len(cards_less)))
+            candidates.append(cards_less)
+        extra = [c for c in hand if c not in cards]
+        if extra:
+            candidates.append([*cards, extra[rng.below(len(extra))]])
+    for cards in candidates:
+        _agree_on(pos, cards, generated)
+
+
+def _agree_on(pos: Position, cards: list[int], generated: dict[int, tuple[int, int, int]]) -> None:
+    counts = C.from_cards(cards)
+    try:
+        play = check(pos, cards)
+    except IllegalPlay:
+        assert counts not in generated, f"generated but refused by check: {cards}"
+        return
+    assert play is not None
+    assert counts in generated, f"check accepts a play the generator misses: {cards}"
+    assert generated[counts] == (int(play.kind), play.top, play.units)
+
+
+def _all_sub_multisets(pos: Position) -> list[list[int]]:
+    """Every distinct play by ranks (one card choice per rank multiset)."""
+    by_rank: dict[int, list[int]] = {}
+    for c in cards_of(pos.hand):
+        by_rank.setdefault((c & 63) >> 2, []).append(c)
+    groups = list(by_rank.values())
+    out = []
+    for takes in product(*[range(len(g) + 1) for g in groups]):
+        cards = [c for g, t in zip(groups, takes, strict=True) for c in g[:t]]
+        if cards:
+            out.append(cards)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds)
+def test_generator_agrees_with_check_in_real_games(seed: int) -> None:
+    state = GameState(PROFILE, deal(PROFILE, seed))
+    rng = Rng(seed + 1)
+    turn = 0
+    while not state.over:
+        real = state.position()
+        # The real position, and the same one with 报单 switched the other way.
+        for next_one in (real.next_has_one, not real.next_has_one):
+            pos = Position(PROFILE, real.hand, real.prev, next_one)
+            if turn % 4 == 0 or next_one or len(cards_of(pos.hand)) <= 6:
+                _agree(pos, rng)
+            if len(cards_of(pos.hand)) <= 7:
+                generated = {m[0]: (m[1], m[2], m[3]) for m in pos.legal_moves()}
+                for cards in _all_sub_multisets(pos):
+                    _agree_on(pos, cards, generated)
+        moves = state.legal_moves()
+        assert sorted(moves) == sorted(real.legal_moves())
+        n = len(moves) + state.can_pass(moves)
+        i = rng.below(n)
+        state.step(moves[i] if i < len(moves) else None)
+        turn += 1
+
+
+@settings(max_examples=4, deadline=None)
+@given(seeds)
+def test_generator_agrees_with_check_on_every_sub_play_of_an_opening_hand(seed: int) -> None:
+    """Exhaustive at one leading position and one following position per example."""
+    d = deal(PROFILE, seed)
+    hand = d.hands[d.leader]
+    rng = Rng(seed)
+    for next_one in (False, True):
+        pos = Position(PROFILE, hand, None, next_one)
+        generated = {m[0]: (m[1], m[2], m[3]) for m in pos.legal_moves()}
+        subs = _all_sub_multisets(pos)
+        for cards in subs:
+            _agree_on(pos, cards, generated)
+        # Follow the other seat's lead: a random play of the next hand, in its leading reading.
+        other = Position(PROFILE, d.hands[(d.leader + 1) % 3])
+        lead = other.legal_moves()[rng.below(len(other.legal_moves()))]
+        follow = Position(PROFILE, hand, lead, next_one)
+        generated = {m[0]: (m[1], m[2], m[3]) for m in follow.legal_moves()}
+        for cards in subs:
+            _agree_on(follow, cards, generated)
+        assert all(m[1] == ComboKind.BOMB or m[1] == lead[1] for m in follow.legal_moves())
