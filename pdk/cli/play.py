@@ -117,7 +117,8 @@ class Game:
         self.console.print(render_table(tv, self.console.width))
 
     def say(self, text: str) -> None:
-        self.console.print(text, markup=False)
+        # soft_wrap: a path in a message must stay on one line to be copied.
+        self.console.print(text, markup=False, soft_wrap=True)
 
     def save(self) -> None:
         try:

@@ -123,8 +123,8 @@ def stats(
         )
     console.print(table)
     if st.best is not None and st.worst is not None:
-        console.print(_deal_line("stats_best", st.best, language), markup=False)
-        console.print(_deal_line("stats_worst", st.worst, language), markup=False)
+        console.print(_deal_line("stats_best", st.best, language), markup=False, soft_wrap=True)
+        console.print(_deal_line("stats_worst", st.worst, language), markup=False, soft_wrap=True)
     zh, en, nxt = title_for(st.total)
     console.print(tr("stats_title_line", language, zh=zh, en=en, total=st.total), markup=False, style="bold")
     if nxt is None:

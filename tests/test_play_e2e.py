@@ -1,0 +1,239 @@
+"""End to end: the real ``pdk play`` in a pseudo-terminal, driven by scripted input.
+
+Every test uses easy bots, a fixed seed and a temporary ``--save-dir``. Positions the
+scripts need (a must-beat spot, the hand) are found with the same library calls the
+program makes, so the scripts do not depend on hard-coded deals.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from pdk.cards import rank_label
+from pdk.cli.table import hand_plain, unseen_counts
+from pdk.profile import load_profile
+from pdk.record import load
+from pdk.session import HUMAN, Session, new_session
+
+PROFILE = load_profile()
+PROMPT = r"play \(\? help\)> "
+HAND = re.compile(r"Your hand \((\d+)\)\r\n([^\r\n]*)\r\n")
+TIMEOUT = 60
+
+
+def first_turn(seed: int) -> Session:
+    """The session as the player first sees it: the bots have moved up to seat 0's turn."""
+    sess = new_session(PROFILE, "classic16", "easy", seed)
+    while sess.state.turn != HUMAN:
+        sess.state.step(sess.bot_move())
+    return sess
+
+
+def must_beat_seed() -> int:
+    for seed in range(1, 500):
+        st = first_turn(seed).state
+        if st.prev is not None and st.legal_moves():
+            return seed
+    raise AssertionError("no seed gives a must-beat first turn")
+
+
+def spawn(save_dir: Path, *args: str, lang: str = "en") -> pexpect.spawn:
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
+    cmd = ["play", "--difficulty", "easy", "--lang", lang, "--save-dir", str(save_dir), "--delay", "0"]
+    return pexpect.spawn(
+        "pdk", [*cmd, *args], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80)
+    )
+
+
+def hand_after(child: pexpect.spawn) -> tuple[int, str]:
+    """Wait for the next prompt; return the hand shown in the frame just drawn."""
+    child.expect(PROMPT)
+    found = HAND.findall(child.before)
+    assert found, child.before
+    n, text = found[-1]
+    return int(n), text.strip()
+
+
+def expected_hand(sess: Session) -> str:
+    from pdk.cards import cards_of, rank_of, suit_of
+
+    cards = sorted(cards_of(sess.state.hands[HUMAN]), key=lambda c: (rank_of(c), suit_of(c)))
+    return hand_plain(cards, 80)
+
+
+def quit_game(child: pexpect.spawn) -> str:
+    child.sendline("q")
+    child.expect("game saved in")
+    child.expect(pexpect.EOF)
+    out: str = child.before
+    child.close()
+    assert child.exitstatus == 0
+    return out
+
+
+def test_refused_pass_illegal_play_hint_and_counter(tmp_path: Path) -> None:
+    seed = must_beat_seed()
+    sess = first_turn(seed)
+    child = spawn(tmp_path, "--seed", str(seed))
+    n, shown = hand_after(child)
+    assert (n, shown) == (16, expected_hand(sess))
+    assert "no passing" in child.before
+
+    child.sendline("p")  # must beat: the pass is refused, and says why
+    hand_after(child)
+    assert "refused: you must beat it: you hold a play that beats" in child.before
+
+    ranks = sorted({c >> 2 for c in _cards(sess)})
+    bad = rank_label(ranks[0]) + rank_label(ranks[-1])  # two different ranks: no combination
+    child.sendline(bad.replace("10", "T"))
+    hand_after(child)
+    assert "refused:" in child.before and "is not a combination" in child.before
+
+    child.sendline("h")
+    hand_after(child)
+    assert re.search(r"hint 1/\d+: ", child.before)
+
+    child.sendline("c")
+    hand_after(child)
+    unseen = unseen_counts(sess.state.view(HUMAN))
+    expected = " ".join(f"{rank_label(r)}:{unseen[r]}" for r in range(13))
+    assert "card counter on" in child.before
+    assert "Card counter (unseen): " + expected in child.before.replace("\r\n", " ")
+    child.sendline("c")
+    hand_after(child)
+    assert "Card counter (unseen)" not in child.before
+    quit_game(child)
+
+
+def _cards(sess: Session) -> list[int]:
+    from pdk.cards import cards_of
+
+    return cards_of(sess.state.hands[HUMAN])
+
+
+def test_help_in_chinese(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seed", "1", lang="zh")
+    child.expect(r"出牌（\? 帮助）> ")
+    child.sendline("?")
+    child.expect(r"出牌（\? 帮助）> ")
+    assert "托管" in child.before and "不出" in child.before
+    child.sendline("退出")
+    child.expect("对局已保存")
+    child.expect(pexpect.EOF)
+
+
+def test_quit_and_resume_continue_the_same_deal(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seed", "7")
+    before = hand_after(child)
+    child.sendline("h")
+    hand_after(child)
+    child.sendline("")  # Enter plays the hint
+    after = hand_after(child)
+    assert after[0] < before[0]
+    quit_game(child)
+
+    child = spawn(tmp_path)  # no --seed, no --new: resume
+    again = hand_after(child)
+    assert "resumed your saved game (deal 1)" in child.before
+    assert again == after
+    quit_game(child)
+
+    child = spawn(tmp_path, "--new", "--seed", "7")  # an explicit new game deals afresh
+    assert hand_after(child) == before
+    quit_game(child)
+
+
+def test_kill_9_mid_deal_then_resume(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seed", "21")
+    hand_after(child)
+    child.sendline("h")
+    hand_after(child)
+    child.sendline("")
+    after = hand_after(child)
+    child.kill(signal.SIGKILL)
+    child.close(force=True)
+    assert child.signalstatus == signal.SIGKILL
+    child = spawn(tmp_path)
+    assert hand_after(child) == after
+    assert "resumed your saved game" in child.before
+    quit_game(child)
+
+
+def test_auto_play_to_the_settlement_panel_record_and_stats(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seed", "4")
+    child.expect(PROMPT)
+    child.sendline("a")  # 托管 plays the rest of the deal
+    child.expect(r"Settlement, deal 1")
+    child.expect(r"record of this deal: (\S+\.json)")
+    record_path = Path(child.match.group(1))
+    panel = child.before
+    for word in ("player", "left", "全关", "bombs", "total", "session", "You", "Next", "Prev"):
+        assert word in panel
+    child.expect(r"Enter: next deal · q: quit> ")
+    record = load(record_path)
+    assert record.replay().over and record.seed == 4
+    child.sendline("")  # the next deal, dealt with seed 5
+    child.expect(PROMPT)
+    assert "deal 2" in child.before
+    quit_game(child)
+
+    stats = json.loads(
+        subprocess.run(
+            ["pdk", "stats", "--save-dir", str(tmp_path), "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    settled = record.replay().settlement()
+    assert stats["games"] == 1 and stats["total"] == settled.totals[HUMAN]
+    assert stats["groups"][0]["difficulty"] == "easy"
+
+
+def test_a_corrupt_save_is_moved_aside(tmp_path: Path) -> None:
+    (tmp_path / "save.json").write_text('{"format": "pdk-save", "version": 1, "ses')
+    child = spawn(tmp_path, "--seed", "2")
+    child.expect(PROMPT)
+    assert "is unreadable" in child.before and "started a new game" in child.before
+    quit_game(child)
+    assert list(tmp_path.glob("save.json.corrupt-*"))
+
+
+def test_two_terminals_play_two_games(tmp_path: Path) -> None:
+    one = spawn(tmp_path, "--seed", "2")
+    one.expect(PROMPT)
+    two = spawn(tmp_path, "--seed", "3")
+    two.expect(PROMPT)
+    assert "another pdk play is using" in two.before
+    quit_game(two)
+    quit_game(one)
+    assert (tmp_path / "save.json").exists() and (tmp_path / "save-2.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--difficulty", "expert"], "unknown difficulty 'expert'"),
+        (["--variant", "nosuch"], "unknown variant 'nosuch'"),
+        (["--lang", "fr"], "--lang must be zh or en"),
+    ],
+)
+def test_bad_options_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    proc = subprocess.run(
+        ["pdk", "play", "--save-dir", str(tmp_path), "--lang", "en", *args],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2
+    assert message in proc.stderr and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr

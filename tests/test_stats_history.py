@@ -1,0 +1,109 @@
+"""The SQLite history behind pdk stats: no deal lost or counted twice, the title ladder."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pdk.history import TITLES, DealRow, History, title_for
+
+
+def row(i: str, score: int, difficulty: str = "easy", variant: str = "classic16") -> DealRow:
+    return DealRow(i, difficulty, variant, 1, score > 0, score, 0 if score > 0 else 5, f"/r/{i}.json")
+
+
+def test_a_deal_is_counted_once(tmp_path: Path) -> None:
+    h = History(tmp_path / "h.sqlite3")
+    assert h.add(row("s-1", 10))
+    assert not h.add(row("s-1", 10))  # replayed after a crash
+    assert h.stats().games == 1
+
+
+def test_totals_per_difficulty_and_variant(tmp_path: Path) -> None:
+    h = History(tmp_path / "h.sqlite3")
+    for i, (score, d, v) in enumerate(
+        [(10, "easy", "classic16"), (-4, "easy", "classic16"), (30, "hard", "x")]
+    ):
+        h.add(row(f"s-{i}", score, d, v))
+    st = h.stats()
+    assert (st.games, st.wins, st.total) == (3, 2, 36)
+    groups = {(g.difficulty, g.variant): g for g in st.groups}
+    assert groups["easy", "classic16"].games == 2 and groups["easy", "classic16"].average == 3
+    assert st.best is not None and st.best.score == 30
+    assert st.worst is not None and st.worst.score == -4
+
+
+def _writer(args: tuple[str, int]) -> int:
+    path, k = args
+    h = History(Path(path))
+    added = 0
+    for i in range(40):
+        # Every writer also re-submits the shared deals: they must count once.
+        added += h.add(row(f"w{k}-{i}", i - 20))
+        added += h.add(row(f"shared-{i}", 1))
+    return added
+
+
+def test_concurrent_writers_lose_nothing_and_double_count_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        added = sum(pool.map(_writer, [(str(path), k) for k in range(4)]))
+    st = History(path).stats()
+    assert st.games == 4 * 40 + 40 == added
+
+
+@pytest.mark.parametrize(
+    ("score", "title"),
+    [
+        (-500, "蜗牛"),
+        (59, "蜗牛"),
+        (60, "小马驹"),
+        (139, "小马驹"),
+        (140, "三等马"),
+        (12000, "照夜玉狮子"),
+        (999_999, "白兔"),
+        (1_000_000, "追风"),
+        (5_000_000, "追风"),
+    ],
+)
+def test_title_ladder(score: int, title: str) -> None:
+    assert title_for(score)[0] == title
+
+
+def test_ladder_is_the_one_in_variants_md() -> None:
+    assert len(TITLES) == 23 and [t[0] for t in TITLES[1:]] == sorted(t[0] for t in TITLES[1:])
+    assert title_for(100)[2] == 140 and title_for(2_000_000)[2] is None
+
+
+def test_pdk_stats_command(tmp_path: Path) -> None:
+    empty = subprocess.run(
+        ["pdk", "stats", "--save-dir", str(tmp_path), "--lang", "en"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "No finished deals yet" in empty.stdout
+    h = History(tmp_path / "history.sqlite3")
+    h.add(row("a-1", 70, "easy"))
+    h.add(row("a-2", -8, "normal"))
+    out = subprocess.run(
+        ["pdk", "stats", "--save-dir", str(tmp_path), "--lang", "zh"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "小马驹" in out and "简单" in out and "普通" in out and "+62" in out
+    data = json.loads(
+        subprocess.run(
+            ["pdk", "stats", "--save-dir", str(tmp_path), "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    assert data["games"] == 2 and data["wins"] == 1 and data["total"] == 62
+    assert data["title"]["zh"] == "小马驹" and data["best"]["score"] == 70 and data["worst"]["score"] == -8
