@@ -1,0 +1,198 @@
+"""Game records: a round trip replays identically; tampering is caught with the move number."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pdk.cards import cards_of, format_cards
+from pdk.deal import Rng, deal
+from pdk.profile import load_profile
+from pdk.record import VERSION, GameRecord, RecordError, dump, dumps, load, loads
+from pdk.state import GameState
+
+PROFILE = load_profile()
+
+
+def random_game(seed: int) -> GameState:
+    state = GameState(PROFILE, deal(PROFILE, seed))
+    rng = Rng(seed)
+    while not state.over:
+        moves = state.legal_moves()
+        n = len(moves) + state.can_pass(moves)
+        i = rng.below(n)
+        state.step(moves[i] if i < len(moves) else None)
+    return state
+
+
+@pytest.fixture(scope="module")
+def game() -> GameState:
+    return random_game(5)
+
+
+@pytest.fixture
+def data(game: GameState) -> dict[str, Any]:
+    return GameRecord.of(game, seed=5, players=["random"] * 3).to_dict()
+
+
+def reject(data: Any) -> str:
+    with pytest.raises(RecordError) as info:
+        loads(json.dumps(data))
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_round_trip(game: GameState) -> None:
+    record = GameRecord.of(game, seed=5, players=["random"] * 3)
+    back = loads(dumps(record))
+    assert back.actions == game.history
+    assert back.deal == game.deal
+    assert back.seed == 5 and back.meta == {"players": ["random"] * 3}
+    assert back.settlement == game.settlement()
+    assert back.replay().hands == game.hands
+    assert dumps(back) == dumps(record)
+
+
+def test_record_holds_profile_seed_deal_plays_and_settlement(data: dict[str, Any], game: GameState) -> None:
+    assert data["format"] == "pdk-record" and data["version"] == VERSION
+    assert data["profile"]["name"] == "classic16"
+    assert data["seed"] == 5
+    assert len(data["deal"]["hands"]) == 3 and data["deal"]["leader"] == game.deal.leader
+    assert len(data["plays"]) == len(game.history)
+    first = data["plays"][0]
+    assert set(first) == {"seat", "cards", "kind", "top", "units"}
+    assert data["result"]["winner"] == game.winner
+    assert [s["total"] for s in data["result"]["seats"]] == list(game.settlement().totals)
+
+
+def test_states_step_through_every_turn(game: GameState) -> None:
+    states = list(GameRecord.of(game).states())
+    assert len(states) == len(game.history) + 1
+    assert states[0].sizes == [16, 16, 16]
+    assert states[-1].over and states[-1].hands == game.hands
+
+
+def test_dump_and_load_a_file(tmp_path: Path, game: GameState) -> None:
+    path = tmp_path / "game.json"
+    dump(GameRecord.of(game, seed=5), path)
+    assert load(path).actions == game.history
+    assert not (tmp_path / "game.json.tmp").exists()
+
+
+def test_load_a_line_of_a_jsonl_file(tmp_path: Path, game: GameState) -> None:
+    other = random_game(6)
+    path = tmp_path / "games.jsonl"
+    path.write_text(dumps(GameRecord.of(game)) + "\n" + dumps(GameRecord.of(other)) + "\n", encoding="utf-8")
+    assert load(path, game=2).actions == other.history
+    with pytest.raises(RecordError, match="no game 3"):
+        load(path, game=3)
+
+
+def _first_play(data: dict[str, Any]) -> int:
+    return next(i for i, p in enumerate(data["plays"]) if not p.get("pass"))
+
+
+def test_tampered_card_is_rejected_with_the_move_number(data: dict[str, Any]) -> None:
+    # Move 1 plays a card its seat does not hold (one from another hand).
+    other_hand = data["deal"]["hands"][(data["deal"]["leader"] + 1) % 3]
+    data["plays"][0]["cards"] = other_hand[:2]
+    data["plays"][0].pop("kind")
+    message = reject(data)
+    assert message.startswith("move 1:")
+
+
+def test_tampered_card_that_does_not_beat(data: dict[str, Any], game: GameState) -> None:
+    # Find a follow, and replace it with a lower single the seat holds.
+    state = GameState(PROFILE, game.deal)
+    for number, action in enumerate(game.history, 1):
+        if action.play is not None and state.prev is not None and state.prev[1] == 0:
+            card = cards_of(state.hands[state.turn])[0]  # the seat's lowest card
+            if (card & 63) >> 2 <= state.prev[2]:
+                data["plays"][number - 1]["cards"] = format_cards([card], suits=True)
+                message = reject(data)
+                assert message.startswith(f"move {number}: illegal:")
+                assert "does not beat" in message or "highest" in message
+                return
+        state.play(action.play.cards if action.play else None)
+    pytest.skip("no single follow with a lower card in this game")
+
+
+def test_wrong_seat_is_rejected(data: dict[str, Any]) -> None:
+    data["plays"][1]["seat"] = (data["plays"][1]["seat"] + 1) % 3
+    message = reject(data)
+    assert message.startswith("move 2:") and "out of turn" in message
+
+
+def test_wrong_kind_is_rejected(data: dict[str, Any]) -> None:
+    i = _first_play(data)
+    data["plays"][i]["kind"] = "bomb" if data["plays"][i]["kind"] != "bomb" else "single"
+    message = reject(data)
+    assert message.startswith(f"move {i + 1}:") and "recorded as" in message
+
+
+def test_leader_pass_is_rejected(data: dict[str, Any]) -> None:
+    data["plays"][0] = {"seat": data["plays"][0]["seat"], "pass": True}
+    message = reject(data)
+    assert message.startswith("move 1: illegal:") and "cannot pass" in message
+
+
+def test_wrong_settlement_is_rejected(data: dict[str, Any]) -> None:
+    data["result"]["seats"][0]["total"] += 1
+    assert "settlement" in reject(data)
+
+
+def test_truncated_plays_are_rejected(data: dict[str, Any]) -> None:
+    data["plays"] = data["plays"][:-1]
+    assert "not over" in reject(data)
+
+
+def test_extra_play_after_the_end_is_rejected(data: dict[str, Any]) -> None:
+    n = len(data["plays"])
+    data["plays"].append({"seat": 0, "pass": True})
+    assert reject(data).startswith(f"move {n + 1}: the deal was already over")
+
+
+def test_truncated_json_is_rejected(game: GameState) -> None:
+    text = dumps(GameRecord.of(game))
+    with pytest.raises(RecordError, match=r"invalid JSON at line 1 column \d+"):
+        loads(text[: len(text) // 2])
+
+
+def test_wrong_version_is_rejected(data: dict[str, Any]) -> None:
+    data["version"] = 99
+    assert "unsupported record version 99" in reject(data)
+
+
+def test_not_a_record_is_rejected() -> None:
+    assert reject({"hello": "world"}) == "not a pdk game record"
+    assert reject([1, 2, 3]) == "not a pdk game record"
+
+
+def test_tampered_deal_is_rejected(data: dict[str, Any]) -> None:
+    hands = data["deal"]["hands"]
+    hands[0], hands[1] = hands[0][:-2], hands[1] + hands[0][-2:]
+    assert reject(data).startswith("deal:")
+
+
+def test_wrong_leader_is_rejected(data: dict[str, Any]) -> None:
+    data["deal"]["leader"] = (data["deal"]["leader"] + 1) % 3
+    assert "cannot lead" in reject(data)
+
+
+def test_missing_file_is_one_clear_line(tmp_path: Path) -> None:
+    path = tmp_path / "nope.json"
+    with pytest.raises(RecordError) as info:
+        load(path)
+    assert str(info.value) == f"{path}: no such file"
+
+
+def test_bad_file_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        load(path)
+    assert str(info.value).startswith(f"{path}: invalid JSON")
