@@ -9,7 +9,11 @@ or ``kill -9`` all resume at the same position with ``pdk play``.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
@@ -83,6 +87,22 @@ class Ui:
     hint_moves: list[Move] = field(default_factory=list)
 
 
+@contextmanager
+def deferred_interrupt() -> Iterator[None]:
+    """Hold Ctrl-C while a play is applied and saved, so it lands whole or not at all."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught:
+        raise KeyboardInterrupt
+
+
 class Game:
     """The input loop around one session and its save slot."""
 
@@ -96,7 +116,7 @@ class Game:
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def draw(self) -> None:
+    def draw(self, keep_messages: bool = False) -> None:
         s = self.session
         view = s.state.view(HUMAN)
         tv = table_view(
@@ -111,7 +131,8 @@ class Game:
             auto=self.ui.auto,
             messages=self.ui.messages,
         )
-        self.ui.messages = []
+        if not keep_messages:
+            self.ui.messages = []
         if self.console.is_terminal:
             self.console.clear()
         self.console.print(render_table(tv, self.console.width))
@@ -150,16 +171,8 @@ class Game:
                     return False
                 state = self.session.state
                 continue
-            if state.turn != HUMAN:
-                state.step(self.session.bot_move())
-                self.save()
-                continue
-            if self.ui.auto:
-                self.draw()
-                if self.ui.delay > 0:
-                    time.sleep(self.ui.delay)
-                state.step(self.session.auto_move())
-                self.save()
+            if state.turn != HUMAN or self.ui.auto:
+                self.machine_move()
                 continue
             self.draw()
             try:
@@ -169,6 +182,25 @@ class Game:
                 return False
             if not self.handle(line):
                 return False
+
+    def machine_move(self) -> None:
+        """A bot's move, or 托管's for the human seat.
+
+        On a terminal the table is redrawn before each such move and the move takes at
+        least ``delay`` seconds, so the player can follow the table (and press Ctrl-C to
+        end 托管); without a terminal moves are instant and only the player's turns draw.
+        """
+        state = self.session.state
+        live = self.console.is_terminal
+        if live:
+            self.draw(keep_messages=True)
+        start = time.monotonic()
+        move = self.session.auto_move() if state.turn == HUMAN else self.session.bot_move()
+        if live and self.ui.delay > 0:
+            time.sleep(max(0.0, self.ui.delay - (time.monotonic() - start)))
+        with deferred_interrupt():
+            state.step(move)
+            self.save()
 
     def handle(self, line: str) -> bool:
         """One line of input at the human's turn; False means quit."""
@@ -231,12 +263,13 @@ class Game:
         )
 
     def attempt(self, cards: tuple[int, ...] | None) -> None:
-        try:
-            self.session.state.play(cards)
-        except IllegalPlay as exc:
-            self.ui.messages.append(tr("refused", self.ui.lang, reason=exc.message(self.ui.lang)))
-            return
-        self.save()
+        with deferred_interrupt():
+            try:
+                self.session.state.play(cards)
+            except IllegalPlay as exc:
+                self.ui.messages.append(tr("refused", self.ui.lang, reason=exc.message(self.ui.lang)))
+                return
+            self.save()
 
     def apply_move(self, move: Move) -> None:
         state = self.session.state
@@ -326,8 +359,9 @@ def play(
         bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")
     ] = False,
     delay: Annotated[
-        float, typer.Option("--delay", hidden=True, min=0.0, help="Seconds between 托管 plays.")
-    ] = 0.6,
+        float,
+        typer.Option("--delay", min=0.0, help="Seconds each computer or 托管 play takes on a terminal."),
+    ] = 0.5,
 ) -> None:
     """Play 跑得快 against two AI players; the game is saved after every play."""
     language = lang_or_fail(lang)

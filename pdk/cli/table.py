@@ -277,6 +277,8 @@ def render_table(tv: TableView, width: int) -> RenderableType:
         name = Text(s.name, style="bold green" if s.you else "bold")
         count = Text(tr("cards_n", lang, n=s.cards))
         badge = Text(" 报单 ", style="bold white on red") if s.bao_dan else Text("")
+        if s.you and tv.auto:
+            badge.append(" 托管 ", style="bold black on yellow")
         if s.action is None:
             action = Text("")
         elif s.passed:
