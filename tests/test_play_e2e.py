@@ -237,3 +237,16 @@ def test_bad_options_are_one_line_errors(tmp_path: Path, args: list[str], messag
     )
     assert proc.returncode == 2
     assert message in proc.stderr and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_ctrl_c_takes_back_auto_play(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seed", "9", "--delay", "3")
+    child.expect(PROMPT)
+    child.sendline("a")
+    child.expect("托管 on: the hint bot plays for you")
+    child.expect("托管")  # the badge on your seat is in the same frame
+    child.sendintr()
+    n, _ = hand_after(child)
+    assert "托管 off: your turn" in child.before
+    assert n == 16 and "托管 on:" not in child.before
+    quit_game(child)

@@ -316,7 +316,7 @@ class Game:
                 DealRow(
                     id=s.deal_id,
                     difficulty=s.difficulty,
-                    variant=s.variant,
+                    variant=s.profile.name,
                     seed=s.seed,
                     won=winner == HUMAN,
                     score=st.seats[HUMAN].total,
@@ -385,7 +385,8 @@ def play(
         else:
             notes.append(tr("resumed", language, n=session.deal_no, path=slot.path))
             asked_variant = variant is not None and variant not in (session.variant, session.profile.name)
-            if asked_variant or (difficulty is not None and difficulty != session.difficulty):
+            asked_other = difficulty is not None and difficulty != session.difficulty
+            if asked_variant or asked_other or seed is not None:
                 notes.append(
                     tr("resume_differs", language, variant=session.variant, difficulty=session.difficulty)
                 )
