@@ -1,22 +1,47 @@
 """Combinations (牌型): their kinds, how a set of cards reads as one, and what beats what.
 
 A *reading* is how a set of cards counts as a combination: its kind, its top rank (the
-rank that is compared) and its units (chain length, or number of trios in a plane). The
-same cards may read several ways (RULES.md D2); ``classify`` returns every reading and the
-callers pick by the decision rules. The engine's internal move is the tuple
-``(counts, kind, top, units)`` — cheap to build in the generator's hot loops.
+rank that is compared) and its units (chain length, number of trios in a plane, or for a
+bomb its strength class). The same cards may read several ways (RULES.md D2); ``classify``
+returns every reading and the callers pick by the decision rules. The engine's internal
+move is the tuple ``(counts, kind, top, units)`` — cheap to build in the generator's hot
+loops.
+
+Every rule comes from a profile knob. The kinds past ``BOMB`` exist only in variants
+(bare trio, trio with one, trio chain, four with kickers, straight flush). Where a variant
+lets kicker counts differ but a follower need not match them, all trios read as
+``TRIO_WITH_TWO`` and all planes as ``PLANE`` so that they compare as one combination, as
+classic16's short last hand does.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import ClassVar
 
 from pdk import counts as C
+from pdk.cards import Rank
+from pdk.i18n import register
 from pdk.profile import Profile
+
+# Variant-only kinds: not members of the classic catalogue, created on first use.
+_EXTRA_KINDS = {
+    7: "TRIO",
+    8: "TRIO_WITH_ONE",
+    9: "TRIO_CHAIN",
+    10: "FOUR_WITH",
+    11: "STRAIGHT_FLUSH",
+}
 
 
 class ComboKind(IntEnum):
+    """The kinds of combination. Iterating the enum lists classic16's seven (RULES.md);
+    variants add bare trio, trio with one, trio chain, four with kickers and straight
+    flush, which are extension members: ``ComboKind.TRIO``, ``ComboKind(7)`` and
+    ``from_label("trio")`` all give the same object, but they are not in ``list(ComboKind)``.
+    """
+
     SINGLE = 0
     PAIR = 1
     PAIR_CHAIN = 2
@@ -24,6 +49,22 @@ class ComboKind(IntEnum):
     TRIO_WITH_TWO = 4
     PLANE = 5
     BOMB = 6
+    TRIO: ClassVar[ComboKind]
+    TRIO_WITH_ONE: ClassVar[ComboKind]
+    TRIO_CHAIN: ClassVar[ComboKind]
+    FOUR_WITH: ClassVar[ComboKind]
+    STRAIGHT_FLUSH: ClassVar[ComboKind]
+
+    @classmethod
+    def _missing_(cls, value: object) -> ComboKind | None:
+        name = _EXTRA_KINDS.get(value) if isinstance(value, int) else None
+        if name is None:
+            return None
+        member = int.__new__(cls, int(value))  # type: ignore[call-overload]
+        member._name_ = name
+        member._value_ = value
+        cls._value2member_map_[value] = member  # one object per kind, so `is` holds
+        return member
 
     @property
     def label(self) -> str:
@@ -32,11 +73,44 @@ class ComboKind(IntEnum):
 
     @classmethod
     def from_label(cls, label: str) -> ComboKind:
-        return cls[label.upper()]
+        name = label.upper()
+        for value, extra in _EXTRA_KINDS.items():
+            if extra == name:
+                return cls(value)
+        return cls[name]
 
+    @classmethod
+    def every(cls) -> list[ComboKind]:
+        """Every kind, the classic seven and the variant extensions."""
+        return [*cls, *(cls(v) for v in _EXTRA_KINDS)]
+
+
+for _value, _name in _EXTRA_KINDS.items():
+    type.__setattr__(ComboKind, _name, ComboKind(_value))
+
+
+register(
+    {
+        "kind_trio": ("trio", "三张"),
+        "kind_trio_with_one": ("trio with one", "三带一"),
+        "kind_trio_chain": ("trio chain", "三顺"),
+        "kind_four_with": ("four with kickers", "四带"),
+        "kind_straight_flush": ("straight flush", "同花顺"),
+    }
+)
 
 # (counts, kind, top, units): the generator's and the state machine's unit of play.
 Move = tuple[int, int, int, int]
+
+BOMB = ComboKind.BOMB.value
+STRAIGHT = ComboKind.STRAIGHT.value
+STRAIGHT_FLUSH = ComboKind.STRAIGHT_FLUSH.value
+# A plane's units hold its trio count in the low bits; with exact-kicker following the
+# kicker count sits above them so that only planes with as many kickers compare.
+UNITS_KICKER_SHIFT = 5
+# A bomb's units: 1 + BOMB_TIER * (rank of its kind in the profile's bomb order) + size term.
+BOMB_TIER = 32
+_TRIO_KINDS = (ComboKind.TRIO, ComboKind.TRIO_WITH_ONE, ComboKind.TRIO_WITH_TWO)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,30 +123,60 @@ class Reading:
 
 
 def beats(kind: int, top: int, units: int, prev_kind: int, prev_top: int, prev_units: int) -> bool:
-    """Same kind and units and higher, or a bomb over a non-bomb / a lower bomb."""
-    if kind == ComboKind.BOMB:
-        return prev_kind != ComboKind.BOMB or top > prev_top
+    """Same kind and units and higher, or a bomb over a non-bomb / a weaker bomb.
+
+    Bombs compare by units (their kind's place in the bomb order, then size where size
+    counts) and then by top rank; a straight flush beats any plain straight of its length.
+    """
+    if kind == BOMB:
+        return prev_kind != BOMB or (units, top) > (prev_units, prev_top)
+    if kind == STRAIGHT_FLUSH and prev_kind == STRAIGHT:
+        return units == prev_units
     return kind == prev_kind and units == prev_units and top > prev_top
 
 
-def _consecutive(ranks: list[int], chain: tuple[int, ...]) -> bool:
-    if not ranks or ranks[0] not in chain:
-        return False
-    start = chain.index(ranks[0])
-    return chain[start : start + len(ranks)] == tuple(ranks)
+def bomb_units(profile: Profile, kind: str, size: int) -> int:
+    """The units of a bomb of ``kind`` with ``size`` cards (see ``BOMB_TIER``)."""
+    tier = profile.bomb_kinds.index(kind)
+    extra = 0
+    if (kind == "same_rank" and profile.bombs.more_cards_beat_fewer) or kind == "straight_flush":
+        extra = size
+    return 1 + BOMB_TIER * tier + extra
 
 
-def classify(profile: Profile, counts: int, *, whole_hand: bool) -> list[Reading]:
+def _pairs_only(counts: int) -> bool:
+    return all(n % 2 == 0 for _, n in C.items(counts))
+
+
+def trio_kind(profile: Profile, kickers: int) -> ComboKind:
+    """The kind a trio with ``kickers`` reads as."""
+    if not profile.combinations.trio.follow_same_kickers:
+        return ComboKind.TRIO_WITH_TWO
+    return _TRIO_KINDS[min(kickers, 2)]
+
+
+def plane_reading(profile: Profile, top: int, trios: int, kickers: int) -> Reading:
+    """A plane of ``trios`` trios topped by ``top`` carrying ``kickers`` cards."""
+    plane = profile.combinations.plane
+    if kickers == 0 and plane.bare and plane.follow_same_kickers:
+        return Reading(ComboKind.TRIO_CHAIN, top, trios)
+    units = trios
+    if plane.follow_same_kickers and plane.low < plane.kickers_per_trio:
+        units += kickers << UNITS_KICKER_SHIFT
+    return Reading(ComboKind.PLANE, top, units)
+
+
+def classify(profile: Profile, counts: int, *, whole_hand: bool, flush: bool = False) -> list[Reading]:
     """Every reading of a set of cards under the profile, ignoring what the hand holds.
 
     ``whole_hand`` says the cards are the player's entire remaining hand, which is when a
-    trio or plane may carry fewer kickers (the short last hand).
+    trio or plane may carry fewer kickers (the short last hand). ``flush`` says the cards
+    are all of one suit (only straight flushes care).
     """
     combos = profile.combinations
-    chain = combos.chain_rank_indexes
+    bombs = profile.bombs
     its = C.items(counts)
     n = sum(k for _, k in its)
-    ranks = [r for r, _ in its]
     readings: list[Reading] = []
     if n == 0:
         return readings
@@ -82,52 +186,101 @@ def classify(profile: Profile, counts: int, *, whole_hand: bool) -> list[Reading
             readings.append(Reading(ComboKind.SINGLE, r, 1))
         elif k == 2:
             readings.append(Reading(ComboKind.PAIR, r, 1))
-        elif k == 4 and profile.bombs.four:
-            readings.append(Reading(ComboKind.BOMB, r, 1))
-    if all(k == 2 for _, k in its) and len(its) >= max(2, combos.pair_chain.min_length):
-        if combos.pair_chain.enabled and _consecutive(ranks, chain):
-            readings.append(Reading(ComboKind.PAIR_CHAIN, ranks[-1], len(ranks)))
-    if all(k == 1 for _, k in its) and len(its) >= combos.straight.min_length:
-        if combos.straight.enabled and _consecutive(ranks, chain):
-            readings.append(Reading(ComboKind.STRAIGHT, ranks[-1], len(ranks)))
+        if bombs.four and bombs.min_size <= k <= bombs.max_size and r < Rank.BLACK_JOKER:
+            readings.append(Reading(ComboKind.BOMB, r, bomb_units(profile, "same_rank", k)))
+    if bombs.joker_pair and counts == C.ONE[Rank.BLACK_JOKER] + C.ONE[Rank.RED_JOKER]:
+        readings.append(Reading(ComboKind.BOMB, Rank.RED_JOKER, bomb_units(profile, "joker_pair", 2)))
+    if bombs.four_jokers and counts == 2 * (C.ONE[Rank.BLACK_JOKER] + C.ONE[Rank.RED_JOKER]):
+        readings.append(Reading(ComboKind.BOMB, Rank.RED_JOKER, bomb_units(profile, "four_jokers", 4)))
+    if len(its) >= 2:
+        rank_mask = 0
+        for r, _ in its:
+            rank_mask |= 1 << r
+        top = combos.chain_windows.get(rank_mask)
+        if top is not None:
+            length = len(its)
+            pc = combos.pair_chain
+            if pc.enabled and length >= pc.min_length and all(k == 2 for _, k in its):
+                readings.append(Reading(ComboKind.PAIR_CHAIN, top, length))
+            st = combos.straight
+            if st.enabled and length >= st.min_length and all(k == 1 for _, k in its):
+                readings.append(Reading(ComboKind.STRAIGHT, top, length))
+                if flush and combos.straight_flush == "beats_straights":
+                    readings.append(Reading(ComboKind.STRAIGHT_FLUSH, top, length))
+                elif flush and combos.straight_flush == "bomb":
+                    units = bomb_units(profile, "straight_flush", length)
+                    readings.append(Reading(ComboKind.BOMB, top, units))
     short = whole_hand and profile.rules.short_last_hand
-    trio_k = combos.trio.kickers
+    trio = combos.trio
+    allowed = trio.counts
+    most = allowed[-1]
     for t, k in its:
-        if k != 3:
+        if k != 3 or t >= Rank.BLACK_JOKER:
             continue
         rest = n - 3
-        if rest == trio_k or (rest == 0 and combos.trio.bare) or (short and rest < trio_k):
-            readings.append(Reading(ComboKind.TRIO_WITH_TWO, t, 1))
+        if rest in allowed and (trio.kicker_kind == "any" or _pairs_only(counts - 3 * C.ONE[t])):
+            readings.append(Reading(trio_kind(profile, rest), t, 1))
+        elif short and rest < most and rest not in allowed:
+            readings.append(Reading(trio_kind(profile, most), t, 1))
+    four = combos.four_with
+    if four.enabled:
+        for r, k in its:
+            rest = n - 4
+            if k == 4 and four.min_kickers <= rest <= four.max_kickers:
+                if four.kicker_kind == "any" or _pairs_only(counts - 4 * C.ONE[r]):
+                    units = rest if four.follow_same_kickers else 1
+                    readings.append(Reading(ComboKind.FOUR_WITH, r, units))
     if combos.plane.enabled:
-        readings.extend(_plane_readings(profile, its, n, short))
+        readings.extend(_plane_readings(profile, its, n, counts, short))
     return readings
 
 
-def _plane_readings(profile: Profile, its: list[tuple[int, int]], n: int, short: bool) -> list[Reading]:
+def _plane_readings(
+    profile: Profile, its: list[tuple[int, int]], n: int, counts: int, short: bool
+) -> list[Reading]:
     plane = profile.combinations.plane
-    chain = profile.combinations.chain_rank_indexes
-    trios = {r for r, k in its if k == 3 and r in chain}
-    out = []
-    for i in range(len(chain)):
-        length = 0
-        for r in chain[i:]:
-            if r not in trios:
-                break
-            length += 1
-            if length < plane.min_length:
-                continue
-            rest = n - 3 * length
-            want = plane.kickers_per_trio * length
-            if rest == want or (short and 0 <= rest < want):
-                out.append(Reading(ComboKind.PLANE, r, length))
+    trio_mask = 0
+    for r, k in its:
+        if k == 3:
+            trio_mask |= 1 << r
+    out: list[Reading] = []
+    if trio_mask.bit_count() < plane.min_length:
+        return out
+    low, high = plane.low, plane.kickers_per_trio
+    for window, top in profile.combinations.chain_windows.items():
+        if window & trio_mask != window:
+            continue
+        length = window.bit_count()
+        if length < plane.min_length:
+            continue
+        rest = n - 3 * length
+        if low * length <= rest <= high * length or (rest == 0 and plane.bare):
+            if plane.kicker_kind == "pairs" and rest:
+                body = sum(3 * C.ONE[r] for r in range(Rank.BLACK_JOKER) if window >> r & 1)
+                if not _pairs_only(counts - body):
+                    continue
+            out.append(plane_reading(profile, top, length, rest))
+        elif short and 0 <= rest < low * length:
+            out.append(plane_reading(profile, top, length, high * length))
     return out
+
+
+def lead_key(r: Reading) -> tuple[int, int, int, int, int]:
+    """D2 for a lead: the reading with the most trios, then a bomb or straight flush, then the
+    highest top rank."""
+    if r.kind in (ComboKind.PLANE, ComboKind.TRIO_CHAIN):
+        trios = r.units & ((1 << UNITS_KICKER_SHIFT) - 1)
+    else:
+        trios = int(r.kind in _TRIO_KINDS)
+    return (trios, r.kind == ComboKind.BOMB, r.kind == ComboKind.STRAIGHT_FLUSH, r.top, r.units)
+
+
+def follow_key(r: Reading) -> tuple[int, int, int]:
+    """Among readings that beat the play, the one used: a straight flush over a plain
+    straight, then the most units (trios), then the highest top (D2)."""
+    return (r.kind == ComboKind.STRAIGHT_FLUSH, r.units, r.top)
 
 
 def preferred_lead(readings: list[Reading]) -> Reading:
     """D2 for a lead: the reading with the most trios, then the highest top rank."""
-
-    def key(r: Reading) -> tuple[int, int, int]:
-        trios = r.units if r.kind == ComboKind.PLANE else int(r.kind == ComboKind.TRIO_WITH_TWO)
-        return (trios, r.kind == ComboKind.BOMB, r.top)
-
-    return max(readings, key=key)
+    return max(readings, key=lead_key)

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from pdk import counts as C
 from pdk.cards import (
+    RANK_CHARS,
     CardParseError,
     format_cards,
     format_unicode,
@@ -24,7 +25,7 @@ from pdk.cards import (
     rank_of,
     suit_of,
 )
-from pdk.combos import ComboKind, Move, Reading, beats, classify, preferred_lead
+from pdk.combos import ComboKind, Move, Reading, beats, classify, follow_key, preferred_lead
 from pdk.i18n import Lang, tr
 from pdk.movegen import MoveGenerator, generator_for
 from pdk.profile import Profile
@@ -91,7 +92,7 @@ class Play(NamedTuple):
 
 def move_notation(move: Move) -> str:
     """A generated play in notation (ranks only: suits do not matter to it)."""
-    return "".join(rank_label(r).replace("10", "T") for r in C.ranks_list(move[0]))
+    return "".join(RANK_CHARS[r] for r in C.ranks_list(move[0]))
 
 
 def _lowest_bits(nibble: int, n: int) -> int:
@@ -120,18 +121,87 @@ def pick_mask(hand: int, counts: int) -> int:
     return chosen
 
 
-def choose_cards(hand: int, counts: int, prefer: int = 0) -> tuple[int, ...]:
+def choose_cards(hand: int, counts: int, prefer: int = 0, *, suited: int = 0) -> tuple[int, ...]:
     """Physical cards from ``hand`` (a card-id bitmask) for a rank-count play.
 
     Cards in ``prefer`` are taken first (the lead card that a first play must contain);
-    otherwise the lowest suits, so the choice is deterministic.
+    otherwise the lowest suits, so the choice is deterministic. ``suited`` matters only in
+    profiles with straight flushes: 1 takes all cards of one suit (the flush), -1 avoids
+    that when it can (a plain straight should not turn into a flush by accident).
     """
+    if suited:
+        flush = _flush_cards(hand, counts, prefer)
+        if suited > 0 and flush is not None:
+            return flush
+        if suited < 0 and flush is not None:
+            return _unflushed(hand, counts, prefer)
     chosen: list[int] = []
     for r, n in C.items(counts):
         candidates = [cid for cid in _rank_cards(hand, r) if prefer >> cid & 1]
         candidates += [cid for cid in _rank_cards(hand, r) if not prefer >> cid & 1]
         chosen.extend(candidates[:n])
     return tuple(sorted(chosen))
+
+
+def _flush_cards(hand: int, counts: int, prefer: int) -> tuple[int, ...] | None:
+    """One card of every rank in ``counts``, all of one suit (preferred card's suit first)."""
+    its = C.items(counts)
+    if any(n != 1 for _, n in its):
+        return None
+    suits = [suit_of(c) for c in _bits_of(prefer)] + [0, 1, 2, 3]
+    for s in suits:
+        chosen = []
+        for r, _ in its:
+            pool = [c for c in _rank_cards(hand, r) if suit_of(c) == s]
+            if not pool:
+                break
+            chosen.append(pool[0])
+        else:
+            return tuple(sorted(chosen))
+    return None
+
+
+def _unflushed(hand: int, counts: int, prefer: int) -> tuple[int, ...]:
+    """Cards for a plain straight that are not all of one suit, when the hand allows."""
+    base = list(choose_cards(hand, counts, prefer))
+    if not is_one_suit(base):
+        return tuple(base)
+    for i, cid in enumerate(base):
+        for other in _rank_cards(hand, rank_of(cid)):
+            if suit_of(other) != suit_of(cid) and not prefer >> cid & 1:
+                base[i] = other
+                return tuple(sorted(base))
+    return tuple(base)
+
+
+def _bits_of(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def is_one_suit(cards: Sequence[int]) -> bool:
+    """True when every card is of one suit (jokers have none, so never)."""
+    if not cards or any(rank_of(c) >= 13 for c in cards):
+        return False
+    s = suit_of(cards[0])
+    return all(suit_of(c) == s for c in cards)
+
+
+def suited_for(profile: Profile, kind: int) -> int:
+    """How ``choose_cards`` must treat suits for a play of ``kind`` (see there)."""
+    if profile.combinations.straight_flush == "none":
+        return 0
+    if kind == ComboKind.STRAIGHT_FLUSH:
+        return 1
+    if kind == ComboKind.STRAIGHT:
+        return -1
+    if kind == ComboKind.BOMB and profile.combinations.straight_flush == "bomb":
+        return 1
+    return 0
 
 
 def _rank_cards(hand: int, rank: int) -> list[int]:
@@ -191,7 +261,10 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         """Every legal play, by rank counts, with its reading."""
-        moves = self.gen.moves(self.counts, self.prev, self.next_has_one)
+        if getattr(self.gen, "suited", False):
+            moves = self.gen.moves(self.counts, self.prev, self.next_has_one, hand_mask=self.hand)
+        else:
+            moves = self.gen.moves(self.counts, self.prev, self.next_has_one)
         if self.must_contain is not None:
             need = C.ONE[rank_of(self.must_contain)]
             moves = [m for m in moves if C.contains(m[0], need)]
@@ -203,14 +276,81 @@ class Position:
     def play_for(self, move: Move) -> Play:
         """Attach suits to a generated move."""
         prefer = 0 if self.must_contain is None else 1 << self.must_contain
-        cards = choose_cards(self.hand, move[0], prefer)
+        cards = choose_cards(self.hand, move[0], prefer, suited=suited_for(self.profile, move[1]))
         return Play(cards, ComboKind(move[1]), move[2], move[3])
 
 
-def _locked_ranks(profile: Profile, hand_counts: int) -> list[int]:
-    if not (profile.bombs.unbreakable and profile.bombs.four):
+def locked_ranks(profile: Profile, hand_counts: int) -> list[int]:
+    """Ranks whose cards form a held bomb that may not be broken up."""
+    bombs = profile.bombs
+    if not (bombs.unbreakable and bombs.four):
         return []
-    return [r for r, n in C.items(hand_counts) if n >= 4]
+    return [r for r, n in C.items(hand_counts) if n >= bombs.min_size and r < 13]
+
+
+def _keeps_bombs(reading: Reading, counts: int, hand_counts: int, locked: list[int]) -> bool:
+    """A locked rank goes out only whole, as its bomb (or as the four of a four-with)."""
+    for r in locked:
+        k = C.count(counts, r)
+        if not k:
+            continue
+        if k != C.count(hand_counts, r) or reading.top != r:
+            return False
+        if reading.kind == ComboKind.BOMB and counts == k * C.ONE[r]:
+            continue
+        if reading.kind != ComboKind.FOUR_WITH:
+            return False
+    return True
+
+
+def judge(
+    profile: Profile,
+    hand_counts: int,
+    counts: int,
+    prev: Move | None,
+    next_has_one: bool,
+    flush: bool = False,
+) -> Reading | tuple[Reason, dict[str, str]]:
+    """The reading a rank-count play is legal as, or why it is not.
+
+    This is the rule core shared by ``check`` (which adds the card-level tests) and the
+    general move generator, so the two cannot disagree.
+    """
+    readings = classify(profile, counts, whole_hand=counts == hand_counts, flush=flush)
+    text = move_notation((counts, 0, 0, 0))
+    if not readings:
+        if profile.rules.short_last_hand and classify(profile, counts, whole_hand=True):
+            return Reason.BARE_TRIO, {"cards": text}
+        return Reason.NOT_A_COMBINATION, {"cards": text}
+    locked = locked_ranks(profile, hand_counts)
+    if locked:
+        kept = [rd for rd in readings if _keeps_bombs(rd, counts, hand_counts, locked)]
+        if not kept:
+            r = next(r for r in locked if C.count(counts, r))
+            bomb = rank_label(r) * C.count(hand_counts, r)
+            return Reason.BREAKS_BOMB, {"cards": text, "bomb": bomb}
+        readings = kept
+    if prev is not None:
+        _, pk, ptop, punits = prev
+        beating = [rd for rd in readings if beats(rd.kind, rd.top, rd.units, pk, ptop, punits)]
+        if not beating:
+            return Reason.DOES_NOT_BEAT, {"cards": text, "prev": move_notation(prev)}
+        reading = max(beating, key=follow_key)
+    else:
+        reading = preferred_lead(readings)
+    if reading.kind == ComboKind.SINGLE and next_has_one and profile.rules.bao_dan_highest_single:
+        high = highest_single(profile, hand_counts)
+        if reading.top != high:
+            if prev is not None and high <= prev[2]:
+                return Reason.NO_SINGLE_UNDER_BAO_DAN, {"high": rank_label(high), "prev": move_notation(prev)}
+            return Reason.HIGHEST_SINGLE, {"high": rank_label(high)}
+    return reading
+
+
+def highest_single(profile: Profile, hand_counts: int) -> int:
+    """D1: the highest rank the player may play as a single (bomb-locked ranks excluded)."""
+    locked = set(locked_ranks(profile, hand_counts))
+    return max((r for r, _ in C.items(hand_counts) if r not in locked), default=-1)
 
 
 def check(pos: Position, cards: Sequence[int] | None) -> Play | None:
@@ -230,37 +370,16 @@ def check(pos: Position, cards: Sequence[int] | None) -> Play | None:
     text = format_cards(cards)
     if len(set(cards)) != len(cards) or mask & ~pos.hand:
         raise IllegalPlay(Reason.NOT_IN_HAND, cards=text)
-    hand_counts = pos.counts
-    counts = C.from_cards(cards)
-    readings = classify(profile, counts, whole_hand=counts == hand_counts)
-    if not readings:
-        if classify(profile, counts, whole_hand=True) and profile.rules.short_last_hand:
-            raise IllegalPlay(Reason.BARE_TRIO, cards=text)
-        raise IllegalPlay(Reason.NOT_A_COMBINATION, cards=text)
-    for r in _locked_ranks(profile, hand_counts):
-        k = C.count(counts, r)
-        if k and counts != C.count(hand_counts, r) * C.ONE[r]:
-            bomb = rank_label(r) * C.count(hand_counts, r)
-            raise IllegalPlay(Reason.BREAKS_BOMB, cards=text, bomb=bomb)
-    if pos.prev is not None:
-        _, pk, ptop, punits = pos.prev
-        beating = [rd for rd in readings if beats(rd.kind, rd.top, rd.units, pk, ptop, punits)]
-        if not beating:
-            raise IllegalPlay(Reason.DOES_NOT_BEAT, cards=text, prev=prev_text)
-        reading = max(beating, key=lambda rd: (rd.units, rd.top))
-    else:
-        reading = preferred_lead(readings)
-    bao_dan = pos.next_has_one and profile.rules.bao_dan_highest_single
-    if reading.kind == ComboKind.SINGLE and bao_dan:
-        locked = set(_locked_ranks(profile, hand_counts))
-        high = max(r for r, _ in C.items(hand_counts) if r not in locked)
-        if reading.top != high:
-            if pos.prev is not None and high <= pos.prev[2]:
-                raise IllegalPlay(Reason.NO_SINGLE_UNDER_BAO_DAN, high=rank_label(high), prev=prev_text)
-            raise IllegalPlay(Reason.HIGHEST_SINGLE, high=rank_label(high))
+    flush = profile.combinations.straight_flush != "none" and is_one_suit(cards)
+    verdict = judge(profile, pos.counts, C.from_cards(cards), pos.prev, pos.next_has_one, flush)
+    if not isinstance(verdict, Reading):
+        reason, params = verdict
+        if "cards" in params:
+            params["cards"] = text
+        raise IllegalPlay(reason, **params)
     if pos.must_contain is not None and pos.must_contain not in cards:
         raise IllegalPlay(Reason.MUST_CONTAIN_LEAD, card=format_unicode([pos.must_contain]))
-    return Play(tuple(sorted(cards)), reading.kind, reading.top, reading.units)
+    return Play(tuple(sorted(cards)), verdict.kind, verdict.top, verdict.units)
 
 
 __all__ = [
@@ -271,6 +390,7 @@ __all__ = [
     "Reason",
     "check",
     "choose_cards",
+    "judge",
     "move_notation",
     "resolve_cards",
 ]

@@ -1,0 +1,224 @@
+"""Legal-play generation for the knobs the fast generator does not cover.
+
+``pdk.movegen`` is tuned for the classic catalogue (any-card kickers of one fixed count,
+four-card bombs, one pack). Variants add pair kickers, bare trios and trio chains,
+kicker ranges with exact following, four-with-kickers, bombs of 4-8 cards, joker bombs,
+A/2 low in chains and straight flushes. This generator covers all of them in one way:
+it enumerates candidate rank multisets by shape and asks ``rules.judge`` — the rule core
+``check`` uses — for each one's legal reading, so generation and checking cannot
+disagree. Only straight flushes need suits; that path runs only when the profile has them
+(``suited``), with the hand's card bitmask passed in.
+"""
+
+from __future__ import annotations
+
+from pdk import counts as C
+from pdk.cards import Rank
+from pdk.combos import ComboKind, Move, Reading
+from pdk.movegen import MoveGenerator, kicker_sets
+from pdk.profile import Profile
+from pdk.rules import judge, locked_ranks
+
+ONE = C.ONE
+_JOKERS = ONE[Rank.BLACK_JOKER] + ONE[Rank.RED_JOKER]
+
+# Which candidate shapes can beat a play of each kind (bombs always can).
+_SHAPES_FOR: dict[int, frozenset[str]] = {
+    ComboKind.SINGLE: frozenset({"single"}),
+    ComboKind.PAIR: frozenset({"pair"}),
+    ComboKind.PAIR_CHAIN: frozenset({"pair_chain"}),
+    ComboKind.STRAIGHT: frozenset({"straight", "flush"}),
+    ComboKind.STRAIGHT_FLUSH: frozenset({"flush"}),
+    ComboKind.TRIO: frozenset({"trio"}),
+    ComboKind.TRIO_WITH_ONE: frozenset({"trio"}),
+    ComboKind.TRIO_WITH_TWO: frozenset({"trio"}),
+    ComboKind.PLANE: frozenset({"plane"}),
+    ComboKind.TRIO_CHAIN: frozenset({"plane"}),
+    ComboKind.FOUR_WITH: frozenset({"four_with"}),
+    ComboKind.BOMB: frozenset(),
+}
+_ALL = frozenset({"single", "pair", "pair_chain", "straight", "flush", "trio", "plane", "four_with"})
+
+
+def _pair_sets(its: list[tuple[int, int]], pairs: int) -> list[int]:
+    """Every multiset of ``pairs`` whole pairs drawn from ``its`` ((rank, count) pairs)."""
+    units = [(r, n // 2) for r, n in its if n >= 2]
+    return [2 * k for k in kicker_sets(units, pairs)]
+
+
+class GeneralGenerator(MoveGenerator):
+    """Legal plays for any profile; ``generator_for`` picks it when a knob needs it."""
+
+    def __init__(self, profile: Profile) -> None:
+        super().__init__(profile)
+        combos = profile.combinations
+        self.suited = combos.straight_flush != "none"
+        if self.suited or profile.deck.packs > 1:
+            self.one_pack = False
+        self.windows = sorted(combos.chain_windows.items(), key=lambda w: (w[0].bit_count(), w[1]))
+
+    # -- the public entry points (same as MoveGenerator's, plus the hand for flushes) ----
+
+    def leads(self, counts: int, next_has_one: bool = False, hand_mask: int = 0) -> list[Move]:
+        return self._legal(counts, None, next_has_one, hand_mask)
+
+    def follows(self, counts: int, prev: Move, next_has_one: bool = False, hand_mask: int = 0) -> list[Move]:
+        return self._legal(counts, prev, next_has_one, hand_mask)
+
+    def moves(
+        self, counts: int, prev: Move | None, next_has_one: bool = False, hand_mask: int = 0
+    ) -> list[Move]:
+        return self._legal(counts, prev, next_has_one, hand_mask)
+
+    # -- generation ----------------------------------------------------------------------
+
+    def _legal(self, counts: int, prev: Move | None, next_has_one: bool, hand_mask: int) -> list[Move]:
+        shapes = _ALL if prev is None else _SHAPES_FOR[prev[1]]
+        plain, flushes = self.candidates(counts, shapes, hand_mask, prev)
+        out: list[Move] = []
+        seen: set[tuple[int, int]] = set()
+        profile = self.profile
+        for cand, flush in [(c, False) for c in plain] + [(c, True) for c in flushes]:
+            verdict = judge(profile, counts, cand, prev, next_has_one, flush)
+            if isinstance(verdict, Reading):
+                key = (cand, int(verdict.kind))
+                if key not in seen:
+                    seen.add(key)
+                    out.append((cand, int(verdict.kind), verdict.top, verdict.units))
+        return out
+
+    def candidates(
+        self, counts: int, shapes: frozenset[str], hand_mask: int, prev: Move | None
+    ) -> tuple[set[int], set[int]]:
+        """Rank multisets worth judging: (plain candidates, one-suit straight candidates)."""
+        profile = self.profile
+        combos = profile.combinations
+        locked = locked_ranks(profile, counts)
+        free = counts
+        for r in locked:
+            free -= C.count(counts, r) * ONE[r]
+        its = C.items(free)
+        m1 = m2 = m3 = 0
+        for r, n in its:
+            bit = 1 << r
+            m1 |= bit
+            if n >= 2:
+                m2 |= bit
+            if n >= 3:
+                m3 |= bit
+        plain: set[int] = set()
+        flushes: set[int] = set()
+        plain.update(self._bombs_of(counts, locked))
+        # The whole hand is always worth asking about: it is where short last hands live.
+        plain.add(counts)
+        want_len = -1
+        if prev is not None and prev[1] in (
+            ComboKind.PAIR_CHAIN,
+            ComboKind.STRAIGHT,
+            ComboKind.STRAIGHT_FLUSH,
+        ):
+            want_len = prev[3]
+        if "single" in shapes:
+            plain.update(ONE[r] for r, _ in its)
+        if "pair" in shapes:
+            plain.update(2 * ONE[r] for r, n in its if n >= 2)
+        if shapes & {"pair_chain", "straight", "flush"}:
+            suit_masks = self._suit_masks(hand_mask, locked) if "flush" in shapes and self.suited else []
+            pc, st = combos.pair_chain, combos.straight
+            for window, _top in self.windows:
+                length = window.bit_count()
+                if want_len >= 0 and length != want_len:
+                    continue
+                body = sum(ONE[r] for r in range(Rank.BLACK_JOKER) if window >> r & 1)
+                if (
+                    "pair_chain" in shapes
+                    and pc.enabled
+                    and length >= pc.min_length
+                    and window & m2 == window
+                ):
+                    plain.add(2 * body)
+                if st.enabled and length >= st.min_length and window & m1 == window:
+                    if "straight" in shapes:
+                        plain.add(body)
+                    if any(window & sm == window for sm in suit_masks):
+                        flushes.add(body)
+        if "trio" in shapes:
+            self._gen_trios(its, m3, plain)
+        if "four_with" in shapes and combos.four_with.enabled:
+            self._gen_fours(counts, its, plain)
+        if "plane" in shapes and combos.plane.enabled:
+            self._gen_planes(its, m3, prev, plain)
+        return plain, flushes
+
+    def _bombs_of(self, counts: int, locked: list[int]) -> list[int]:
+        bombs = self.profile.bombs
+        out: list[int] = []
+        if bombs.four:
+            for r, n in C.items(counts):
+                if r >= Rank.BLACK_JOKER or n < bombs.min_size:
+                    continue
+                if r in locked:
+                    out.append(n * ONE[r])
+                else:
+                    out.extend(k * ONE[r] for k in range(bombs.min_size, min(n, bombs.max_size) + 1))
+        b = C.count(counts, Rank.BLACK_JOKER)
+        red = C.count(counts, Rank.RED_JOKER)
+        if bombs.joker_pair and b and red:
+            out.append(_JOKERS)
+        if bombs.four_jokers and b >= 2 and red >= 2:
+            out.append(2 * _JOKERS)
+        return out
+
+    def _suit_masks(self, hand_mask: int, locked: list[int]) -> list[int]:
+        """For each suit, the ranks the hand holds in that suit (bomb-locked ranks left out)."""
+        out = []
+        for s in range(4):
+            m = 0
+            for r in range(Rank.BLACK_JOKER):
+                if r in locked:
+                    continue
+                if hand_mask >> (r * 4 + s) & 1 or hand_mask >> (64 + r * 4 + s) & 1:
+                    m |= 1 << r
+            out.append(m)
+        return out
+
+    def _kickers(self, rest: list[tuple[int, int]], n: int, kind: str) -> list[int]:
+        if kind == "pairs":
+            return _pair_sets(rest, n // 2) if n % 2 == 0 else []
+        return kicker_sets(rest, n)
+
+    def _gen_trios(self, its: list[tuple[int, int]], m3: int, out: set[int]) -> None:
+        trio = self.profile.combinations.trio
+        for t, n in its:
+            if n < 3 or t >= Rank.BLACK_JOKER:
+                continue
+            body = 3 * ONE[t]
+            rest = [(r, k) for r, k in its if r != t]
+            for k in trio.counts:
+                out.update(body + kk for kk in self._kickers(rest, k, trio.kicker_kind))
+
+    def _gen_fours(self, counts: int, its: list[tuple[int, int]], out: set[int]) -> None:
+        four = self.profile.combinations.four_with
+        for r, n in C.items(counts):
+            if n != 4 or r >= Rank.BLACK_JOKER:
+                continue
+            rest = [(q, k) for q, k in its if q != r]
+            for k in range(four.min_kickers, four.max_kickers + 1):
+                out.update(4 * ONE[r] + kk for kk in self._kickers(rest, k, four.kicker_kind))
+
+    def _gen_planes(self, its: list[tuple[int, int]], m3: int, prev: Move | None, out: set[int]) -> None:
+        plane = self.profile.combinations.plane
+        want = -1
+        if prev is not None:
+            want = prev[3] & 31
+        for window, _top in self.windows:
+            length = window.bit_count()
+            if length < plane.min_length or window & m3 != window or (want >= 0 and length != want):
+                continue
+            body = sum(3 * ONE[r] for r in range(Rank.BLACK_JOKER) if window >> r & 1)
+            rest = [(r, k) for r, k in its if not window >> r & 1]
+            counts_ok = set(range(plane.low * length, plane.kickers_per_trio * length + 1))
+            if plane.bare:
+                counts_ok.add(0)
+            for k in sorted(counts_ok):
+                out.update(body + kk for kk in self._kickers(rest, k, plane.kicker_kind))
