@@ -240,7 +240,11 @@ def test_bad_options_are_one_line_errors(tmp_path: Path, args: list[str], messag
 
 
 def test_ctrl_c_takes_back_auto_play(tmp_path: Path) -> None:
-    child = spawn(tmp_path, "--seed", "9", "--delay", "3")
+    from pdk.deal import deal
+
+    # You lead, so the long delay only slows the 托管 move that Ctrl-C interrupts.
+    seed = next(s for s in range(1, 100) if deal(PROFILE, s).leader == HUMAN)
+    child = spawn(tmp_path, "--seed", str(seed), "--delay", "3")
     child.expect(PROMPT)
     child.sendline("a")
     child.expect("托管 on: the hint bot plays for you")
@@ -250,3 +254,36 @@ def test_ctrl_c_takes_back_auto_play(tmp_path: Path) -> None:
     assert "托管 off: your turn" in child.before
     assert n == 16 and "托管 on:" not in child.before
     quit_game(child)
+
+
+def test_a_40_column_terminal(tmp_path: Path) -> None:
+    env = {**os.environ, "NO_COLOR": "1"}
+    cmd = ["play", "--difficulty", "easy", "--lang", "zh", "--save-dir", str(tmp_path), "--seed", "3"]
+    child = pexpect.spawn(
+        "pdk", [*cmd, "--delay", "0"], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 40)
+    )
+    child.expect(r"出牌（\? 帮助）> ")
+    from rich.cells import cell_len
+
+    frame = child.before.split("\x1b[H")[-1]
+    lines = [ln for ln in frame.split("\r\n") if ln]
+    assert lines and all(cell_len(ln) <= 40 for ln in lines), lines
+    assert len(lines) < 24
+    hand = lines[lines.index(next(ln for ln in lines if ln.startswith("你的手牌"))) + 1]
+    assert "♠" not in hand and "♥" not in hand  # narrow: ranks only
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_plain_text_when_output_is_not_a_terminal(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        ["pdk", "play", "--difficulty", "easy", "--lang", "en", "--save-dir", str(tmp_path), "--seed", "3"],
+        input="c\nq\n",
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "NO_COLOR"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout
+    assert "Your hand (16)" in proc.stdout and "Card counter (unseen): 3:" in proc.stdout
+    assert "game saved in" in proc.stdout
