@@ -58,34 +58,86 @@ class Rng:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Who holds what at the start: hands as card-id bitmasks, plus undealt cards."""
+    """Who holds what at the start: hands as card-id bitmasks, plus undealt cards.
+
+    ``set_aside`` holds every card no player holds: random cards put aside and any hidden
+    dummy hand (two-player). ``lead_card`` is the card that made ``leader`` the leader, or
+    ``None`` when the leader was chosen otherwise (the last deal's winner).
+    """
 
     hands: tuple[int, ...]
     set_aside: int
     leader: int
+    lead_card: int | None = None
+
+
+def lead_order(profile: Profile) -> list[int]:
+    """The cards that decide the leader, first held first: the lead card, then (with
+    ``lead.fallback``) the next cards of its suit upward, then spades, hearts, clubs,
+    diamonds from the lowest (seed 001: "按黑桃4、5…类推 … 若无黑桃则按红桃、梅花、方块")."""
+    lead = card_from_name(profile.lead.card)
+    order = [lead]
+    if not profile.lead.fallback:
+        return order
+    suit, rank = lead & 3, (lead & 63) >> 2
+    suits = [suit] + [s for s in range(4) if s != suit]
+    for s in suits:
+        start = rank + 1 if s == suit else 0
+        for r in range(start, 13):
+            order.append(r * 4 + s)
+    return order
+
+
+def find_lead(profile: Profile, hands: tuple[int, ...]) -> tuple[int, int | None]:
+    """(seat, card): who leads the deal and which card of theirs decided it."""
+    for base in lead_order(profile):
+        for cid in (base, base + 64):
+            for seat, hand in enumerate(hands):
+                if hand >> cid & 1:
+                    return seat, cid
+    return 0, None
 
 
 def find_leader(profile: Profile, hands: tuple[int, ...]) -> int:
-    """The holder of the profile's lead card; if it was set aside, the holder of the lowest
-    spade, else the lowest heart, club, diamond (seed 001's fallback order)."""
-    lead = card_from_name(profile.lead.card)
-    order = [lead] + [r * 4 + s for s in range(4) for r in range(13)]
-    for cid in order:
-        for seat, hand in enumerate(hands):
-            if hand >> cid & 1:
-                return seat
-    return 0
+    """The holder of the profile's lead card; if it was set aside, the fallback holder."""
+    return find_lead(profile, hands)[0]
 
 
-def deal_from_hands(profile: Profile, hands: tuple[int, ...], set_aside: int = 0) -> Deal:
-    return Deal(hands, set_aside, find_leader(profile, hands))
+def deal_from_hands(
+    profile: Profile, hands: tuple[int, ...], set_aside: int = 0, leader: int | None = None
+) -> Deal:
+    """A deal of given hands. ``leader`` overrides the lead card (the match-level
+    winner-leads rule); the first play is then free."""
+    if leader is not None:
+        if not 0 <= leader < len(hands):
+            raise ValueError(f"leader must be a seat 0..{len(hands) - 1}, not {leader}")
+        return Deal(hands, set_aside, leader, None)
+    seat, card = find_lead(profile, hands)
+    return Deal(hands, set_aside, seat, card)
 
 
-def deal(profile: Profile, seed: int) -> Deal:
-    """Shuffle the profile's deck with ``seed`` and deal every hand."""
+def deal(profile: Profile, seed: int, leader: int | None = None) -> Deal:
+    """Shuffle the profile's deck with ``seed`` and deal every hand.
+
+    Hidden dummy hands are dealt after the players' hands (so a two-player deal is the
+    three-player deal with the last hand face down) and join the set-aside cards.
+    ``leader`` is for the winner-leads match rule (see ``next_leader``).
+    """
     cards = list(profile.deck_cards)
     Rng(seed).shuffle(cards)
     size = profile.hand_size
     hands = tuple(mask_of(cards[i * size : (i + 1) * size]) for i in range(profile.players))
     aside = mask_of(cards[profile.players * size :])
-    return deal_from_hands(profile, hands, aside)
+    return deal_from_hands(profile, hands, aside, leader)
+
+
+def next_leader(profile: Profile, previous_winner: int | None) -> int | None:
+    """The match-level lead rule: who leads the next deal of a match.
+
+    With ``lead.winner_leads`` (seed 003, method 1) the last deal's winner leads from the
+    second deal on; pass the result to ``deal(profile, seed, leader=...)``. ``None`` means
+    the lead card decides, as in the first deal and in every profile without the knob.
+    """
+    if profile.lead.winner_leads and previous_winner is not None:
+        return previous_winner
+    return None

@@ -1,4 +1,11 @@
-"""Settlement of a finished deal: card payment, 全关, bomb bonus (RULES.md, base score 1)."""
+"""Settlement of a finished deal, by the profile's scheme (RULES.md for classic16).
+
+``cards_left`` (classic16 and most variants): each loser pays the winner per card left,
+times 全关 / graded multipliers, with optional 报单 exemption and 包赔; ``placement``
+(seed 001): fixed points by finishing place plus a first-out bonus. Either way scoring
+bombs add their bonus, and with ``bomb_doubling`` every bomb played doubles the deal's
+payments. Only the numbers the deal produced come in; the rules come from the profile.
+"""
 
 from __future__ import annotations
 
@@ -19,12 +26,17 @@ class SeatResult:
     bombs: int
     bomb_income: int
     total: int
+    place: int | None = None
+    multiplier: int = 1
+    exempt: bool = False
+    liable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
     winner: int
     seats: tuple[SeatResult, ...]
+    doubling: int = 1
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -37,22 +49,62 @@ def settle(
     cards_left: Sequence[int],
     played_any: Sequence[bool],
     bomb_bonuses: Sequence[int],
+    *,
+    order: Sequence[int] = (),
+    bombs_played: int = 0,
+    liable: int | None = None,
+    first_out_sweep: bool = False,
 ) -> Settlement:
-    """Each loser pays the winner per card left, doubled on 全关 (judged per loser over the
-    whole deal, D4); each unbeaten bomb collects the bonus from every other player (D5)."""
+    """Score a finished deal.
+
+    ``bomb_bonuses`` counts each seat's scoring bombs (the state machine applies the
+    profile's timing: trick won or every bomb played). ``order`` is the finishing order
+    for placement scoring, ``bombs_played`` the number of bombs for doubling, ``liable``
+    the seat that owes 包赔, ``first_out_sweep`` whether nobody else had played when the
+    first player went out.
+    """
     rules = profile.settlement
     n = len(cards_left)
+    factor = 2**bombs_played if rules.bomb_doubling else 1
     payments = [0] * n
-    for seat in range(n):
-        if seat == winner:
-            continue
-        pay = cards_left[seat] * rules.per_card
-        if not played_any[seat]:
-            pay *= rules.shut_out_multiplier
-        payments[seat] = -pay
-        payments[winner] += pay
+    mults = [1] * n
+    exempt = [False] * n
+    places: list[int | None] = [None] * n
+    if rules.scheme == "placement":
+        for place, seat in enumerate(order):
+            places[seat] = place + 1
+            payments[seat] += rules.placement_points[place] * factor
+        bonus = rules.first_out_bonus * factor
+        if bonus and (rules.first_out_bonus_if == "always" or first_out_sweep):
+            payments[winner] += bonus
+    else:
+        for seat in range(n):
+            if seat == winner:
+                continue
+            left = cards_left[seat]
+            mults[seat] = rules.multiplier(profile.hand_size - left, profile.hand_size)
+            if not played_any[seat]:
+                mults[seat] = rules.shut_out_multiplier
+            if rules.one_card_exempt and left == 1:
+                exempt[seat] = True
+                continue
+            pay = left * rules.per_card * mults[seat] * factor
+            payments[seat] -= pay
+            payments[winner] += pay
+        if liable is not None and liable != winner:
+            # 包赔: the player who let the 报单 player go pays every loser's share.
+            owed = sum(-payments[s] for s in range(n) if s != winner)
+            for s in range(n):
+                if s != winner:
+                    payments[s] = 0
+            payments[liable] = -owed
     incomes = [0] * n
     for seat, count in enumerate(bomb_bonuses):
+        if not count:
+            continue
+        if rules.bomb_bonus_paid_by == "nobody":
+            incomes[seat] += count * rules.bomb_bonus
+            continue
         for other in range(n):
             if other != seat:
                 incomes[seat] += count * rules.bomb_bonus
@@ -66,7 +118,11 @@ def settle(
             bombs=bomb_bonuses[seat],
             bomb_income=incomes[seat],
             total=payments[seat] + incomes[seat],
+            place=places[seat],
+            multiplier=mults[seat],
+            exempt=exempt[seat],
+            liable=seat == liable and liable != winner,
         )
         for seat in range(n)
     )
-    return Settlement(winner, seats)
+    return Settlement(winner, seats, factor)
