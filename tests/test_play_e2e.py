@@ -287,3 +287,22 @@ def test_plain_text_when_output_is_not_a_terminal(tmp_path: Path) -> None:
     assert "\x1b" not in proc.stdout
     assert "Your hand (16)" in proc.stdout and "Card counter (unseen): 3:" in proc.stdout
     assert "game saved in" in proc.stdout
+
+
+def test_a_whole_deal_typed_at_the_prompt(tmp_path: Path) -> None:
+    """Hints and Enter only: the player's own plays carry the deal to its settlement."""
+    child = spawn(tmp_path, "--seed", "13")
+    for _ in range(100):
+        if child.expect([PROMPT, r"Settlement, deal 1"]) == 1:
+            break
+        if "Nothing beats it" in child.before:
+            child.sendline("")  # Enter passes when nothing beats
+            continue
+        child.sendline("h")
+        child.expect(PROMPT)
+        child.sendline("")
+    else:
+        raise AssertionError("the deal did not end")
+    child.expect(r"Enter: next deal · q: quit> ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)

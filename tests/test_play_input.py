@@ -105,3 +105,17 @@ def test_a_range_means_every_rank_between(lo: int, span: int, width: int) -> Non
     hand = _hand("".join(c * 3 for c in chain))
     ranks = sorted(rank_of(c) for c in resolve_input(text, hand))
     assert ranks == sorted(r for r in range(lo, hi + 1) for _ in range(width))
+
+
+def test_every_play_message_exists_in_both_languages_with_the_same_fields() -> None:
+    import string
+
+    from pdk.cli.play_text import MESSAGES
+
+    def fields(s: str) -> set[str]:
+        return {f for _, f, _, _ in string.Formatter().parse(s) if f}
+
+    for key, (en, zh) in MESSAGES.items():
+        assert en and zh, key
+        # A Chinese line may drop the English gloss of a title ({en}); nothing else.
+        assert fields(en) - {"en"} == fields(zh) - {"en"}, key

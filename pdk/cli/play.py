@@ -223,8 +223,11 @@ class Game:
         elif cmd.kind is Cmd.HINT:
             self.hint()
         elif cmd.kind is Cmd.EMPTY:
+            # Enter plays the hint on show; with nothing that beats the trick, Enter passes.
             if self.ui.hint_at == len(state.history) and self.ui.hint_moves:
                 self.apply_move(self.ui.hint_moves[self.ui.hint_index])
+            elif state.prev is not None and not state.legal_moves():
+                self.attempt(None)
         elif cmd.kind is Cmd.PASS:
             self.attempt(None)
         else:

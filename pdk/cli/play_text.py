@@ -27,8 +27,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "轮到你：压过{who}的 {cards}（{kind}）。你有能压过的牌，不能不出。",
     ),
     "status_follow_none": (
-        "Your turn: {who} played {cards} ({kind}). Nothing beats it: pass (p).",
-        "轮到你：{who}出了 {cards}（{kind}）。你压不过：不出 (p)。",
+        "Your turn: {who} played {cards} ({kind}). Nothing beats it: pass (p or Enter).",
+        "轮到你：{who}出了 {cards}（{kind}）。你压不过：不出（p 或回车）。",
     ),
     "status_follow_free": (
         "Your turn: beat {who}'s {cards} ({kind}) or pass (p).",
@@ -47,21 +47,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "log_none": ("the deal begins", "开局"),
     "prompt": ("play (? help)> ", "出牌（? 帮助）> "),
     "help": (
-        "Type a play: 334455, 3-7 (straight), 33-55 (pair chain), T or 10; suits are chosen for you"
-        " (3s = ♠3 if you want one).\n"
-        "p / pass / 不出: pass    h / 提示: hint (again: next hint; Enter plays it)\n"
-        "c / 记牌: card counter    a / 托管: auto-play on/off    q / 退出: save and quit    ?: help\n"
-        "Lowercase a and q are commands; type A or Q for an ace or a queen.",
-        "输入要出的牌：334455、3-7（顺子）、33-55（连对）、T 或 10；花色自动选择（要指定可写 3s = ♠3）。\n"
-        "p / pass / 不出：不出    h / 提示：提示（再按换下一个；回车出提示的牌）\n"
-        "c / 记牌：记牌器    a / 托管：托管开关    q / 退出：保存并退出    ?：帮助\n"
-        "小写 a 和 q 是命令；出单张 A 或 Q 请输入大写 A、Q。",
+        "Type a play: 334455, 3-7 (straight), 33-55 (pair chain), T or 10; suits are chosen"
+        " for you (3s = ♠3 if you want one).\n"
+        "  p, pass, 不出   pass (Enter too, when nothing beats)\n"
+        "  h, 提示         hint; again for the next; Enter plays it\n"
+        "  c, 记牌         card counter on/off\n"
+        "  a, 托管         auto-play on/off (Ctrl-C takes back)\n"
+        "  q, 退出         save and quit    ? help\n"
+        "Lowercase a and q are commands: type A or Q for an ace or a queen.",
+        "输入要出的牌：334455、3-7（顺子）、33-55（连对）、T 或 10；花色自动选择"
+        "（要指定可写 3s = ♠3）。\n"
+        "  p、pass、不出   不出（压不过时也可直接回车）\n"
+        "  h、提示         提示；再按换下一个；回车出提示的牌\n"
+        "  c、记牌         记牌器开关\n"
+        "  a、托管         托管开关（Ctrl-C 取消）\n"
+        "  q、退出         保存并退出    ? 帮助\n"
+        "小写 a 和 q 是命令：出单张 A 或 Q 请输入大写 A、Q。",
     ),
     "hint_show": (
         "hint {i}/{n}: {cards} ({kind}) — press Enter to play it, h for the next",
         "提示 {i}/{n}：{cards}（{kind}）— 回车出这手，h 换下一个",
     ),
-    "hint_none": ("no play beats it: pass (p)", "没有能压过的牌：不出 (p)"),
+    "hint_none": ("no play beats it: pass (p or Enter)", "没有能压过的牌：不出（p 或回车）"),
     "counter_on": ("card counter on", "记牌器已打开"),
     "counter_off": ("card counter off", "记牌器已关闭"),
     "auto_on": ("托管 on", "托管已开启"),
