@@ -168,3 +168,16 @@ def test_settlement_panel_fits_and_lists_every_column() -> None:
             assert "全关" in text
         winner = next(r for r in rows if r.winner)
         assert winner.cards_left == 0
+
+
+def test_status_warns_of_bao_dan_and_names_the_highest_single() -> None:
+    # RULES.md's example: the previous play is 9; you hold 10, K, ♠2; your 下家 holds one card.
+    deck = sum(1 << c for c in PROFILE.deck_cards)
+    hands = tuple(sum(1 << c for c in resolve_cards(t, deck)) for t in ("TK2", "5", "3s9"))
+    state = GameState(PROFILE, deal_from_hands(PROFILE, hands))
+    assert state.turn == 2
+    state.play(resolve_cards("9", hands[2]))
+    view = state.view(0)
+    tv = table_view(view, turn=0, variant="v", difficulty="easy", deal_no=1, session_total=0, lang="zh")
+    assert "下家报单" in tv.status and "最大的 2" in tv.status
+    assert "不能不出" in tv.status

@@ -34,6 +34,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Your turn: beat {who}'s {cards} ({kind}) or pass (p).",
         "轮到你：压过{who}的 {cards}（{kind}），或不出 (p)。",
     ),
+    "status_bao_dan": (
+        "Your 下家 has 报单: a single must be your highest ({high}).",
+        "下家报单：出单张必须出你最大的 {high}。",
+    ),
     "status_waiting": ("{who} to play…", "等待{who}出牌…"),
     "status_auto": (
         "托管 on: the hint bot plays for you. Type a or 托管, or press Ctrl-C, to take back.",

@@ -177,6 +177,9 @@ def table_view(
             )
         )
     status = _status(view, turn, lang, auto)
+    warn = _bao_dan_warning(view, turn, lang)
+    if warn:
+        status += " " + warn
     # The log shows what happened since your last turn (at least the last two actions).
     hist = view.history
     since = 0
@@ -205,6 +208,20 @@ def table_view(
 
 
 _DIFFS = {"diff_easy", "diff_normal", "diff_hard"}
+
+
+def _bao_dan_warning(view: PlayerView, turn: int, lang: Lang) -> str:
+    """报单 changes what you may play as a single: say so while it applies to you."""
+    if turn != view.seat or not view.profile.rules.bao_dan_highest_single:
+        return ""
+    if view.hand_sizes[view.next_seat] != 1:
+        return ""
+    # The generator itself knows which single is "highest" under the profile's rank order.
+    leads = view.position().gen.leads(C.from_mask(view.hand), True)
+    singles = [C.items(m[0])[0][0] for m in leads if m[1] == ComboKind.SINGLE]
+    if not singles:
+        return ""
+    return tr("status_bao_dan", lang, high=rank_label(singles[0]))
 
 
 def _status(view: PlayerView, turn: int, lang: Lang, auto: bool) -> str:
