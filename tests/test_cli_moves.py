@@ -1,0 +1,166 @@
+"""``pdk moves`` end to end: the real binary, its listing, its JSON, its verdicts and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from typing import Any
+
+import pytest
+
+from pdk.cards import cards_of, format_cards
+from pdk.combos import ComboKind
+from pdk.deal import deal
+from pdk.profile import load_profile
+from pdk.rules import Position, move_notation
+
+KINDS = {k.label for k in ComboKind}
+
+
+def pdk(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LANG": "C.UTF-8"}
+    env.pop("LC_ALL", None)
+    env.pop("LC_MESSAGES", None)
+    return subprocess.run(["pdk", *args], capture_output=True, text=True, timeout=60, env=env)
+
+
+def pdk_json(*args: str, code: int = 0) -> Any:
+    proc = pdk(*args, "--json")
+    assert proc.returncode == code, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_listing_when_leading() -> None:
+    proc = pdk("moves", "--hand", "33445", "--lang", "en")
+    assert proc.returncode == 0, proc.stderr
+    assert "6 legal plays" in proc.stdout
+    for cards in ("3344", "33", "44", "5"):
+        assert cards in proc.stdout
+    assert "pair chain" in proc.stdout
+    assert "passing is not allowed" in proc.stdout
+
+
+def test_listing_in_chinese() -> None:
+    proc = pdk("moves", "--hand", "33445", "--lang", "zh")
+    assert proc.returncode == 0, proc.stderr
+    assert "共 6 种合法出牌" in proc.stdout
+    assert "连对" in proc.stdout and "对子" in proc.stdout and "单张" in proc.stdout
+    assert "不能不出" in proc.stdout
+
+
+def test_listing_when_nothing_beats() -> None:
+    proc = pdk("moves", "--hand", "T K", "--beat", "A", "--lang", "en")
+    assert proc.returncode == 0
+    assert "0 legal plays" in proc.stdout and "must pass" in proc.stdout
+
+
+def test_json_shape_when_leading() -> None:
+    out = pdk_json("moves", "--hand", "334455 TJQKA 2")
+    assert set(out) == {"can_pass", "plays"}
+    assert out["can_pass"] is False
+    assert all(set(p) == {"cards", "kind"} and p["kind"] in KINDS for p in out["plays"])
+    plays = {(p["cards"], p["kind"]) for p in out["plays"]}
+    assert ("334455", "pair_chain") in plays
+    assert ("TJQKA", "straight") in plays
+    assert ("2", "single") in plays
+    assert len(plays) == len(out["plays"])  # plays differing only in suit are listed once
+
+
+def test_json_spade2_example_under_bao_dan() -> None:
+    out = pdk_json("moves", "--hand", "T K 2s", "--beat", "9", "--next-holds", "1")
+    assert out == {"can_pass": False, "plays": [{"cards": "2", "kind": "single"}]}
+    out = pdk_json("moves", "--hand", "T K 2s", "--beat", "9", "--next-holds", "2")
+    assert {p["cards"] for p in out["plays"]} == {"T", "K", "2"}
+
+
+def test_json_can_pass_when_nothing_beats() -> None:
+    assert pdk_json("moves", "--hand", "T K 33", "--beat", "A") == {"can_pass": True, "plays": []}
+
+
+def test_json_bombs_must_beat() -> None:
+    out = pdk_json("moves", "--hand", "3333 4", "--beat", "2s")
+    assert out == {"can_pass": False, "plays": [{"cards": "3333", "kind": "bomb"}]}
+
+
+def test_json_agrees_with_the_engine_on_dealt_hands() -> None:
+    profile = load_profile()
+    for seed in (1, 2):
+        d = deal(profile, seed)
+        hand = format_cards(cards_of(d.hands[0]), suits=True)
+        out = pdk_json("moves", "--hand", hand)
+        expected = {
+            (move_notation(m), ComboKind(m[1]).label) for m in Position(profile, d.hands[0]).legal_moves()
+        }
+        assert {(p["cards"], p["kind"]) for p in out["plays"]} == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "kind"),
+    [
+        (["--hand", "T K 2s", "--beat", "9", "--next-holds", "1", "--play", "2"], "single"),
+        (["--hand", "33344 5", "--play", "33344"], "trio_with_two"),
+        (["--hand", "8885", "--beat", "777 34", "--play", "8885"], "trio_with_two"),
+        (["--hand", "T K", "--beat", "A", "--play", "pass"], "pass"),
+    ],
+)
+def test_play_legal_exits_0(args: list[str], kind: str) -> None:
+    out = pdk_json("moves", *args)
+    assert out == {"legal": True, "kind": kind, "reason": None}
+    proc = pdk("moves", *args, "--lang", "en")
+    assert proc.returncode == 0 and proc.stdout.startswith("legal")
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--hand", "T K 2s", "--beat", "9", "--next-holds", "1", "--play", "T"], "highest"),
+        (["--hand", "T K 2s", "--beat", "9", "--play", "pass"], "must beat"),
+        (["--hand", "333 5 9", "--play", "3335"], "kickers"),
+        (["--hand", "5555 9", "--play", "55"], "bomb"),
+        (["--hand", "34 9", "--play", "34"], "not a combination"),
+        (["--hand", "8 9", "--beat", "9", "--play", "8"], "does not beat"),
+        (["--hand", "8 9", "--play", "pass"], "cannot pass"),
+    ],
+)
+def test_play_illegal_exits_1_with_the_reason(args: list[str], reason: str) -> None:
+    out = pdk_json("moves", *args, "--lang", "en", code=1)
+    assert out["legal"] is False and out["kind"] is None
+    assert reason in out["reason"]
+    proc = pdk("moves", *args, "--lang", "en")
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("illegal:") and reason in proc.stdout
+
+
+def test_play_illegal_reason_in_chinese() -> None:
+    proc = pdk("moves", "--hand", "T K 2s", "--beat", "9", "--next-holds", "1", "--play", "T", "--lang", "zh")
+    assert proc.returncode == 1
+    assert "报单" in proc.stdout and "2" in proc.stdout
+    out = pdk_json("moves", "--hand", "T K 2s", "--beat", "9", "--play", "pass", "--lang", "zh", code=1)
+    assert "有牌必压" in out["reason"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--hand", "3x"],
+        ["--hand", "334455", "--beat", "1"],
+        ["--hand", "334455", "--beat", "34"],  # not a combination
+        ["--hand", "3s", "--beat", "3s"],  # the beat cannot use the hand's cards
+        ["--hand", "As"],  # not in the classic16 deck
+        ["--hand", "33", "--lang", "fr"],
+    ],
+)
+def test_malformed_input_exits_2_with_one_line(args: list[str]) -> None:
+    proc = pdk("moves", *args)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pdk: error:"), proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_malformed_play_is_refused_with_one_line() -> None:
+    proc = pdk("moves", "--hand", "334455", "--play", "3x", "--lang", "en")
+    assert proc.returncode != 0
+    assert "'x'" in proc.stdout + proc.stderr
+    assert len((proc.stdout + proc.stderr).strip().splitlines()) == 1
