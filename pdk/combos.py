@@ -62,7 +62,7 @@ class ComboKind(IntEnum):
             return None
         member = int.__new__(cls, int(value))  # type: ignore[call-overload]
         member._name_ = name
-        member._value_ = value
+        member._value_ = int(value)
         cls._value2member_map_[value] = member  # one object per kind, so `is` holds
         return member
 

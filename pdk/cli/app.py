@@ -42,9 +42,10 @@ from pdk.cli import (  # noqa: E402
     replay,
     selfplay,
     stats,
+    variants,
 )
 
-__all__ = ["app", "main", "moves", "play", "replay", "selfplay", "stats"]
+__all__ = ["app", "main", "moves", "play", "replay", "selfplay", "stats", "variants"]
 
 
 def main() -> None:

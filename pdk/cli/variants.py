@@ -1,0 +1,120 @@
+"""``pdk variants``: list the rule profiles, explain one, or validate a user's YAML."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pdk.cli.app import app
+from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
+from pdk.explain import explain, sections
+from pdk.i18n import register, tr
+from pdk.profile import ProfileError, available_profiles, load_profile
+
+register(
+    {
+        "variants_title": ("Rule profiles (use with --variant NAME)", "规则配置（用 --variant 名称 选择）"),
+        "variants_col_name": ("name", "名称"),
+        "variants_col_aliases": ("aliases", "别名"),
+        "variants_col_desc": ("rules", "规则"),
+        "variants_more": (
+            "`pdk variants show NAME` explains one; `pdk variants check FILE.yaml` validates your own.",
+            "`pdk variants show 名称` 查看详细规则；`pdk variants check 文件.yaml` 检查自己写的配置。",
+        ),
+        "variants_ok": (
+            "{path}: valid profile {name!r} — {title}",
+            "{path}：配置有效，名称 {name!r} — {title}",
+        ),
+        "variants_not_yaml": ("{path}: not a .yaml file", "{path}：不是 .yaml 文件"),
+    }
+)
+
+variants_app = typer.Typer(
+    name="variants",
+    help="List the rule profiles, explain one (show), or validate your own (check).",
+    invoke_without_command=True,
+    no_args_is_help=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.add_typer(variants_app)
+
+
+@variants_app.callback()
+def list_variants(
+    ctx: typer.Context,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List every shipped profile with a one-line description."""
+    if ctx.invoked_subcommand is not None:
+        return
+    language = lang_or_fail(lang)
+    try:
+        profiles = sorted(available_profiles(), key=lambda p: (p.name != "classic16", p.name))
+    except ProfileError as exc:
+        fail(str(exc))
+    if as_json:
+        rows = [
+            {
+                "name": p.name,
+                "aliases": list(p.aliases),
+                "title": p.title.model_dump(),
+                "description": p.description.model_dump(),
+            }
+            for p in profiles
+        ]
+        print(json.dumps(rows, ensure_ascii=False))
+        return
+    table = Table(title=tr("variants_title", language), title_justify="left")
+    table.add_column(tr("variants_col_name", language), no_wrap=True)
+    table.add_column(tr("variants_col_aliases", language))
+    table.add_column(tr("variants_col_desc", language))
+    for p in profiles:
+        text = p.description.zh if language == "zh" else p.description.en
+        table.add_row(p.name, ", ".join(p.aliases), text)
+    console = out_console()
+    console.print(table)
+    console.print(tr("variants_more", language), markup=False)
+
+
+@variants_app.command("show")
+def show(
+    name: Annotated[str, typer.Argument(help="A profile name or alias, or a path to a .yaml file.")],
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Explain a profile's rules in plain words (generated from its knobs)."""
+    language = lang_or_fail(lang)
+    profile = profile_or_fail(name)
+    if as_json:
+        out = {
+            "name": profile.name,
+            "lang": language,
+            "sections": [{"title": t, "rules": lines} for t, lines in sections(profile, language)],
+            "profile": profile.model_dump(mode="json"),
+        }
+        print(json.dumps(out, ensure_ascii=False))
+        return
+    print(explain(profile, language))
+
+
+@variants_app.command("check")
+def check_file(
+    path: Annotated[Path, typer.Argument(help="Your profile, a .yaml file.")],
+    lang: LangOpt = None,
+) -> None:
+    """Validate a profile file: every bad field is named (exit 2 if any)."""
+    language = lang_or_fail(lang)
+    if path.suffix not in {".yaml", ".yml"}:
+        fail(tr("variants_not_yaml", language, path=path))
+    try:
+        profile = load_profile(path)
+    except ProfileError as exc:
+        fail(str(exc))
+    title = profile.title.zh if language == "zh" else profile.title.en
+    out_console().print(tr("variants_ok", language, path=path, name=profile.name, title=title), markup=False)
