@@ -57,12 +57,11 @@ class ComboKind(IntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> ComboKind | None:
-        name = _EXTRA_KINDS.get(value) if isinstance(value, int) else None
-        if name is None:
+        if not isinstance(value, int) or value not in _EXTRA_KINDS:
             return None
-        member = int.__new__(cls, int(value))  # type: ignore[call-overload]
-        member._name_ = name
-        member._value_ = int(value)
+        member = int.__new__(cls, value)
+        member._name_ = _EXTRA_KINDS[value]
+        member._value_ = value
         cls._value2member_map_[value] = member  # one object per kind, so `is` holds
         return member
 
