@@ -144,7 +144,7 @@ class Game:
     def save(self) -> None:
         try:
             self.slot.save(self.session)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: RecordError, the deal does not replay
             self.ui.messages.append(tr("save_failed", self.ui.lang, detail=str(exc)))
 
     # -- the loop --------------------------------------------------------------------------
@@ -312,7 +312,7 @@ class Game:
             path.parent.mkdir(parents=True, exist_ok=True)
             dump(s.record(), path)
             self.say(tr("record_saved", lang, path=path))
-        except OSError as exc:
+        except (OSError, ValueError) as exc:
             self.say(tr("record_failed", lang, detail=str(exc)))
         try:
             self.history.add(
