@@ -1,0 +1,199 @@
+"""Engine speed on one core: legal-play generation and random-bot deals per second.
+
+    python benchmarks/bench_engine.py [--deals 2000] [--repeats 3] [--variant classic16]
+
+Prints a small table:
+
+* **opening hands (lead)** — ``MoveGenerator.leads`` on every full hand dealt by ``--deals``
+  fresh deals (3 hands each), and the same through the public ``Position.legal_moves``
+  (which also turns the card bitmask into rank counts);
+* **in-play positions** — ``MoveGenerator.moves`` on every position met in random games
+  (leading and following, 报单 flag as it occurred), split into leads and follows;
+* **random-bot deals** — whole deals: deal a seed, then until someone is out pick uniformly
+  among ``GameState.legal_moves()`` (a pass counts as one choice when allowed), ``step`` it,
+  and settle. No records are written. A second line does the same through the checked
+  ``GameState.play`` path, for scale.
+
+Rates are items per second of this process's CPU time (``time.process_time``): the speed
+of one core, whatever else the machine is running. The best of ``--repeats`` runs is
+reported, with the median beside it, and the best wall-clock rate for comparison (on a
+busy machine wall-clock rates fall while CPU-time rates do not). The generator's caches
+are warmed on other deals first, as they are in any long-running process; the timed
+positions are never the warm-up ones.
+
+Targets (issue 2): >= 25,000 opening-hand generations/s, >= 5,000 random deals/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+
+from pdk import counts as C
+from pdk.combos import Move
+from pdk.deal import Rng, deal
+from pdk.movegen import generator_for
+from pdk.profile import Profile, load_profile
+from pdk.rules import Position
+from pdk.state import GameState
+
+Sample = tuple[int, Move | None, bool]  # (hand counts, play to beat, 下家 has 报单)
+
+
+def opening_hands(profile: Profile, seeds: range) -> list[int]:
+    """Card bitmasks of every hand dealt by ``seeds``."""
+    return [h for s in seeds for h in deal(profile, s).hands]
+
+
+def random_deal(profile: Profile, seed: int, samples: list[Sample] | None = None) -> GameState:
+    """One deal of uniform random play; optionally collect every position met."""
+    state = GameState(profile, deal(profile, seed))
+    rng = Rng(seed)
+    players = profile.players
+    while not state.over:
+        moves = state.legal_moves()
+        if samples is not None:
+            nxt = state.sizes[(state.turn + 1) % players] == 1
+            samples.append((state.counts[state.turn], state.prev, nxt))
+        n = len(moves) + state.can_pass(moves)
+        i = rng.below(n)
+        state.step(moves[i] if i < len(moves) else None)
+    state.settlement()
+    return state
+
+
+def checked_deal(profile: Profile, seed: int) -> GameState:
+    """The same random play, every turn judged by ``check`` through ``GameState.play``."""
+    state = GameState(profile, deal(profile, seed))
+    rng = Rng(seed)
+    while not state.over:
+        pos = state.position()
+        moves = pos.legal_moves()
+        n = len(moves) + pos.can_pass(moves)
+        i = rng.below(n)
+        state.play(pos.play_for(moves[i]).cards if i < len(moves) else None)
+    state.settlement()
+    return state
+
+
+Timing = tuple[float, float, float, int]  # best and median CPU rate, best wall rate, items
+
+
+def timed(fn: Callable[[], int], repeats: int) -> Timing:
+    """Rates of ``fn``, which returns how many items it did, over ``repeats`` runs."""
+    cpu_rates = []
+    wall_rates = []
+    items = 0
+    for _ in range(repeats):
+        w0, c0 = time.perf_counter(), time.process_time()
+        items = fn()
+        c1, w1 = time.process_time(), time.perf_counter()
+        cpu_rates.append(items / max(c1 - c0, 1e-9))
+        wall_rates.append(items / max(w1 - w0, 1e-9))
+    return max(cpu_rates), statistics.median(cpu_rates), max(wall_rates), items
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=2000, help="deals per measurement")
+    ap.add_argument("--repeats", type=int, default=3, help="timed runs per figure (best is reported)")
+    ap.add_argument("--variant", default="classic16", help="rule profile: name or .yaml path")
+    args = ap.parse_args()
+    profile = load_profile(args.variant)
+    gen = generator_for(profile)
+    n = args.deals
+
+    # Warm-up on seeds never timed: caches, the interpreter's specializations.
+    for h in opening_hands(profile, range(10**6, 10**6 + 300)):
+        gen.leads(C.from_mask(h))
+    for s in range(10**6, 10**6 + 100):
+        random_deal(profile, s)
+
+    hands = opening_hands(profile, range(n))
+    hand_counts = [C.from_mask(h) for h in hands]
+
+    def leads_raw() -> int:
+        for c in hand_counts:
+            gen.leads(c)
+        return len(hand_counts)
+
+    def leads_public() -> int:
+        for h in hands:
+            Position(profile, h).legal_moves()
+        return len(hands)
+
+    samples: list[Sample] = []
+    for s in range(n, n + max(1, n // 10)):
+        random_deal(profile, s, samples)
+    lead_samples = [x for x in samples if x[1] is None]
+    follow_samples = [x for x in samples if x[1] is not None]
+
+    def positions(batch: list[Sample]) -> Callable[[], int]:
+        def run() -> int:
+            moves = gen.moves
+            for c, prev, nxt in batch:
+                moves(c, prev, nxt)
+            return len(batch)
+
+        return run
+
+    deal_seeds = range(2 * n, 3 * n)
+
+    def deals_fast() -> int:
+        for s in deal_seeds:
+            random_deal(profile, s)
+        return len(deal_seeds)
+
+    checked_seeds = range(3 * n, 3 * n + max(1, n // 4))
+
+    def deals_checked() -> int:
+        for s in checked_seeds:
+            checked_deal(profile, s)
+        return len(checked_seeds)
+
+    rows: list[tuple[str, str, Timing, int | None]] = [
+        (
+            "opening hands, leading (MoveGenerator.leads)",
+            "positions/s",
+            timed(leads_raw, args.repeats),
+            25_000,
+        ),
+        (
+            "opening hands, leading (Position.legal_moves)",
+            "positions/s",
+            timed(leads_public, args.repeats),
+            None,
+        ),
+        (
+            "in-play positions, all (MoveGenerator.moves)",
+            "positions/s",
+            timed(positions(samples), args.repeats),
+            None,
+        ),
+        ("  of which leading", "positions/s", timed(positions(lead_samples), args.repeats), None),
+        ("  of which following", "positions/s", timed(positions(follow_samples), args.repeats), None),
+        ("random-bot deals (legal_moves + step + settle)", "deals/s", timed(deals_fast, args.repeats), 5_000),
+        ("random-bot deals, every play checked (play)", "deals/s", timed(deals_checked, args.repeats), None),
+    ]
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"pdk engine benchmark: profile {profile.name}, Python {platform.python_version()},"
+        f" one core, load average {load:.2f} on {os.cpu_count()} CPUs"
+    )
+    print(f"{'measurement':<48} {'best':>9} {'median':>9} {'wall':>9} {'items':>6}  unit         target")
+    for label, unit, (best, median, wall, items), target in rows:
+        verdict = "" if target is None else f">= {target:,} {'met' if best >= target else 'NOT met'}"
+        print(f"{label:<48} {best:>9,.0f} {median:>9,.0f} {wall:>9,.0f} {items:>6}  {unit:<12} {verdict}")
+    turns = len(samples) / max(1, n // 10)
+    print(
+        f"(best/median: per CPU-second; wall: best per wall-clock second; a deal averages {turns:.1f} turns)"
+    )
+
+
+if __name__ == "__main__":
+    main()
