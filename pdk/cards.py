@@ -111,12 +111,12 @@ def parse_specs(text: str) -> list[CardSpec]:
     [(0, 0), (7, None), (7, None)]
     """
     specs: list[CardSpec] = []
-    s = text.strip()
+    s = text  # not stripped: error positions count in the text as the player typed it
     i = 0
     n = len(s)
     while i < n:
         ch = s[i]
-        if ch in " ,\t":
+        if ch == "," or ch.isspace():
             i += 1
             continue
         if s.startswith("10", i):

@@ -73,6 +73,8 @@ def test_empty_text_parses_to_nothing_and_resolves_to_an_error(judge: Judge) -> 
         ("33 9z", "'z'", "position 5"),
         ("3-7", "'-'", "position 2"),
         ("3 s", "'s'", "position 3"),
+        ("  3x", "'x'", "position 4"),  # positions count leading blanks too
+        ("\n33 9z", "'z'", "position 6"),
     ],
 )
 def test_malformed_strings_name_the_bad_character_and_where(text: str, bad: str, where: str) -> None:
