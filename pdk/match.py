@@ -17,7 +17,7 @@ import math
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,17 +132,24 @@ def play_game(profile: Profile, task: GameTask) -> GameResult:
     )
 
 
-def make_tasks(
+def iter_tasks(
     players: Sequence[str], games: int, seed: int, duplicate: bool = False, keep_records: bool = False
-) -> list[GameTask]:
-    """Games in a fixed order: deal by deal, each deal's arrangements together."""
+) -> Iterator[GameTask]:
+    """Games in a fixed order: deal by deal, each deal's arrangements together. Lazy, so a
+    run of a million deals costs no memory up front."""
     arr = arrangements(players, duplicate)
-    tasks: list[GameTask] = []
+    index = 0
     for d in range(games):
         s = deal_seed(seed, d)
         for a, bots in enumerate(arr):
-            tasks.append(GameTask(len(tasks), d, a, s, bots, keep_records))
-    return tasks
+            yield GameTask(index, d, a, s, bots, keep_records)
+            index += 1
+
+
+def make_tasks(
+    players: Sequence[str], games: int, seed: int, duplicate: bool = False, keep_records: bool = False
+) -> list[GameTask]:
+    return list(iter_tasks(players, games, seed, duplicate, keep_records))
 
 
 # -- running, in-process or over a pool ------------------------------------------------------
@@ -168,21 +175,22 @@ def default_workers() -> int:
 
 
 def iter_games(
-    profile: Profile, tasks: Sequence[GameTask], workers: int = 1
+    profile: Profile, tasks: Iterable[GameTask], workers: int = 1
 ) -> Generator[GameResult, None, None]:
     """Yield results as games finish (not necessarily in index order when ``workers > 1``).
 
     Closing the generator early (or a KeyboardInterrupt in the consumer) terminates the pool.
     """
-    if workers <= 1 or len(tasks) <= 1:
+    if workers <= 1:
         for task in tasks:
             yield play_game(profile, task)
         return
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    pool = ctx.Pool(min(workers, len(tasks)), initializer=_init_worker, initargs=(profile,))
+    pool = ctx.Pool(workers, initializer=_init_worker, initargs=(profile,))
     try:
-        chunk = max(1, min(8, len(tasks) // (workers * 8)))
-        yield from pool.imap_unordered(_run_task, tasks, chunksize=chunk)
+        # Small chunks: results stream back steadily for the progress bar and --out, and an
+        # interruption loses little work.
+        yield from pool.imap_unordered(_run_task, tasks, chunksize=2)
         pool.close()
         pool.join()
     finally:
@@ -241,11 +249,28 @@ def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float] | None]
 
 
 @dataclass(slots=True)
+class _Unit:
+    """One deal's contribution to a line while its games are still arriving."""
+
+    total: float = 0.0
+    values: int = 0
+    games: int = 0
+
+
+@dataclass(slots=True)
 class Line:
-    """One row of the summary: a seat of the given arrangement, or a bot pooled over seats."""
+    """One row of the summary: a seat of the given arrangement, or a bot pooled over seats.
+
+    Scores are sampled once per *deal*: the mean over this bot's seats in every arrangement
+    of it. Samples from the same deal are correlated, so pooling them into one is what makes
+    the duplicate interval honest. ``games_per_deal`` says when a deal's sample is complete;
+    complete samples are folded into a running mean and variance (Welford), so memory does
+    not grow with the number of deals.
+    """
 
     bot: str
     seat: int | None
+    games_per_deal: int = 1
     deals: int = 0
     wins: int = 0
     bombs: int = 0
@@ -253,7 +278,10 @@ class Line:
     plays: int = 0
     score_mean: float = 0.0
     ci95: tuple[float, float] | None = None
-    units: dict[int, list[int]] = field(default_factory=dict, repr=False)
+    _pending: dict[int, _Unit] = field(default_factory=dict, repr=False)
+    _n: int = 0
+    _mean: float = 0.0
+    _m2: float = 0.0
 
     @property
     def win_rate(self) -> float:
@@ -263,24 +291,40 @@ class Line:
     def plays_per_deal(self) -> float:
         return self.plays / self.deals if self.deals else 0.0
 
-    @property
-    def bombs_per_deal(self) -> float:
-        return self.bombs / self.deals if self.deals else 0.0
+    def add(self, res: GameResult, seats: Sequence[int]) -> None:
+        """Count one game in which this line's bot sat in ``seats``."""
+        unit = self._pending.setdefault(res.deal_index, _Unit())
+        for seat in seats:
+            self.deals += 1
+            self.wins += res.winner == seat
+            self.bombs += res.bombs[seat]
+            self.shut_outs += res.shut_out[seat]
+            self.plays += res.plays[seat]
+            unit.total += res.totals[seat]
+            unit.values += 1
+        unit.games += 1
+        if unit.games >= self.games_per_deal:
+            self._fold(self._pending.pop(res.deal_index))
 
-    def add(self, res: GameResult, seat: int, unit: int) -> None:
-        self.deals += 1
-        self.wins += res.winner == seat
-        self.bombs += res.bombs[seat]
-        self.shut_outs += res.shut_out[seat]
-        self.plays += res.plays[seat]
-        self.units.setdefault(unit, []).append(res.totals[seat])
+    def _fold(self, unit: _Unit) -> None:
+        if not unit.values:
+            return
+        x = unit.total / unit.values
+        self._n += 1
+        delta = x - self._mean
+        self._mean += delta / self._n
+        self._m2 += delta * (x - self._mean)
 
     def finish(self) -> None:
-        # One sample per deal (the mean over this bot's seats in every arrangement of it):
-        # samples from the same deal are correlated, so pooling them into one is what makes
-        # the duplicate interval honest.
-        samples = [sum(v) / len(v) for v in self.units.values()]
-        self.score_mean, self.ci95 = mean_ci(samples)
+        """Fold the deals cut short by an interruption and compute mean and interval."""
+        for key in sorted(self._pending):
+            self._fold(self._pending.pop(key))
+        self.score_mean = self._mean if self._n else 0.0
+        if self._n < 2:
+            self.ci95 = None
+            return
+        half = t_quantile_975(self._n - 1) * math.sqrt(self._m2 / (self._n - 1) / self._n)
+        self.ci95 = (self._mean - half, self._mean + half)
 
     def to_json(self) -> dict[str, Any]:
         ci = [round(self.ci95[0], 4), round(self.ci95[1], 4)] if self.ci95 else None
@@ -333,42 +377,71 @@ class Summary:
         }
 
 
+class Tally:
+    """Statistics accumulated game by game, in any order of arrival: per-seat lines count
+    only the games played in the arrangement given (the first); pooled bot lines count every
+    seat a bot sat in."""
+
+    def __init__(self, players: Sequence[str], duplicate: bool = False) -> None:
+        self.players = tuple(players)
+        self.arrangements = len(arrangements(players, duplicate))
+        self.seats = [Line(bot=name, seat=i) for i, name in enumerate(self.players)]
+        self.pooled: dict[str, Line] = {}
+        for name in self.players:
+            self.pooled.setdefault(name, Line(bot=name, seat=None, games_per_deal=self.arrangements))
+        self.games = 0
+        self.deals = 0
+        self._open: dict[int, int] = {}  # deal index -> games still to come
+
+    def add(self, res: GameResult) -> None:
+        self.games += 1
+        if res.deal_index not in self._open:
+            self.deals += 1
+            self._open[res.deal_index] = self.arrangements
+        self._open[res.deal_index] -= 1
+        if not self._open[res.deal_index]:
+            del self._open[res.deal_index]
+        if res.arrangement_index == 0:
+            for seat, line in enumerate(self.seats):
+                line.add(res, [seat])
+        for name, line in self.pooled.items():
+            line.add(res, [seat for seat, bot in enumerate(res.bots) if bot == name])
+
+    def summary(
+        self, *, games_planned: int | None = None, seconds: float = 0.0, interrupted: bool = False
+    ) -> Summary:
+        for line in [*self.seats, *self.pooled.values()]:
+            line.finish()
+        return Summary(
+            players=self.players,
+            games_planned=games_planned if games_planned is not None else self.games,
+            games=self.games,
+            deals=self.deals,
+            arrangements=self.arrangements,
+            seats=self.seats,
+            bots=list(self.pooled.values()),
+            seconds=seconds,
+            interrupted=interrupted,
+        )
+
+
 def summarize(
     players: Sequence[str],
-    results: Sequence[GameResult],
+    results: Iterable[GameResult],
     *,
+    duplicate: bool | None = None,
     games_planned: int | None = None,
     seconds: float = 0.0,
     interrupted: bool = False,
 ) -> Summary:
-    """Statistics over finished games. Per-seat lines count only the games played in the
-    arrangement given (the first); pooled bot lines count every seat a bot sat in."""
-    given = tuple(players)
-    seats = [Line(bot=name, seat=i) for i, name in enumerate(given)]
-    pooled: dict[str, Line] = {}
-    for name in given:
-        pooled.setdefault(name, Line(bot=name, seat=None))
-    ordered = sorted(results, key=lambda r: r.index)
-    n_arr = max((r.arrangement_index for r in ordered), default=0) + 1
-    for res in ordered:
-        if res.arrangement_index == 0:
-            for seat in range(len(given)):
-                seats[seat].add(res, seat, res.deal_index)
-        for seat, name in enumerate(res.bots):
-            pooled[name].add(res, seat, res.deal_index)
-    for line in [*seats, *pooled.values()]:
-        line.finish()
-    return Summary(
-        players=given,
-        games_planned=games_planned if games_planned is not None else len(ordered),
-        games=len(ordered),
-        deals=len({r.deal_index for r in ordered}),
-        arrangements=n_arr,
-        seats=seats,
-        bots=list(pooled.values()),
-        seconds=seconds,
-        interrupted=interrupted,
-    )
+    """Statistics over finished games (see ``Tally``)."""
+    results = list(results)
+    if duplicate is None:
+        duplicate = any(r.arrangement_index for r in results)
+    tally = Tally(players, duplicate)
+    for res in results:
+        tally.add(res)
+    return tally.summary(games_planned=games_planned, seconds=seconds, interrupted=interrupted)
 
 
 __all__ = [
@@ -376,11 +449,13 @@ __all__ = [
     "GameTask",
     "Line",
     "Summary",
+    "Tally",
     "arrangements",
     "deal_seed",
     "default_workers",
     "derive_seed",
     "iter_games",
+    "iter_tasks",
     "make_tasks",
     "mean_ci",
     "play_game",

@@ -45,7 +45,7 @@ from pdk.cli.common import (
     profile_or_fail,
 )
 from pdk.i18n import Lang, register, tr
-from pdk.match import GameResult, Line, Summary, default_workers, iter_games, make_tasks, summarize
+from pdk.match import GameResult, Line, Summary, Tally, default_workers, iter_games, iter_tasks
 
 register(
     {
@@ -220,11 +220,34 @@ def selfplay(
     lang: LangOpt = None,
 ) -> None:
     """Play deals bot against bot and summarise wins, scores (95% CI), bombs and 全关."""
+    # Catch Ctrl-C from the very start, so no press is lost while the run is set up.
+    stop = _Stop()
+    old_handler = signal.signal(signal.SIGINT, stop)
+    try:
+        _run(games, players, variant, seed, duplicate, out, workers, as_json, lang, stop)
+    finally:
+        signal.signal(signal.SIGINT, old_handler)
+
+
+def _run(
+    games: int,
+    players: str | None,
+    variant: str,
+    seed: int,
+    duplicate: bool,
+    out: Path | None,
+    workers: int | None,
+    as_json: bool,
+    lang: str | None,
+    stop: _Stop,
+) -> None:
     language = lang_or_fail(lang)
     profile = profile_or_fail(variant)
     names = parse_players(players, profile.players, language)
     n_workers = workers or default_workers()
-    tasks = make_tasks(names, games, seed, duplicate, keep_records=out is not None)
+    tally = Tally(names, duplicate)
+    planned = games * tally.arrangements
+    tasks = iter_tasks(names, games, seed, duplicate, keep_records=out is not None)
     fh: IO[str] | None = None
     if out is not None:
         try:
@@ -232,18 +255,15 @@ def selfplay(
         except OSError as exc:
             fail(tr("sp_out_error", language, path=out, reason=exc.strerror or exc))
     writer = _RecordWriter(fh) if fh is not None else None
-    results: list[GameResult] = []
-    stop = _Stop()
-    old_handler = signal.signal(signal.SIGINT, stop)
     progress = _progress(language) if sys.stderr.isatty() else None
     started = time.perf_counter()
     stream = iter_games(profile, tasks, n_workers)
     try:
         if progress is not None:
             progress.start()
-            task_id = progress.add_task(tr("sp_progress", language), total=len(tasks))
+            task_id = progress.add_task(tr("sp_progress", language), total=planned)
         for res in stream:
-            results.append(res)
+            tally.add(res)
             if writer is not None:
                 writer.add(res)
             if progress is not None:
@@ -254,7 +274,6 @@ def selfplay(
         stop.requested = True
     finally:
         stream.close()
-        signal.signal(signal.SIGINT, old_handler)
         if progress is not None:
             progress.stop()
         if writer is not None:
@@ -262,8 +281,8 @@ def selfplay(
         if fh is not None:
             fh.close()
     seconds = time.perf_counter() - started
-    interrupted = stop.requested and len(results) < len(tasks)
-    summary = summarize(names, results, games_planned=len(tasks), seconds=seconds, interrupted=interrupted)
+    interrupted = tally.games < planned
+    summary = tally.summary(games_planned=planned, seconds=seconds, interrupted=interrupted)
     _report(summary, profile.name, seed, n_workers, as_json, language)
     if writer is not None and not as_json:
         err_console().print(tr("sp_records", language, n=writer.written, path=out), markup=False)
