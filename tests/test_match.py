@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import statistics
 
 import pytest
@@ -12,7 +13,6 @@ from pdk.deal import deal
 from pdk.match import (
     GameResult,
     arrangements,
-    deal_seed,
     make_tasks,
     mean_ci,
     play_game,
@@ -130,8 +130,6 @@ def test_mean_ci_needs_two_samples() -> None:
 
 
 def test_tally_does_not_depend_on_arrival_order(classic: Profile) -> None:
-    import random
-
     results = run_match(classic, ["random", "easy", "random"], 8, seed=2, duplicate=True)
     shuffled = list(results)
     random.Random(0).shuffle(shuffled)
