@@ -306,3 +306,23 @@ def test_a_whole_deal_typed_at_the_prompt(tmp_path: Path) -> None:
     child.expect(r"Enter: next deal · q: quit> ")
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_repeated_kill_9_during_auto_play_never_corrupts_the_save(tmp_path: Path) -> None:
+    """托管 saves after every play; a kill at any instant must leave a save that resumes."""
+    seen: list[int] = []
+    for _ in range(4):
+        child = spawn(tmp_path, "--seed", "17")
+        i = child.expect([PROMPT, r"Enter: next deal · q: quit> "])
+        assert "unreadable" not in child.before
+        if i == 1:
+            child.sendline("")
+            child.expect(PROMPT)
+        child.sendline("a")
+        child.expect("托管 on")
+        child.kill(signal.SIGKILL)
+        child.close(force=True)
+        data = json.loads((tmp_path / "save.json").read_text())
+        seen.append(len(data["record"]["plays"]) + 1000 * data["session"]["deal_no"])
+    assert not list(tmp_path.glob("*.corrupt-*"))
+    assert seen == sorted(seen)  # the game only ever moves forward
