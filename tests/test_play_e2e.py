@@ -182,6 +182,8 @@ def test_auto_play_to_the_settlement_panel_record_and_stats(tmp_path: Path) -> N
     child.expect(r"Enter: next deal · q: quit> ")
     record = load(record_path)
     assert record.replay().over and record.seed == 4
+    check = subprocess.run(["pdk", "replay", str(record_path), "--check"], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
     child.sendline("")  # the next deal, dealt with seed 5
     child.expect(PROMPT)
     assert "deal 2" in child.before
