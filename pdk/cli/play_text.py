@@ -142,11 +142,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No finished deals yet: play one with pdk play.",
         "还没有完成的牌局：用 pdk play 来一局吧。",
     ),
-    "col_difficulty": ("difficulty", "难度"),
+    "col_difficulty": ("level", "难度"),
     "col_variant": ("variant", "玩法"),
     "col_games": ("games", "局数"),
     "col_wins": ("wins", "胜局"),
-    "col_average": ("average", "平均"),
+    "col_average": ("avg", "平均"),
     "stats_all": ("all", "全部"),
     "stats_best": (
         "Best deal: {score:+d} ({variant}, {difficulty}, {when}) {path}",
