@@ -40,8 +40,8 @@ register(
         "rp_err_bot": ("unknown bot {name!r} (known: {known})", "没有名为 {name!r} 的 AI（可选：{known}）"),
         "rp_err_seat": ("--as must be a seat from 0 to {last}", "--as 必须是 0 到 {last} 之间的座位"),
         "rp_err_invalid": (
-            "{path}: not a valid pdk record ({what})",
-            "{path}：不是有效的 pdk 牌谱（{what}）",
+            "{path}: not a valid pdk record: a field has the wrong type or shape",
+            "{path}：不是有效的 pdk 牌谱：某个字段的类型或结构不对",
         ),
         "rp_check_ok": ("ok: {path}: {n} plays, {who} wins", "通过：{path}：共 {n} 手，{who} 获胜"),
         "rp_check_unfinished": (
@@ -237,9 +237,9 @@ def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
             if n:
                 fail(tr("rp_err_jsonl", lang, path=path, n=n))
         fail(str(exc))
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+    except (KeyError, TypeError, AttributeError, ValueError):
         # A record shaped so oddly the loader did not foresee it: still one line, no traceback.
-        fail(tr("rp_err_invalid", lang, path=path, what=type(exc).__name__))
+        fail(tr("rp_err_invalid", lang, path=path))
 
 
 def check_all(path: Path, lang: Lang) -> int:
@@ -250,8 +250,8 @@ def check_all(path: Path, lang: Lang) -> int:
             loads(line)
         except RecordError as exc:
             fail(f"{path}: game {k}: {exc}")
-        except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            fail(tr("rp_err_invalid", lang, path=f"{path}: game {k}", what=type(exc).__name__))
+        except (KeyError, TypeError, AttributeError, ValueError):
+            fail(tr("rp_err_invalid", lang, path=f"{path}: game {k}"))
     return len(lines)
 
 

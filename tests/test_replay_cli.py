@@ -1,0 +1,198 @@
+"""``pdk replay`` end to end: transcripts, validation, bad input, and a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+from pdk.record import load
+
+PDK = shutil.which("pdk") or ""
+SAMPLES = Path(__file__).resolve().parents[1] / "replays"
+ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "LANG": "C.UTF-8", "TERM": "xterm"}
+ENV.pop("LC_ALL", None)
+
+pytestmark = pytest.mark.skipif(not PDK, reason="the pdk program is not installed")
+
+
+def pdk(*args: str, stdin: str | None = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PDK, *args], input=stdin, capture_output=True, text=True, env=ENV, timeout=60)
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    for needle in needles:
+        assert needle in lines[0]
+
+
+@pytest.fixture(scope="module")
+def jsonl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("games") / "games.jsonl"
+    proc = pdk("selfplay", "-n", "3", "-p", "random,easy,random", "-w", "1", "--seed", "5", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def record_data(name: str = "bomb_war.json") -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SAMPLES / name).read_text(encoding="utf-8"))
+    return data
+
+
+def write(tmp_path: Path, data: object, name: str = "r.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", ["shut_out.json", "bomb_war.json", "bao_dan_endgame.json"])
+def test_print_and_check_every_sample(name: str) -> None:
+    rec = load(SAMPLES / name)
+    proc = pdk("replay", str(SAMPLES / name), "--print", "--lang", "en")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert f"{len(rec.actions)}. " in out
+    assert "Settlement" in out and "wins" in out
+    check = pdk("replay", str(SAMPLES / name), "--check", "--lang", "en")
+    assert check.returncode == 0
+    assert check.stdout.startswith("ok: ") and f"{len(rec.actions)} plays" in check.stdout
+
+
+def test_print_in_chinese_with_one_seat_view() -> None:
+    proc = pdk("replay", str(SAMPLES / "shut_out.json"), "--print", "--as", "0", "--lang", "zh")
+    assert proc.returncode == 0
+    assert "（暗牌）" in proc.stdout and "结算" in proc.stdout and "全关" in proc.stdout
+
+
+def test_not_a_terminal_prints_the_transcript() -> None:
+    proc = pdk("replay", str(SAMPLES / "bomb_war.json"), "--lang", "en")
+    assert proc.returncode == 0
+    assert proc.stdout == pdk("replay", str(SAMPLES / "bomb_war.json"), "--print", "--lang", "en").stdout
+
+
+def test_explain_in_the_transcript(jsonl: Path) -> None:
+    proc = pdk("replay", str(jsonl), "--game", "1", "--print", "--explain", "--bot", "easy", "--lang", "en")
+    assert proc.returncode == 0
+    # Random players differ from the easy bot somewhere in a whole deal.
+    assert "(easy would play" in proc.stdout
+
+
+def test_jsonl_games(jsonl: Path) -> None:
+    proc = pdk("replay", str(jsonl), "--game", "2", "--check", "--lang", "en")
+    assert proc.returncode == 0 and "ok:" in proc.stdout
+    all_games = pdk("replay", str(jsonl), "--check", "--lang", "en")
+    assert all_games.returncode == 0 and "3 games" in all_games.stdout
+    one_line_error(pdk("replay", str(jsonl), "--lang", "en"), str(jsonl), "--game")
+    one_line_error(pdk("replay", str(jsonl), "--game", "9"), str(jsonl), "no game 9")
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.json"
+    one_line_error(pdk("replay", str(path)), str(path), "no such file")
+
+
+def test_invalid_json(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "pdk-record", ', encoding="utf-8")
+    one_line_error(pdk("replay", str(path)), str(path), "invalid JSON")
+    one_line_error(pdk("replay", str(path), "--check"), str(path), "invalid JSON")
+
+
+def test_not_a_record(tmp_path: Path) -> None:
+    one_line_error(pdk("replay", str(write(tmp_path, [1, 2]))), "not a pdk game record")
+
+
+def test_unknown_version(tmp_path: Path) -> None:
+    data = record_data()
+    data["version"] = 99
+    one_line_error(pdk("replay", str(write(tmp_path, data))), "r.json", "version 99")
+
+
+def test_illegal_pass_names_the_move(tmp_path: Path) -> None:
+    data = record_data()
+    # Turn the first follow that beat something into a pass: must-beat forbids it.
+    plays = data["plays"]
+    n = next(i for i in range(1, len(plays)) if "cards" in plays[i] and "cards" in plays[i - 1])
+    plays[n] = {"seat": plays[n]["seat"], "pass": True}
+    proc = pdk("replay", str(write(tmp_path, data)), "--check")
+    one_line_error(proc, "r.json", f"move {n + 1}", "must beat")
+
+
+def test_cards_not_in_hand(tmp_path: Path) -> None:
+    data = record_data()
+    data["plays"][0]["cards"] = data["deal"]["hands"][(data["plays"][0]["seat"] + 1) % 3][:2]
+    one_line_error(pdk("replay", str(write(tmp_path, data))), "r.json", "move 1")
+
+
+def test_out_of_turn_and_tampered_settlement(tmp_path: Path) -> None:
+    data = record_data()
+    data["plays"][1]["seat"] = data["plays"][0]["seat"]
+    one_line_error(pdk("replay", str(write(tmp_path, data))), "move 2", "out of turn")
+    data = record_data()
+    data["result"]["seats"][0]["total"] += 1
+    one_line_error(pdk("replay", str(write(tmp_path, data))), "settlement")
+
+
+def test_oddly_shaped_record(tmp_path: Path) -> None:
+    data = record_data()
+    data["result"] = {"seats": [1, 2, 3]}
+    one_line_error(pdk("replay", str(write(tmp_path, data))), "r.json")
+    data = record_data()
+    data["plays"] = [{"seat": "zero"}]
+    one_line_error(pdk("replay", str(write(tmp_path, data))), "move 1")
+
+
+def test_bad_options() -> None:
+    one_line_error(pdk("replay", str(SAMPLES / "bomb_war.json"), "--as", "3"), "--as")
+    one_line_error(pdk("replay", str(SAMPLES / "bomb_war.json"), "--bot", "nobody"), "nobody")
+    one_line_error(pdk("replay", str(SAMPLES)), str(SAMPLES))
+
+
+def test_navigation_in_a_pseudo_terminal() -> None:
+    rec = load(SAMPLES / "bomb_war.json")
+    n = len(rec.actions)
+    child = pexpect.spawn(
+        PDK,
+        ["replay", str(SAMPLES / "bomb_war.json"), "--lang", "en", "--bot", "easy"],
+        env=ENV,
+        dimensions=(60, 120),
+        encoding="utf-8",
+        timeout=20,
+    )
+    try:
+        child.expect(f"play 0/{n}")
+        child.expect("leads")
+        child.send("n")
+        child.expect(f"play 1/{n}")
+        child.send("\x1b[C")
+        child.expect(f"play 2/{n}")
+        child.send("p")
+        child.expect(f"play 1/{n}")
+        child.send("l")
+        child.expect(f"play {n}/{n}")
+        child.expect("Settlement")
+        child.send("f")
+        child.expect(f"play 0/{n}")
+        child.send("g")
+        child.expect("jump to play")
+        child.sendline("5")
+        child.expect(f"play 5/{n}")
+        child.send("e")
+        child.expect("What easy would play here")
+        child.expect("the record plays")
+        child.send("v")
+        child.expect(r"\(hidden\)")
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
