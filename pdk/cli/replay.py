@@ -13,8 +13,6 @@ import json
 import os
 import select
 import sys
-import termios
-import tty
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
@@ -122,6 +120,9 @@ def _read_key(fd: int) -> bytes:
 
 @contextlib.contextmanager
 def _cbreak(fd: int) -> Iterator[None]:
+    import termios  # POSIX only: imported here so the other commands still load elsewhere
+    import tty
+
     old = termios.tcgetattr(fd)
     try:
         tty.setcbreak(fd)
@@ -181,6 +182,8 @@ class Replayer:
 
 
 def run_interactive(replayer: Replayer, source: str, lang: Lang) -> None:
+    import tty
+
     console = Console()
     fd = sys.stdin.fileno()
     with _cbreak(fd):
@@ -208,6 +211,8 @@ def run_interactive(replayer: Replayer, source: str, lang: Lang) -> None:
 
 def _cooked(fd: int) -> None:
     """Line editing and echo back on, for the jump prompt."""
+    import termios
+
     attrs = termios.tcgetattr(fd)
     attrs[3] |= termios.ICANON | termios.ECHO
     termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
