@@ -19,6 +19,7 @@ import os
 import signal
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.pool import Pool
 from typing import Any
 
 from pdk import record as R
@@ -179,14 +180,18 @@ def iter_games(
 ) -> Generator[GameResult, None, None]:
     """Yield results as games finish (not necessarily in index order when ``workers > 1``).
 
-    Closing the generator early (or a KeyboardInterrupt in the consumer) terminates the pool.
+    The worker processes start here, before the caller starts any thread of its own (a
+    progress bar), since forking a process that runs threads is unsafe. Closing the
+    generator early (or a KeyboardInterrupt in the consumer) terminates the pool.
     """
     if workers <= 1:
-        for task in tasks:
-            yield play_game(profile, task)
-        return
+        return (play_game(profile, task) for task in tasks)
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     pool = ctx.Pool(workers, initializer=_init_worker, initargs=(profile,))
+    return _pooled(pool, tasks)
+
+
+def _pooled(pool: Pool, tasks: Iterable[GameTask]) -> Generator[GameResult, None, None]:
     try:
         # Small chunks: results stream back steadily for the progress bar and --out, and an
         # interruption loses little work.
