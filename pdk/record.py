@@ -184,7 +184,10 @@ def from_dict(data: Any) -> GameRecord:
         if not state.over:
             raise RecordError(f"record ends after move {len(plays)} but the deal is not over")
         expected = list(state.settlement().totals)
-        got = [s.get("total") for s in result.get("seats", [])] if isinstance(result, dict) else None
+        seats = result.get("seats") if isinstance(result, dict) else None
+        got = None
+        if isinstance(seats, list):
+            got = [s.get("total") if isinstance(s, dict) else None for s in seats]
         if got != expected:
             raise RecordError(f"the settlement {got} does not match the plays (it is {expected})")
     return record

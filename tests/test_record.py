@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pdk.cards import cards_of, format_cards
 from pdk.deal import Rng, deal
@@ -196,3 +199,48 @@ def test_bad_file_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(RecordError) as info:
         load(path)
     assert str(info.value).startswith(f"{path}: invalid JSON")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 40) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path to a value inside a decoded JSON document (the profile left out: its
+    validation has its own tests)."""
+    out = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if prefix or k != "profile":
+                out += _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_any_damaged_record_is_a_record_error_never_a_crash(
+    data: dict[str, Any], draw: st.DataObject
+) -> None:
+    doc = copy.deepcopy(data)
+    paths = _paths(doc)
+    # Pick a part first (deal, plays, result, ...), so a damaged result is tried as often
+    # as a damaged play although the plays hold far more values.
+    part = draw.draw(st.sampled_from(sorted({p[0] for p in paths})))
+    path = draw.draw(st.sampled_from([p for p in paths if p[0] == part]))
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    if draw.draw(st.booleans()) and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = draw.draw(json_values)
+    try:
+        loads(json.dumps(doc))
+    except RecordError as exc:
+        assert "\n" not in str(exc)
