@@ -25,6 +25,7 @@ from pdk import counts as C
 from pdk.bots import register
 from pdk.bots.infer import Sampler
 from pdk.bots.normal import Judge
+from pdk.bots.plan import Planner, planner_for
 from pdk.combos import Move
 from pdk.deal import Rng, splitmix64
 from pdk.movegen import BOMB, SINGLE, MoveGenerator, generator_for
@@ -152,6 +153,17 @@ class Sim:
         return total
 
 
+def _win_estimate(base: Sim, me: int, profile: Profile) -> float:
+    """What going out first is worth, judged on today's hand sizes (a proven win whose
+    rollout went wrong)."""
+    s = profile.settlement
+    per_card = getattr(s, "per_card", 1)
+    mult = getattr(s, "shut_out_multiplier", 2)
+    return float(
+        sum(base.sizes[o] * per_card * (1 if base.played_any[o] else mult) for o in range(base.n) if o != me)
+    )
+
+
 def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
     """The rollout policy: go out if possible; lead the longest play that sheds the lowest
     rank (avoiding singles when an opponent holds one card); follow with the cheapest play
@@ -195,13 +207,90 @@ def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
     return cheapest
 
 
-def rollout(sim: Sim, limit: int = 400) -> None:
-    """Finish the deal with the greedy policy (in place)."""
+def planned(sim: Sim, moves: list[Move], can_pass: bool, plan: Planner) -> Move | None:
+    """The searching seat's own rollout policy: the play that leaves the best-planned hand.
+
+    Its hand is the same in every sampled deal, so the planner's cache makes this cheap."""
+    if not moves:
+        return None
+    hand = sim.counts[sim.turn]
+    best: Move | None = None
+    best_v = -1e9
+    for m in moves:
+        if m[0] == hand:
+            return m
+        v = plan.value(hand - m[0])
+        if m[1] == BOMB:
+            v += 1.5
+        if v > best_v:
+            best, best_v = m, v
+    if can_pass and plan.value(hand) - 0.3 > best_v:
+        return None
+    return best
+
+
+def rollout(sim: Sim, me: int = -1, plan: Planner | None = None, limit: int = 400) -> None:
+    """Finish the deal (in place): greedy for everyone, or ``planned`` for seat ``me``."""
     for _ in range(limit):
         if sim.winner is not None:
             return
         moves = sim.moves()
-        sim.apply(greedy(sim, moves, sim.can_pass(moves)))
+        if plan is not None and (sim.turn == me or me < 0):
+            sim.apply(planned(sim, moves, sim.can_pass(moves), plan))
+        else:
+            sim.apply(greedy(sim, moves, sim.can_pass(moves)))
+
+
+class Solver:
+    """Exact search on one sampled deal: can ``me`` force going out first, whatever the
+    others do? (Paranoid: the others are assumed to cooperate against ``me``.)
+
+    Boolean AND/OR search with a node budget and a transposition table; ``None`` means the
+    budget ran out before a proof either way."""
+
+    def __init__(self, me: int, budget: int) -> None:
+        self.me = me
+        self.budget = budget
+        self.table: dict[tuple[object, ...], bool] = {}
+
+    def wins(self, sim: Sim) -> bool | None:
+        try:
+            return self._wins(sim)
+        except _OutOfBudget:
+            return None
+
+    def _wins(self, sim: Sim) -> bool:
+        if sim.winner is not None:
+            return sim.winner == self.me
+        key = (tuple(sim.counts), sim.turn, sim.prev, sim.prev_seat, sim.passes)
+        got = self.table.get(key)
+        if got is not None:
+            return got
+        self.budget -= 1
+        if self.budget < 0:
+            raise _OutOfBudget
+        moves = sim.moves()
+        options: list[Move | None] = list(moves)
+        if sim.can_pass(moves) or not moves:
+            options.append(None)
+        mine = sim.turn == self.me
+        hand = sim.counts[sim.turn]
+        # Try the likeliest proofs (mine) and refutations (theirs) first: going out, then
+        # high plays.
+        options.sort(key=lambda m: (-1, 0) if m is not None and m[0] == hand else (0, -(m[2] if m else -1)))
+        result = not mine
+        for m in options:
+            child = sim.clone()
+            child.apply(m)
+            if self._wins(child) == mine:
+                result = mine
+                break
+        self.table[key] = result
+        return result
+
+
+class _OutOfBudget(Exception):
+    pass
 
 
 class HardBot:
@@ -217,7 +306,15 @@ class HardBot:
         candidates: int = 6,
         time_cap: float = 0.8,
         solve_cards: int = 7,
+        self_plan: bool = True,
+        plan_all: bool = False,
+        solve_nodes: int = 400,
+        proof_samples: int = 8,
     ) -> None:
+        self.self_plan = self_plan
+        self.plan_all = plan_all
+        self.solve_nodes = solve_nodes
+        self.proof_samples = proof_samples
         self.seed = seed
         self.determinizations = determinizations
         self.candidates = candidates
@@ -247,14 +344,29 @@ class HardBot:
         profile = view.profile
         me = view.seat
         totals = [0.0] * len(cands)
-        for _ in range(self.determinizations):
+        plan = planner_for(judge.gen) if self.self_plan else None
+        solving = C.total(judge.hand) <= self.solve_cards
+        proven = [0] * len(cands)
+        for done in range(1, self.determinizations + 1):
             hands = sampler.sample(rng)
             base = Sim.from_view(view, hands)
             for i, cand in enumerate(cands):
                 sim = base.clone()
                 sim.apply(cand)
-                rollout(sim)
-                totals[i] += sim.score(me, profile)
+                won = Solver(me, self.solve_nodes).wins(sim.clone()) if solving else None
+                if won:
+                    proven[i] += 1
+                rollout(sim, -1 if self.plan_all else me, plan)
+                score = sim.score(me, profile)
+                if won and sim.winner != me:
+                    score = max(score, _win_estimate(base, me, profile))
+                totals[i] += score
+            if solving and done == self.proof_samples:
+                sure = [i for i in range(len(cands)) if proven[i] == done]
+                if sure:  # a forced win in every deal consistent with what we know
+                    return cands[sure[0]]
+                if not any(proven):
+                    solving = False  # nothing close to a proof: save the time
             if time.perf_counter() - start > self.time_cap:
                 break
         # Ties go to the normal bot's order (candidates are already in it).
