@@ -201,3 +201,39 @@ def test_generator_agrees_with_check_on_every_sub_play_of_an_opening_hand(seed: 
         for cards in subs:
             _agree_on(follow, cards, generated)
         assert all(m[1] == ComboKind.BOMB or m[1] == lead[1] for m in follow.legal_moves())
+
+
+PUBLIC_FIELDS = {
+    "hand_sizes",
+    "history",
+    "trick",
+    "prev",
+    "prev_seat",
+    "played_any",
+    "leader",
+    "must_contain",
+}
+
+
+@settings(max_examples=10, deadline=None)
+@given(seeds)
+def test_a_player_view_holds_only_the_own_hand_and_public_facts(seed: int) -> None:
+    state = GameState(PROFILE, deal(PROFILE, seed))
+    rng = Rng(seed)
+    while not state.over:
+        public = played_mask(state)
+        for seat in range(3):
+            view = state.view(seat)
+            fields = set(getattr(view, "__slots__", ())) or set(vars(view))
+            assert fields - {"profile", "seat", "hand"} <= PUBLIC_FIELDS, fields
+            assert view.hand == state.hands[seat]
+            assert view.hand_sizes == tuple(state.sizes)
+            seen = 0
+            for action in view.history:
+                if action.play is not None:
+                    seen |= sum(1 << c for c in action.play.cards)
+            assert seen == public  # the history shows played cards, nothing else
+        moves = state.legal_moves()
+        n = len(moves) + state.can_pass(moves)
+        i = rng.below(n)
+        state.step(moves[i] if i < len(moves) else None)
