@@ -91,8 +91,10 @@ def lead_order(profile: Profile) -> list[int]:
 def find_lead(profile: Profile, hands: tuple[int, ...]) -> tuple[int, int | None]:
     """(seat, card): who leads the deal and which card of theirs decided it."""
     for base in lead_order(profile):
-        for cid in (base, base + 64):
-            for seat, hand in enumerate(hands):
+        # With two packs the copies of a card are written alike, so the lower seat holding
+        # either copy leads: the choice survives a record round trip.
+        for seat, hand in enumerate(hands):
+            for cid in (base, base + 64):
                 if hand >> cid & 1:
                     return seat, cid
     return 0, None

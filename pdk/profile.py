@@ -375,6 +375,7 @@ class Profile(_Model):
             and not c.four_with.enabled
             and b.min_size == 4
             and b.max_size == 4
+            and not b.more_cards_beat_fewer
             and not b.joker_pair
             and not b.four_jokers
             and self.deck.packs == 1

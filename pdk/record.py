@@ -164,6 +164,10 @@ def from_dict(data: Any) -> GameRecord:
     if len(hands) != profile.players or any(len(cards_of(h)) != profile.hand_size for h in hands):
         raise RecordError("deal: the hands do not match the profile's players and hand size")
     deal = deal_from_hands(profile, tuple(hands), aside)
+    recorded = deal_data.get("leader", deal.leader)
+    if profile.lead.winner_leads and isinstance(recorded, int) and 0 <= recorded < profile.players:
+        # Match rule (seed 003): a later deal is led by the last deal's winner, not the card.
+        deal = deal_from_hands(profile, tuple(hands), aside, leader=recorded)
     if deal_data.get("leader", deal.leader) != deal.leader:
         raise RecordError(
             f"deal: seat {deal_data.get('leader')} cannot lead, seat {deal.leader} holds the lead card"
