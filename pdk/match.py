@@ -85,12 +85,28 @@ class GameResult:
     record: str | None = None
 
 
+class MatchError(RuntimeError):
+    """A game that could not be played or recorded (a bot or engine fault), named by its
+    number and deal seed so it can be reproduced; the message is one line."""
+
+
 def bot_seed(game_seed: int, seat: int) -> int:
     return derive_seed(game_seed, seat, salt=1)
 
 
 def play_game(profile: Profile, task: GameTask) -> GameResult:
     """Play one game to the end: each bot chooses from its own seat's view only."""
+    try:
+        return _play(profile, task)
+    except Exception as exc:
+        # Crossing a process boundary and reaching the user as one line: keep it simple.
+        raise MatchError(
+            f"game {task.index + 1} (deal seed {task.seed}, {','.join(task.bots)}) failed: "
+            f"{type(exc).__name__}: {exc}"
+        ) from None
+
+
+def _play(profile: Profile, task: GameTask) -> GameResult:
     state = GameState(profile, deal(profile, task.seed))
     bots = [make_bot(name, bot_seed(task.seed, seat)) for seat, name in enumerate(task.bots)]
     n = profile.players
@@ -453,6 +469,7 @@ __all__ = [
     "GameResult",
     "GameTask",
     "Line",
+    "MatchError",
     "Summary",
     "Tally",
     "arrangements",

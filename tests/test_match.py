@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from pdk.deal import deal
 from pdk.match import (
     GameResult,
+    MatchError,
     arrangements,
     make_tasks,
     mean_ci,
@@ -145,3 +146,23 @@ def test_interrupted_deals_still_count(classic: Profile) -> None:
     assert (s.games, s.deals) == (8, 3)
     pooled = {line.bot: line for line in s.bots}
     assert pooled["random"].deals == 8 and pooled["random"].ci95 is not None
+
+
+def test_a_faulty_bot_is_reported_with_the_game_and_seed(
+    classic: Profile, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pdk.bots
+
+    class Broken:
+        name = "broken"
+
+        def __init__(self, seed: int = 0) -> None:
+            pass
+
+        def choose(self, view: object) -> None:
+            raise RuntimeError("no idea")
+
+    monkeypatch.setitem(pdk.bots._REGISTRY, "broken", Broken)
+    task = make_tasks(["broken", "easy", "easy"], 1, seed=3)[0]
+    with pytest.raises(MatchError, match=rf"game 1 \(deal seed {task.seed}, broken,easy,easy\).*no idea"):
+        play_game(classic, task)

@@ -45,7 +45,7 @@ from pdk.cli.common import (
     profile_or_fail,
 )
 from pdk.i18n import Lang, register, tr
-from pdk.match import GameResult, Line, Summary, Tally, default_workers, iter_games, iter_tasks
+from pdk.match import GameResult, Line, MatchError, Summary, Tally, default_workers, iter_games, iter_tasks
 
 register(
     {
@@ -258,6 +258,7 @@ def _run(
     progress = _progress(language) if sys.stderr.isatty() else None
     started = time.perf_counter()
     stream = iter_games(profile, tasks, n_workers)
+    failure = None
     try:
         if progress is not None:
             progress.start()
@@ -272,6 +273,8 @@ def _run(
                 break
     except KeyboardInterrupt:
         stop.requested = True
+    except MatchError as exc:
+        failure = str(exc)
     finally:
         stream.close()
         if progress is not None:
@@ -280,6 +283,8 @@ def _run(
             writer.drain()
         if fh is not None:
             fh.close()
+    if failure is not None:
+        fail(failure)
     seconds = time.perf_counter() - started
     interrupted = tally.games < planned
     summary = tally.summary(games_planned=planned, seconds=seconds, interrupted=interrupted)
