@@ -50,11 +50,14 @@ class GameRecord:
         return state
 
     def states(self) -> Iterator[GameState]:
-        """The state before the first turn and after each turn (for stepping through)."""
+        """The state before the first turn and after each turn (for stepping through).
+
+        Each turn is applied with its recorded cards (``play``), not re-picked from the move
+        (``step`` chooses its own suits), so every state shows the very cards played."""
         state = GameState(self.profile, self.deal)
         yield state.clone()
         for action in self.actions:
-            state.step(action.play.move if action.play else None)
+            state.play(action.play.cards if action.play else None)
             yield state.clone()
 
     @property

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pdk import counts as C
 from pdk.cards import cards_of, format_cards
 from pdk.deal import Rng, deal
 from pdk.profile import load_profile
@@ -244,3 +245,28 @@ def test_any_damaged_record_is_a_record_error_never_a_crash(
         loads(json.dumps(doc))
     except RecordError as exc:
         assert "\n" not in str(exc)
+
+
+def test_states_show_the_recorded_cards_not_other_suits() -> None:
+    """Stepping through a record shows the very cards played (♥7, not ♠7), suits included."""
+    state = GameState(PROFILE, deal(PROFILE, 3))
+    rng = Rng(3)
+    while not state.over:
+        moves = state.legal_moves()
+        n = len(moves) + state.can_pass(moves)
+        i = rng.below(n)
+        if i == len(moves):
+            state.play(None)
+            continue
+        # Play the highest suits of each rank, as a player naming suits might.
+        hand = cards_of(state.hands[state.turn])
+        cards = [
+            c for r, k in C.items(moves[i][0]) for c in [c for c in reversed(hand) if (c & 63) >> 2 == r][:k]
+        ]
+        state.play(cards)
+    record = loads(dumps(GameRecord.of(state)))
+    states = list(record.states())
+    for k, action in enumerate(record.actions, 1):
+        assert states[k].history[-1] == action
+    assert states[-1].hands == state.hands
+    assert states[-1].settlement() == state.settlement()
