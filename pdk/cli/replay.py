@@ -14,6 +14,7 @@ import os
 import select
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -189,7 +190,8 @@ def run_interactive(replayer: Replayer, source: str, lang: Lang) -> None:
     with _cbreak(fd):
         while True:
             console.clear()
-            console.print(render_frame(replayer.record, replayer.states, replayer.frame(source, lang), lang))
+            frame = replace(replayer.frame(source, lang), legal_limit=max(3, console.height - 24))
+            console.print(render_frame(replayer.record, replayer.states, frame, lang))
             try:
                 key = decode_key(_read_key(fd))
             except KeyboardInterrupt:

@@ -248,6 +248,7 @@ class Frame:
     viewer: int | None
     explanation: Explanation | None = None
     explain_note: str | None = None
+    legal_limit: int = 12  # how many legal plays the explain panel lists (screen height)
 
 
 def render_frame(record: GameRecord, states: Sequence[GameState], frame: Frame, lang: Lang) -> RenderableType:
@@ -303,7 +304,7 @@ def render_frame(record: GameRecord, states: Sequence[GameState], frame: Frame, 
     if state.over:
         parts.append(settlement_table(state.settlement(), names, lang))
     if frame.explanation is not None:
-        parts.append(explanation_panel(frame.explanation, names, lang))
+        parts.append(explanation_panel(frame.explanation, names, lang, frame.legal_limit))
     elif frame.explain_note:
         parts.append(Text(frame.explain_note, style="magenta"))
     parts.append(Text(tr("rp_keys", lang), style="dim"))
