@@ -1,6 +1,6 @@
 """Engine speed on one core: legal-play generation and random-bot deals per second.
 
-    python benchmarks/bench_engine.py [--deals 2000] [--repeats 3] [--variant classic16]
+    python benchmarks/bench_engine.py [--deals 2000] [--repeats 5] [--variant classic16]
 
 Prints a small table:
 
@@ -29,6 +29,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+
+try:
+    import resource
+except ImportError:  # not on Windows
+    resource = None  # type: ignore[assignment]
 import statistics
 import time
 from collections.abc import Callable
@@ -102,7 +107,7 @@ def timed(make: Callable[[int], Callable[[], int]], repeats: int) -> Timing:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=2000, help="deals per measurement")
-    ap.add_argument("--repeats", type=int, default=3, help="timed runs per figure (best is reported)")
+    ap.add_argument("--repeats", type=int, default=5, help="timed runs per figure (best is reported)")
     ap.add_argument("--warmup", type=int, default=1000, help="untimed random deals played first")
     ap.add_argument("--variant", default="classic16", help="rule profile: name or .yaml path")
     args = ap.parse_args()
@@ -146,7 +151,8 @@ def main() -> None:
     def in_play(which: str) -> Callable[[int], Callable[[], int]]:
         def make(i: int) -> Callable[[], int]:
             samples: list[Sample] = []
-            for s in seeds(3, i, max(1, n // 10)):
+            block = {"all": 3, "lead": 6, "follow": 7}[which]
+            for s in seeds(block, i, max(1, n // 10)):
                 random_deal(profile, s, samples)
             if which == "lead":
                 samples = [x for x in samples if x[1] is None]
@@ -204,6 +210,11 @@ def main() -> None:
         verdict = "" if target is None else f">= {target:,} {'met' if best >= target else 'NOT met'}"
         print(f"{label:<48} {best:>9,.0f} {median:>9,.0f} {wall:>9,.0f} {items:>6}  {unit:<12} {verdict}")
     print("(best/median: per CPU-second of this process; wall: best per wall-clock second)")
+    if resource is not None:
+        # Caches that grow with the deals played show here (ru_maxrss is in KiB on Linux).
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        played = args.warmup + r * (n + n // 4 + 3 * max(1, n // 10))
+        print(f"peak memory {peak:,.0f} MiB after about {played:,} deals")
 
 
 if __name__ == "__main__":
