@@ -30,10 +30,6 @@ import argparse
 import os
 import platform
 
-try:
-    import resource
-except ImportError:  # not on Windows
-    resource = None  # type: ignore[assignment]
 import statistics
 import time
 from collections.abc import Callable
@@ -45,6 +41,11 @@ from pdk.movegen import generator_for
 from pdk.profile import Profile, load_profile
 from pdk.rules import Position
 from pdk.state import GameState
+
+try:
+    import resource
+except ImportError:  # not on Windows
+    resource = None  # type: ignore[assignment]
 
 Sample = tuple[int, Move | None, bool]  # (hand counts, play to beat, 下家 has 报单)
 
