@@ -237,3 +237,44 @@ def test_a_player_view_holds_only_the_own_hand_and_public_facts(seed: int) -> No
         n = len(moves) + state.can_pass(moves)
         i = rng.below(n)
         state.step(moves[i] if i < len(moves) else None)
+
+
+def expected_totals(state: GameState) -> list[int]:
+    """RULES.md settlement recomputed from the public history alone: walk the tricks, find
+    the bombs left on top when a trick ended (or the deal ended on one), count cards."""
+    bombs = [0, 0, 0]
+    played = [False, False, False]
+    top: tuple[int, ComboKind] | None = None  # (seat, kind) of the play on top of the trick
+    passes = 0
+    for action in state.history:
+        if action.play is None:
+            passes += 1
+            if passes == 2:  # both others passed: the trick ends on ``top``
+                assert top is not None
+                if top[1] is ComboKind.BOMB:
+                    bombs[top[0]] += 1
+                top, passes = None, 0
+            continue
+        played[action.seat] = True
+        top, passes = (action.seat, action.play.kind), 0
+    assert top is not None and top[0] == state.winner  # the deal ended on the winner's play
+    if top[1] is ComboKind.BOMB:
+        bombs[top[0]] += 1
+    totals = [0, 0, 0]
+    for seat in range(3):
+        if seat != state.winner:
+            pay = state.sizes[seat] * (1 if played[seat] else 2)
+            totals[seat] -= pay
+            totals[state.winner] += pay
+        for other in range(3):
+            if other != seat:
+                totals[seat] += 10 * bombs[seat]
+                totals[other] -= 10 * bombs[seat]
+    return totals
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds)
+def test_settlement_matches_the_rules_recomputed_from_the_history(seed: int) -> None:
+    state = random_game(seed)
+    assert list(state.settlement().totals) == expected_totals(state)
