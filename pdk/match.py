@@ -385,11 +385,13 @@ class Summary:
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
     def to_json(self) -> dict[str, Any]:
+        """The ``--json`` summary. ``games`` counts deals, as ``--games`` does; with
+        ``--duplicate`` each was played ``arrangements`` times, ``games_played`` in all."""
         return {
-            "games": self.games,
-            "games_planned": self.games_planned,
-            "deals": self.deals,
+            "games": self.deals,
+            "games_planned": self.games_planned // max(1, self.arrangements),
             "arrangements": self.arrangements,
+            "games_played": self.games,
             "interrupted": self.interrupted,
             "players": [line.to_json() for line in self.seats],
             "bots": [line.to_json() for line in self.bots],

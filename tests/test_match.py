@@ -92,6 +92,7 @@ def test_summary_counts(classic: Profile) -> None:
     assert total == pytest.approx(0, abs=1e-9)
     js = s.to_json()
     assert set(js) >= {"games", "players", "bots", "deals_per_s"}
+    assert (js["games"], js["games_played"], js["arrangements"]) == (10, 30, 3)
     assert set(js["players"][0]) >= {"seat", "bot", "wins", "score_mean", "ci95"}
     assert set(js["bots"][0]) >= {"bot", "deals", "wins", "win_rate", "score_mean", "ci95"}
 

@@ -43,7 +43,7 @@ def test_summary_table_names_every_statistic() -> None:
         assert word in out
     assert "random" in out and "easy" in out
     assert "deals/s" in out
-    assert "30 deals played" in out
+    assert "30 deals in" in out
     assert proc.stderr == ""  # no progress bar when not on a terminal
 
 
@@ -74,7 +74,7 @@ def test_json_shape() -> None:
 
 def test_duplicate_pools_every_arrangement() -> None:
     data = as_json("-n", "6", "-p", "random,easy,easy", "-w", "1", "--duplicate")
-    assert data["games"] == 18 and data["deals"] == 6 and data["arrangements"] == 3
+    assert data["games"] == 6 and data["arrangements"] == 3 and data["games_played"] == 18
     bots = {b["bot"]: b for b in data["bots"]}
     assert bots["random"]["deals"] == 18 and bots["easy"]["deals"] == 36
     assert all(p["deals"] == 6 for p in data["players"])
@@ -142,9 +142,9 @@ def test_ctrl_c_prints_summary_and_keeps_records(tmp_path: Path, workers: str) -
     assert "Traceback" not in stderr
     data = json.loads(stdout)
     assert data["interrupted"] is True
-    assert 0 < data["games"] < 1000000
+    assert 0 < data["games"] < 1000000 and data["games_planned"] == 1000000
     lines = out.read_text(encoding="utf-8").splitlines()
-    assert len(lines) == data["games"]  # every finished game kept, each line complete
+    assert len(lines) == data["games_played"]  # every finished game kept, each line complete
     for line in lines[:: max(1, len(lines) // 20)] + lines[-1:]:
         loads(line)
 
@@ -158,3 +158,24 @@ def test_module_entry_point_works() -> None:
         timeout=60,
     )
     assert proc.returncode == 0 and json.loads(proc.stdout)["games"] == 3
+
+
+def test_progress_bar_on_a_terminal() -> None:
+    import pexpect
+
+    child = pexpect.spawn(
+        PDK,
+        ["selfplay", "-n", "400", "-p", "random", "-w", "1", "--lang", "en"],
+        env={**ENV, "TERM": "xterm"},
+        dimensions=(30, 120),
+        encoding="utf-8",
+        timeout=60,
+    )
+    try:
+        child.expect("playing")  # the bar's label
+        child.expect(r"\d+/s")  # the running rate
+        child.expect(r"400 deals in [\d.]+ s")  # then the summary
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0

@@ -81,14 +81,15 @@ register(
             "被全关：被全关的局数；出牌：每局出牌次数",
         ),
         "sp_footer": (
-            "{games} deals played{dup} in {secs:.1f} s: {rate:.1f} deals/s · variant {variant} · "
-            "seed {seed} · workers {workers}",
-            "共 {games} 局{dup}，用时 {secs:.1f} 秒：每秒 {rate:.1f} 局 · 规则 {variant} · 种子 {seed} · "
+            "{played} in {secs:.1f} s: {rate:.1f} deals/s · variant {variant} · seed {seed} · "
+            "workers {workers}",
+            "{played}，用时 {secs:.1f} 秒：每秒 {rate:.1f} 局 · 规则 {variant} · 种子 {seed} · "
             "进程 {workers}",
         ),
-        "sp_footer_dup": (
-            " (each of {deals} deals in {arr} seat arrangements)",
-            "（{deals} 副牌 × {arr} 种座次，复式）",
+        "sp_played": ("{games} deals", "共 {games} 局"),
+        "sp_played_dup": (
+            "{deals} deals × {arr} seat arrangements = {games} games",
+            "{deals} 副牌 × {arr} 种座次 = 共 {games} 局（复式）",
         ),
         "sp_interrupted": (
             "interrupted: summary of the {done} of {planned} games finished",
@@ -335,10 +336,11 @@ def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bo
         tr(
             "sp_footer",
             lang,
-            games=summary.games,
-            dup=tr("sp_footer_dup", lang, deals=summary.deals, arr=summary.arrangements)
+            played=tr(
+                "sp_played_dup", lang, deals=summary.deals, arr=summary.arrangements, games=summary.games
+            )
             if summary.arrangements > 1
-            else "",
+            else tr("sp_played", lang, games=summary.games),
             secs=summary.seconds,
             rate=summary.deals_per_s,
             variant=variant,
