@@ -291,7 +291,9 @@ def _run(
     summary = tally.summary(games_planned=planned, seconds=seconds, interrupted=interrupted)
     _report(summary, profile.name, seed, n_workers, as_json, language)
     if writer is not None and not as_json:
-        err_console().print(tr("sp_records", language, n=writer.written, path=out), markup=False)
+        err_console().print(
+            tr("sp_records", language, n=writer.written, path=out), markup=False, highlight=False
+        )
     if interrupted:
         raise typer.Exit(130)
 
@@ -327,11 +329,13 @@ def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bo
     console = out_console()
     if summary.interrupted:
         err_console().print(
-            tr("sp_interrupted", lang, done=summary.games, planned=summary.games_planned), markup=False
+            tr("sp_interrupted", lang, done=summary.games, planned=summary.games_planned),
+            markup=False,
+            highlight=False,
         )
     for table in summary_tables(summary, lang):
         console.print(table)
-    console.print(tr("sp_legend", lang), markup=False, style="dim")
+    console.print(tr("sp_legend", lang), markup=False, highlight=False, style="dim")
     console.print(
         tr(
             "sp_footer",
@@ -348,4 +352,5 @@ def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bo
             workers=workers,
         ),
         markup=False,
+        highlight=False,
     )
