@@ -293,7 +293,7 @@ def replay(
         fail(tr("rp_err_bot", language, name=bot_name, known=", ".join(known)))
     if check and game is None and _is_jsonl(file):
         n = check_all(file, language)
-        out_console().print(tr("rp_check_games", language, path=file, n=n), markup=False)
+        out_console().print(tr("rp_check_games", language, path=file, n=n), markup=False, highlight=False)
         return
     record = load_or_fail(file, game, language)
     players = record.profile.players
@@ -308,7 +308,7 @@ def replay(
             msg = tr("rp_check_ok", language, path=file, n=n, who=names[state.winner])
         else:
             msg = tr("rp_check_unfinished", language, path=file, n=n)
-        out_console().print(msg, markup=False)
+        out_console().print(msg, markup=False, highlight=False)
         return
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if print_ or not interactive:
