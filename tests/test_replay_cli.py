@@ -196,3 +196,26 @@ def test_navigation_in_a_pseudo_terminal() -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("key", ["\x03", "\x1b"])
+def test_ctrl_c_and_escape_leave_the_replay_cleanly(key: str) -> None:
+    child = pexpect.spawn(
+        PDK,
+        ["replay", str(SAMPLES / "shut_out.json"), "--as", "2", "--lang", "zh"],
+        env=ENV,
+        dimensions=(40, 110),
+        encoding="utf-8",
+        timeout=20,
+    )
+    try:
+        child.expect("第 0/7 手")
+        child.expect("暗牌")
+        child.send("l")
+        child.expect("结算")
+        child.send(key)
+        child.expect(pexpect.EOF)
+        assert "Traceback" not in (child.before or "")
+    finally:
+        child.close()
+    assert child.exitstatus == 0

@@ -183,26 +183,25 @@ class Replayer:
 
 
 def run_interactive(replayer: Replayer, source: str, lang: Lang) -> None:
+    """Draw, read a key, move; Ctrl-C, Esc, q or the end of input quit cleanly."""
     import tty
 
     console = Console()
     fd = sys.stdin.fileno()
-    with _cbreak(fd):
+    with _cbreak(fd), contextlib.suppress(KeyboardInterrupt):
         while True:
             console.clear()
             frame = replace(replayer.frame(source, lang), legal_limit=max(3, console.height - 24))
             console.print(render_frame(replayer.record, replayer.states, frame, lang))
-            try:
-                key = decode_key(_read_key(fd))
-            except KeyboardInterrupt:
-                return
+            data = _read_key(fd)
+            key = decode_key(data) if data else Key.QUIT
             if key is Key.QUIT:
                 return
             if key is Key.JUMP:
                 _cooked(fd)
                 try:
                     text = input(tr("rp_jump_prompt", lang, n=replayer.last))
-                except (EOFError, KeyboardInterrupt):
+                except EOFError:
                     text = ""
                 tty.setcbreak(fd)
                 if text.strip().isdigit():
