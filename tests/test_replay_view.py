@@ -150,3 +150,19 @@ def test_screens_in_chinese() -> None:
     rec = sample("shut_out.json")
     text = screen(rec, Frame("s", len(rec.actions), None), "zh")
     assert "结算" in text and "记牌器" in text and "全关" in text
+
+
+def test_every_selfplay_and_replay_message_exists_in_both_languages() -> None:
+    import string
+
+    import pdk.cli.replay
+    import pdk.cli.selfplay  # noqa: F401  (registers its messages)
+    from pdk.i18n import MESSAGES
+
+    fmt = string.Formatter()
+    keys = [k for k in MESSAGES if k.startswith(("sp_", "rp_"))]
+    assert len(keys) > 50
+    for key in keys:
+        en, zh = MESSAGES[key]
+        assert bool(en) == bool(zh), key
+        assert {f[1] for f in fmt.parse(en) if f[1]} == {f[1] for f in fmt.parse(zh) if f[1]}, key
