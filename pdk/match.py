@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import itertools
 import math
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.pool import Pool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdk import record as R
 from pdk.bots import make_bot
@@ -28,6 +26,9 @@ from pdk.deal import deal, splitmix64
 from pdk.movegen import BOMB
 from pdk.profile import Profile
 from pdk.state import GameState
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
 
 _SEED_BITS = 53  # deal seeds stay exact in JSON readers that use doubles
 
@@ -202,6 +203,8 @@ def iter_games(
     """
     if workers <= 1:
         return (play_game(profile, task) for task in tasks)
+    import multiprocessing  # here: every pdk command would pay for the import otherwise
+
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     pool = ctx.Pool(workers, initializer=_init_worker, initargs=(profile,))
     return _pooled(pool, tasks)

@@ -13,22 +13,11 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import IO, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
@@ -46,6 +35,9 @@ from pdk.cli.common import (
 )
 from pdk.i18n import Lang, register, tr
 from pdk.match import GameResult, Line, MatchError, Summary, Tally, default_workers, iter_games, iter_tasks
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 register(
     {
@@ -299,25 +291,38 @@ def _run(
 
 
 def _progress(lang: Lang) -> Progress:
+    # Imported here: the progress bar exists only on a terminal, and every pdk command
+    # would pay for the import otherwise.
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    class RateColumn(ProgressColumn):
+        """Deals per second, from rich's own running speed estimate."""
+
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("—/s" if speed is None else f"{speed:.0f}/s", style="progress.data.speed")
+
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),
-        _RateColumn(),
+        RateColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
     )
-
-
-class _RateColumn(ProgressColumn):
-    """Deals per second, from rich's own running speed estimate."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("—/s" if speed is None else f"{speed:.0f}/s", style="progress.data.speed")
 
 
 def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bool, lang: Lang) -> None:
