@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from conftest import Judge
 
 from pdk.cards import RANK_CHARS, Rank, card_id, cards_of, format_unicode
@@ -92,3 +94,18 @@ def test_suits_never_matter_for_comparison(judge: Judge) -> None:
     pos = judge.pos("Ts Th Tc 5", "9h")
     assert judge.check(pos, "Ts") is not None
     assert sorted(judge.legal_cards(pos)) == ["T"]
+
+
+def test_ranks_run_3_to_a_then_2(judge: Judge) -> None:
+    order = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2"]
+    for low, high in pairwise(order):
+        assert judge.check(judge.pos(high + " 3", low), high) is not None, (high, low)
+        pos = judge.pos(low + " " + ("4" if low == "3" else "3"), high)
+        try:
+            judge.check(pos, low)
+        except IllegalPlay as exc:
+            assert exc.reason is Reason.DOES_NOT_BEAT
+        else:
+            raise AssertionError(f"{low} beat {high}")
+    # ♠2 is the highest single: nothing but a bomb beats it.
+    assert judge.legal_cards(judge.pos("A K Q 33", "2s")) == set()
