@@ -278,3 +278,23 @@ def expected_totals(state: GameState) -> list[int]:
 def test_settlement_matches_the_rules_recomputed_from_the_history(seed: int) -> None:
     state = random_game(seed)
     assert list(state.settlement().totals) == expected_totals(state)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds, st.integers(0, 60))
+def test_a_clone_plays_on_without_touching_the_original(seed: int, at: int) -> None:
+    state = GameState(PROFILE, deal(PROFILE, seed))
+    rng = Rng(seed)
+    for _ in range(at):
+        if state.over:
+            break
+        moves = state.legal_moves()
+        i = rng.below(len(moves) + state.can_pass(moves))
+        state.step(moves[i] if i < len(moves) else None)
+    before = (list(state.hands), list(state.sizes), list(state.history), state.turn, state.prev)
+    clone = state.clone()
+    while not clone.over:
+        moves = clone.legal_moves()
+        i = rng.below(len(moves) + clone.can_pass(moves))
+        clone.step(moves[i] if i < len(moves) else None)
+    assert (list(state.hands), list(state.sizes), list(state.history), state.turn, state.prev) == before
