@@ -39,6 +39,7 @@ register(
         "rp_bao_dan": ("报单", "报单"),
         "rp_hidden": ("(hidden)", "（暗牌）"),
         "rp_out": ("out!", "出完！"),
+        "rp_bombs_stood": ("bomb ×{n}", "收轮炸弹 ×{n}"),
         "rp_trick": ("Trick", "本轮"),
         "rp_trick_empty": ("— {who} leads a new trick", "— {who} 领出新一轮"),
         "rp_pass": ("pass", "不出"),
@@ -282,6 +283,8 @@ def render_frame(record: GameRecord, states: Sequence[GameState], frame: Frame, 
         if state.sizes[seat] == 1:
             status.append(" ")
             status.append(f" {tr('rp_bao_dan', lang)} ", style="bold white on red")
+        if state.bomb_bonuses[seat]:
+            status.append(f"  {tr('rp_bombs_stood', lang, n=state.bomb_bonuses[seat])}", style="bold magenta")
         if state.winner == seat:
             status.append(" ")
             status.append(tr("rp_out", lang), style="bold green")
