@@ -284,7 +284,11 @@ def replay(
     lang: LangOpt = None,
 ) -> None:
     """Step through a game record: next / previous / jump, hands, trick, 报单, card counter,
-    settlement, and what a bot would have played."""
+    settlement, and what a bot would have played.
+
+    Keys: n, → or space next · p or ← previous · g jump to play N · f or Home first ·
+    l or End last · e what the bot would play here · v cycle the view · q quit.
+    """
     language = lang_or_fail(lang)
     known = bot_names()
     bot_name = bot or ("normal" if "normal" in known else "easy")
