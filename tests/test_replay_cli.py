@@ -219,3 +219,13 @@ def test_ctrl_c_and_escape_leave_the_replay_cleanly(key: str) -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_errors_in_chinese(tmp_path: Path) -> None:
+    one_line_error(pdk("replay", str(tmp_path / "nope.json"), "--lang", "zh"), "nope.json", "文件不存在")
+    data = record_data()
+    plays = data["plays"]
+    n = next(i for i in range(1, len(plays)) if "cards" in plays[i] and "cards" in plays[i - 1])
+    plays[n] = {"seat": plays[n]["seat"], "pass": True}
+    proc = pdk("replay", str(write(tmp_path, data)), "--lang", "zh")
+    one_line_error(proc, "r.json", f"第 {n + 1} 手不合法", "有牌必压")

@@ -156,13 +156,37 @@ def test_every_selfplay_and_replay_message_exists_in_both_languages() -> None:
     import string
 
     import pdk.cli.replay
+    import pdk.cli.replay_errors
     import pdk.cli.selfplay  # noqa: F401  (registers its messages)
     from pdk.i18n import MESSAGES
 
     fmt = string.Formatter()
-    keys = [k for k in MESSAGES if k.startswith(("sp_", "rp_"))]
+    keys = [k for k in MESSAGES if k.startswith(("sp_", "rp_", "rpe_"))]
     assert len(keys) > 50
     for key in keys:
         en, zh = MESSAGES[key]
         assert bool(en) == bool(zh), key
         assert {f[1] for f in fmt.parse(en) if f[1]} == {f[1] for f in fmt.parse(zh) if f[1]}, key
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("f.json: no such file", "f.json: 文件不存在"),
+        ("f.json: invalid JSON at line 3 column 7", "f.json: JSON 格式错误（第 3 行第 7 列）"),
+        (
+            "f.json: unsupported record version 2 (this pdk reads 1)",
+            "f.json: 不支持的牌谱版本 2（本程序读取版本 1）",
+        ),
+        (
+            "f.json: move 4: seat 1 played out of turn (seat 2 to move)",
+            "f.json: 第 4 手：座位 1 不该出牌（应由座位 2 出牌）",
+        ),
+        ("f.json: something new", "f.json: something new"),  # unknown lines pass through
+    ],
+)
+def test_record_errors_are_localized(english: str, chinese: str) -> None:
+    from pdk.cli.replay_errors import localize
+
+    assert localize(english, Path("f.json"), "zh") == chinese
+    assert localize(english, Path("f.json"), "en") == english

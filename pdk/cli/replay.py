@@ -25,6 +25,7 @@ from rich.console import Console
 from pdk.bots import bot_names
 from pdk.cli.app import app
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
+from pdk.cli.replay_errors import decoded, localize
 from pdk.cli.replay_view import Explanation, Frame, explain, render_frame, seat_names, transcript
 from pdk.i18n import Lang, register, tr
 from pdk.record import GameRecord, RecordError, load, loads
@@ -47,6 +48,7 @@ register(
             "ok: {path}: {n} plays, the deal is not finished",
             "通过：{path}：共 {n} 手，本局未结束",
         ),
+        "rp_game_k": ("game {k}", "第 {k} 局"),
         "rp_check_games": ("ok: {path}: {n} games, every play legal", "通过：{path}：共 {n} 局，每手都合法"),
     }
 )
@@ -242,7 +244,8 @@ def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
             n = _is_jsonl(path)
             if n:
                 fail(tr("rp_err_jsonl", lang, path=path, n=n))
-        fail(str(exc))
+        data = decoded(path, game) if lang != "en" else None
+        fail(localize(str(exc), path, lang, data))
     except (KeyError, TypeError, AttributeError, ValueError):
         # A record shaped so oddly the loader did not foresee it: still one line, no traceback.
         fail(tr("rp_err_invalid", lang, path=path))
@@ -255,9 +258,10 @@ def check_all(path: Path, lang: Lang) -> int:
         try:
             loads(line)
         except RecordError as exc:
-            fail(f"{path}: game {k}: {exc}")
+            data = decoded(path, k) if lang != "en" else None
+            fail(f"{path}: {tr('rp_game_k', lang, k=k)}: {localize(str(exc), path, lang, data)}")
         except (KeyError, TypeError, AttributeError, ValueError):
-            fail(tr("rp_err_invalid", lang, path=f"{path}: game {k}"))
+            fail(tr("rp_err_invalid", lang, path=f"{path}: {tr('rp_game_k', lang, k=k)}"))
     return len(lines)
 
 
