@@ -137,6 +137,8 @@ class Hand:
 class MoveGenerator:
     """Legal plays for one profile. Build once per profile with ``generator_for``."""
 
+    suited = False  # straight flushes need the cards, not just rank counts (general generator)
+
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         combos = profile.combinations
@@ -362,7 +364,10 @@ class MoveGenerator:
         out.extend(self._bombs(h, -1))
         return out
 
-    def moves(self, counts: int, prev: Move | None, next_has_one: bool = False) -> list[Move]:
+    def moves(
+        self, counts: int, prev: Move | None, next_has_one: bool = False, hand_mask: int = 0
+    ) -> list[Move]:
+        """Leads or follows. ``hand_mask`` (the cards) matters only to a suit-aware generator."""
         return self.leads(counts, next_has_one) if prev is None else self.follows(counts, prev, next_has_one)
 
     def can_pass(self, prev: Move | None, moves: list[Move]) -> bool:
@@ -380,4 +385,10 @@ def _keep(found: dict[int, Move], move: Move) -> None:
 
 @lru_cache(maxsize=64)
 def generator_for(profile: Profile) -> MoveGenerator:
+    """The generator for a profile: this fast one when it covers every knob the profile
+    sets (``Profile.classic_generation``), else the general one of ``pdk.movegen_general``."""
+    if not profile.classic_generation:
+        from pdk.movegen_general import GeneralGenerator
+
+        return GeneralGenerator(profile)
     return MoveGenerator(profile)

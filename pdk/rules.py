@@ -261,7 +261,7 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         """Every legal play, by rank counts, with its reading."""
-        if getattr(self.gen, "suited", False):
+        if self.gen.suited:
             moves = self.gen.moves(self.counts, self.prev, self.next_has_one, hand_mask=self.hand)
         else:
             moves = self.gen.moves(self.counts, self.prev, self.next_has_one)

@@ -16,12 +16,22 @@ from pdk import counts as C
 from pdk.cards import cards_of
 from pdk.combos import ComboKind, Move
 from pdk.deal import Deal
-from pdk.movegen import BOMB, MoveGenerator, generator_for
+from pdk.movegen import BOMB, SINGLE, MoveGenerator, generator_for
 from pdk.profile import Profile
-from pdk.rules import IllegalPlay, Play, Position, Reason, check, choose_cards, pick_mask
+from pdk.rules import (
+    IllegalPlay,
+    Play,
+    Position,
+    Reason,
+    check,
+    choose_cards,
+    highest_single,
+    pick_mask,
+    suited_for,
+)
 from pdk.settlement import Settlement, settle
 
-_KINDS = list(ComboKind)
+_KINDS = ComboKind.every()
 
 
 class Action(NamedTuple):
@@ -53,7 +63,13 @@ class PlayerView:
 
     @property
     def next_seat(self) -> int:
-        return (self.seat + 1) % self.players
+        """The 下家: the next seat still holding cards (all seats, unless the profile plays
+        on after the first player is out)."""
+        n = self.players
+        s = (self.seat + 1) % n
+        while self.hand_sizes[s] == 0 and s != self.seat:
+            s = (s + 1) % n
+        return s
 
     def position(self) -> Position:
         return Position(
@@ -69,20 +85,30 @@ class GameState:
     """One deal in progress. Mutable for speed; ``clone()`` for search."""
 
     __slots__ = (
+        "active",
         "bomb_bonuses",
+        "bombs_played",
         "counts",
         "deal",
+        "done",
+        "first_card",
+        "first_out_sweep",
         "gen",
         "hands",
         "history",
         "leader",
+        "liable",
+        "offence",
+        "order",
         "passes",
         "pending_bomb",
         "played_any",
         "prev",
         "prev_seat",
         "profile",
+        "simple",
         "sizes",
+        "suited",
         "trick_start",
         "turn",
         "winner",
@@ -106,6 +132,27 @@ class GameState:
         self.bomb_bonuses = [0] * profile.players
         self.pending_bomb: int | None = None
         self.winner: int | None = None
+        self.done = False
+        # The card a first play must contain: the one that made its holder the leader.
+        self.first_card = deal.lead_card if profile.lead.must_contain else None
+        # Variant state (``_apply_general``): finishing order, seats still in, bombs
+        # played, 包赔 offence (offender, 报单 seat) and the liable seat.
+        self.order: list[int] = []
+        self.active = profile.players
+        self.bombs_played = 0
+        self.offence: tuple[int, int] | None = None
+        self.liable: int | None = None
+        self.first_out_sweep = False
+        rules = profile.settlement
+        self.suited = profile.combinations.straight_flush != "none"
+        # The classic transition covers first-out deals with 收轮 bombs and no 包赔.
+        self.simple = (
+            profile.end == "first_out"
+            and not profile.rules.bao_pei
+            and rules.bomb_bonus_when == "trick_won"
+            and not rules.bomb_doubling
+            and not self.suited
+        )
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -115,15 +162,20 @@ class GameState:
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        return self.done
 
     def next_seat(self, seat: int) -> int:
-        return (seat + 1) % self.players
+        """The next seat still holding cards (the 下家 of ``seat``)."""
+        n = len(self.hands)
+        s = (seat + 1) % n
+        while self.sizes[s] == 0 and s != seat:
+            s = (s + 1) % n
+        return s
 
     def _must_contain(self) -> int | None:
         if self.history:
             return None
-        return self.gen.first_play_card
+        return self.first_card
 
     def position(self) -> Position:
         nxt = self.next_seat(self.turn)
@@ -137,9 +189,9 @@ class GameState:
 
     def legal_moves(self) -> list[Move]:
         """The fast path for bots: generated plays for the seat to move."""
-        if self.winner is not None:
+        if self.done:
             return []
-        if not self.history and self.gen.first_play_card is not None:
+        if not self.simple or (not self.history and self.first_card is not None):
             return self.position().legal_moves()
         nxt = self.sizes[(self.turn + 1) % len(self.hands)] == 1
         prev = self.prev
@@ -148,7 +200,7 @@ class GameState:
         return self.gen.follows(self.counts[self.turn], prev, nxt)
 
     def can_pass(self, moves: list[Move]) -> bool:
-        return self.winner is None and self.gen.can_pass(self.prev, moves)
+        return not self.done and self.gen.can_pass(self.prev, moves)
 
     def view(self, seat: int) -> PlayerView:
         return PlayerView(
@@ -169,7 +221,7 @@ class GameState:
 
     def play(self, cards: Sequence[int] | None) -> Action:
         """Check a play (or pass) for the seat to move and apply it."""
-        if self.winner is not None:
+        if self.done:
             raise IllegalPlay(Reason.GAME_OVER)
         return self._apply(check(self.position(), cards))
 
@@ -183,11 +235,14 @@ class GameState:
             mask = pick_mask(hand, move[0])
             cards = tuple(cards_of(mask))
         else:
-            cards = choose_cards(hand, move[0], 0 if lead is None else 1 << lead)
+            suited = suited_for(self.profile, move[1]) if self.suited else 0
+            cards = choose_cards(hand, move[0], 0 if lead is None else 1 << lead, suited=suited)
             mask = 0
         return self._apply(Play(cards, _KINDS[move[1]], move[2], move[3]), move, mask)
 
     def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
+        if not self.simple:
+            return self._apply_general(play, move, mask)
         seat = self.turn
         action = Action(seat, play)
         self.history.append(action)
@@ -214,10 +269,77 @@ class GameState:
         self.pending_bomb = seat if move[1] == BOMB else None
         if self.sizes[seat] == 0:
             self.winner = seat
+            self.done = True
             if self.pending_bomb is not None:
                 self.bomb_bonuses[seat] += 1
             return action
         self.turn = (seat + 1) % len(self.hands)
+        return action
+
+    def _apply_general(self, play: Play | None, move: Move | None, mask: int) -> Action:
+        """The transition for variant knobs: play on after the first player is out
+        (placement), bombs scored when played or doubling the deal, 包赔 offences."""
+        seat = self.turn
+        action = Action(seat, play)
+        self.history.append(action)
+        if play is None:
+            self.passes += 1
+            assert self.prev_seat is not None
+            # Everyone still in, except the player on top of the trick, must pass.
+            needed = self.active - (1 if self.sizes[self.prev_seat] else 0)
+            if self.passes >= needed:
+                self._end_trick()
+            else:
+                self.turn = self.next_seat(seat)
+            return action
+        if not mask:
+            for cid in play.cards:
+                mask |= 1 << cid
+        if move is None:
+            move = play.move
+        profile = self.profile
+        target = self.next_seat(seat)
+        if profile.rules.bao_pei:
+            if self.offence is not None and self.offence[0] == seat:
+                self.offence = None  # the offender has played again: the chance has passed
+            if (
+                move[1] == SINGLE
+                and self.sizes[target] == 1
+                and move[2] != highest_single(profile, self.counts[seat])
+            ):
+                self.offence = (seat, target)
+        self.hands[seat] &= ~mask
+        self.counts[seat] -= move[0]
+        self.sizes[seat] -= len(play.cards)
+        self.played_any[seat] = True
+        self.prev = move
+        self.prev_seat = seat
+        self.passes = 0
+        is_bomb = move[1] == BOMB
+        if is_bomb:
+            self.bombs_played += 1
+        if profile.settlement.bomb_bonus_when == "played":
+            if is_bomb:
+                self.bomb_bonuses[seat] += 1
+            self.pending_bomb = None
+        else:
+            self.pending_bomb = seat if is_bomb else None
+        if self.sizes[seat] == 0:
+            if self.winner is None:
+                self.winner = seat
+                self.first_out_sweep = not any(p for s, p in enumerate(self.played_any) if s != seat)
+                if self.offence is not None and self.offence[1] == seat:
+                    self.liable = self.offence[0]
+            self.order.append(seat)
+            self.active -= 1
+            if profile.end == "first_out" or self.active <= 1:
+                if self.pending_bomb is not None:
+                    self.bomb_bonuses[self.pending_bomb] += 1
+                    self.pending_bomb = None
+                self.order.extend(s for s in range(len(self.hands)) if self.sizes[s])
+                self.done = True
+                return action
+        self.turn = self.next_seat(seat)
         return action
 
     def _end_trick(self) -> None:
@@ -225,17 +347,30 @@ class GameState:
         if self.pending_bomb is not None:
             self.bomb_bonuses[self.pending_bomb] += 1
         self.pending_bomb = None
-        self.turn = self.prev_seat
-        self.leader = self.prev_seat
+        nxt = self.prev_seat
+        if not self.sizes[nxt]:
+            nxt = self.next_seat(nxt)  # the player on top is out: the next one still in leads
+        self.turn = nxt
+        self.leader = nxt
         self.prev = None
         self.prev_seat = None
         self.passes = 0
         self.trick_start = len(self.history)
 
     def settlement(self) -> Settlement:
-        if self.winner is None:
+        if not self.done or self.winner is None:
             raise ValueError("the deal is not over")
-        return settle(self.profile, self.winner, self.sizes, self.played_any, self.bomb_bonuses)
+        return settle(
+            self.profile,
+            self.winner,
+            self.sizes,
+            self.played_any,
+            self.bomb_bonuses,
+            order=self.order,
+            bombs_played=self.bombs_played,
+            liable=self.liable,
+            first_out_sweep=self.first_out_sweep,
+        )
 
     def clone(self) -> GameState:
         other = object.__new__(GameState)

@@ -1,0 +1,386 @@
+"""Every rule in which a shipped profile differs from classic16, one scenario each.
+
+Profiles are loaded by name exactly as ``--variant NAME`` does; positions are written in
+card notation through the same ``Judge`` the classic rule tests use.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Judge
+
+from pdk import counts as C
+from pdk.cards import Rank, card_id
+from pdk.combos import ComboKind
+from pdk.deal import deal, deal_from_hands, next_leader
+from pdk.profile import Profile, load_profile
+from pdk.rules import IllegalPlay, Reason
+from pdk.settlement import settle
+from pdk.state import GameState
+
+
+def J(name: str) -> Judge:
+    return Judge(load_profile(name))
+
+
+def refused(
+    judge: Judge, hand: str, play: str | None, beat: str | None = None, next_one: bool = False
+) -> Reason:
+    with pytest.raises(IllegalPlay) as info:
+        judge.check(judge.pos(hand, beat, next_one), play)
+    return info.value.reason
+
+
+def kind_of(judge: Judge, hand: str, play: str, beat: str | None = None) -> str:
+    result = judge.check(judge.pos(hand, beat), play)
+    assert result is not None
+    return result.kind.label
+
+
+def game(judge: Judge, *hands: str, leader: int | None = None) -> GameState:
+    left = judge.deck
+    masks = []
+    for h in hands:
+        masks.append(sum(1 << c for c in judge.cards(h, left)))
+        left &= ~masks[-1]
+    return GameState(judge.profile, deal_from_hands(judge.profile, tuple(masks), left, leader))
+
+
+def run(judge: Judge, state: GameState, *plays: str | None) -> None:
+    for p in plays:
+        state.play(None if p is None else judge.cards(p, state.hands[state.turn]))
+
+
+def rank_count(profile: Profile, rank: int) -> int:
+    return profile.rank_totals[rank]
+
+
+# -- classic15 -----------------------------------------------------------------------------
+
+
+def test_classic15_deck_is_45_cards_one_2_one_ace_three_kings() -> None:
+    p = load_profile("classic15")
+    assert len(p.deck_cards) == 45
+    assert (rank_count(p, Rank.TWO), rank_count(p, Rank.ACE), rank_count(p, Rank.KING)) == (1, 1, 3)
+    assert card_id(Rank.TWO, 0) in p.deck_cards and card_id(Rank.ACE, 1) in p.deck_cards
+    assert card_id(Rank.KING, 0) not in p.deck_cards
+    d = deal(p, 5)
+    assert [C.total(C.from_mask(h)) for h in d.hands] == [15, 15, 15] and d.set_aside == 0
+
+
+def test_classic15_one_card_loser_pays_nothing() -> None:
+    p = load_profile("classic15")
+    s = settle(p, 0, [0, 1, 6], [True, True, True], [0, 0, 0])
+    assert s.totals == (6, 0, -6) and s.seats[1].exempt
+
+
+# -- draw4 ---------------------------------------------------------------------------------
+
+
+def test_draw4_sets_four_cards_aside() -> None:
+    p = load_profile("draw4")
+    d = deal(p, 11)
+    assert len(p.deck_cards) == 52
+    assert [C.total(C.from_mask(h)) for h in d.hands] == [16, 16, 16]
+    assert bin(d.set_aside).count("1") == 4
+
+
+def test_draw4_lowest_spade_leads_when_spade3_is_set_aside() -> None:
+    judge = J("draw4")
+    # ♠3 is among the set-aside cards: ♠4's holder (seat 2) leads.
+    state = game(judge, "5s 6", "4h 3h", "4s 7")
+    assert state.deal.leader == 2 and state.deal.lead_card == card_id(Rank.FOUR, 0)
+
+
+# -- two-player ----------------------------------------------------------------------------
+
+
+def test_two_player_deals_three_classic_hands_and_hides_the_third() -> None:
+    two, classic = load_profile("two-player"), load_profile("classic16")
+    d2, d3 = deal(two, 42), deal(classic, 42)
+    assert d2.hands == d3.hands[:2]
+    assert d2.set_aside == d3.hands[2]
+
+
+def test_two_player_trick_ends_after_one_pass() -> None:
+    judge = J("two-player")
+    state = game(judge, "3s 5 9", "6 K 44")
+    run(judge, state, "3s", "K")
+    state.play(None)
+    assert state.prev is None and state.turn == 1
+
+
+def test_two_player_bao_dan_applies_to_the_only_opponent() -> None:
+    judge = J("two-player")
+    state = game(judge, "3s 5 9 Q", "6 K")
+    run(judge, state, "3s", "6")  # seat 1 is left with one card
+    singles = {m[2] for m in state.legal_moves()}
+    assert singles == {Rank.QUEEN}
+
+
+# -- four-player ---------------------------------------------------------------------------
+
+
+def test_four_player_deal_is_four_by_thirteen() -> None:
+    p = load_profile("four-player")
+    d = deal(p, 3)
+    assert len(d.hands) == 4 and all(C.total(C.from_mask(h)) == 13 for h in d.hands)
+
+
+def test_four_player_graded_settlement() -> None:
+    p = load_profile("four-player")
+    # Losers played 0 (x4), 3 of 13 (< 1/4: x3), 6 (< 1/2: x2), 7 (x1 would be seat... )
+    s = settle(p, 0, [0, 13, 10, 7], [True, False, True, True], [0, 0, 0, 0])
+    assert [x.multiplier for x in s.seats[1:]] == [4, 3, 2]
+    assert s.totals == (13 * 4 + 10 * 3 + 7 * 2, -52, -30, -14)
+    s = settle(p, 0, [0, 6, 2, 1], [True, True, True, True], [0, 0, 0, 0])
+    assert [x.multiplier for x in s.seats[1:]] == [1, 1, 1]
+
+
+def test_four_player_trick_needs_three_passes() -> None:
+    judge = J("four-player")
+    state = game(judge, "3s 5 9", "6 44", "7 8 8", "J QQ")
+    run(judge, state, "3s", "6", "7", "J", None, None)
+    assert state.prev is not None and state.turn == 2
+    state.play(None)
+    assert state.prev is None and state.turn == 3
+
+
+# -- two-deck ------------------------------------------------------------------------------
+
+
+def test_two_deck_is_108_cards_four_by_27() -> None:
+    p = load_profile("two-deck")
+    assert len(p.deck_cards) == 108
+    assert all(C.total(C.from_mask(h)) == 27 for h in deal(p, 1).hands)
+
+
+def test_two_deck_ace_and_two_sit_low_only_when_joined_to_three() -> None:
+    judge = J("two-deck")
+    hand = "Ah 2s 3c 4s 5s 6s 9h Ts Js Qs Ks Ad 2d"
+    assert kind_of(judge, hand, "Ah 2s 3c 4s 5s") == "straight"
+    assert kind_of(judge, hand, "9h Ts Js Qs Ks Ad 2d") == "straight"
+    assert refused(judge, hand, "Js Qs Ks Ad 2d 3c") is Reason.NOT_A_COMBINATION
+    a2345 = judge.check(judge.pos(hand), "Ah 2s 3c 4s 5s")
+    s23456 = judge.check(judge.pos(hand), "2s 3c 4s 5s 6s")
+    assert a2345 is not None and s23456 is not None and a2345.top < s23456.top
+    assert kind_of(judge, "AA 22 33 QQ", "AA2233") == "pair_chain"
+    assert kind_of(judge, "AAA 222 333", "AAA222333") == "trio_chain"
+
+
+def test_two_deck_straight_flush_beats_any_plain_straight_of_its_length() -> None:
+    judge = J("two-deck")
+    hand = "3h 4h 5h 6h 7h 9"
+    result = judge.check(judge.pos(hand, "TJQKA"), "3h4h5h6h7h")
+    assert result is not None and result.kind is ComboKind.STRAIGHT_FLUSH
+    assert refused(judge, hand, "3h4h5h6h7h", "89TJQK") is Reason.DOES_NOT_BEAT
+    kinds = judge.legal(judge.pos(hand, "TJQKA"))
+    assert kinds == {("34567", "straight_flush")}
+
+
+def test_two_deck_bombs_more_cards_beat_fewer_and_four_jokers_top() -> None:
+    judge = J("two-deck")
+    five_threes = judge.move("33333")
+    assert judge.check(judge.pos("444444 9", five_threes), "444444") is not None
+    assert refused(judge, "AAAA 9", "AAAA", "33333") is Reason.DOES_NOT_BEAT
+    assert judge.check(judge.pos("BBRR 9", "22222222"), "BBRR") is not None
+
+
+def test_two_deck_trio_needs_a_pair_and_jokers_pair() -> None:
+    judge = J("two-deck")
+    assert kind_of(judge, "555 77 9", "55577") == "trio_with_two"
+    assert kind_of(judge, "555 77 9", "555") == "trio"
+    assert refused(judge, "555 7 9 Q", "55579") is Reason.NOT_A_COMBINATION
+    assert kind_of(judge, "BB 9", "BB") == "pair"
+    # 3+N following: a bare trio does not beat a trio with a pair.
+    assert refused(judge, "666 9 J", "666", "55577") is Reason.DOES_NOT_BEAT
+    assert kind_of(judge, "555666777 99 JJ KK", "555666777 99JJKK") == "plane"
+
+
+# -- hearts3 -------------------------------------------------------------------------------
+
+
+def test_hearts3_heart3_leads() -> None:
+    judge = J("hearts3")
+    state = game(judge, "3s 5", "3h 6", "3c 7")
+    assert state.turn == 1
+
+
+def test_hearts3_trio_carries_zero_to_two_and_followers_match() -> None:
+    judge = J("hearts3")
+    hand = "888 5 6 Q"
+    assert kind_of(judge, hand, "888") == "trio"
+    assert kind_of(judge, hand, "8885") == "trio_with_one"
+    assert kind_of(judge, hand, "88856") == "trio_with_two"
+    assert kind_of(judge, hand, "8885", "7773") == "trio_with_one"
+    assert refused(judge, hand, "88856", "7773") is Reason.DOES_NOT_BEAT
+    assert {c for c, _ in judge.legal(judge.pos(hand, "7773"))} == {"5888", "6888", "888Q"}
+
+
+def test_hearts3_plane_carries_n_to_2n() -> None:
+    judge = J("hearts3")
+    hand = "888999 3 4 5 6 Q"
+    assert refused(judge, hand, "888999 3") is Reason.BARE_TRIO  # short wings only as a last hand
+    for wings in ("34", "345", "3456"):
+        assert kind_of(judge, hand, "888999" + wings) == "plane"
+    assert refused(judge, hand, "888999 3 4 5 6 Q") is Reason.NOT_A_COMBINATION
+    # A follower carries as many wings.
+    assert refused(judge, hand, "888999 3 4", "555666 7 8 9") is Reason.DOES_NOT_BEAT
+    assert judge.check(judge.pos(hand, "555666 7 8 9"), "888999 3 4 5") is not None
+
+
+def test_hearts3_four_with_kickers_is_not_a_bomb() -> None:
+    judge = J("hearts3")
+    hand = "7777 3 4 5 K"
+    assert kind_of(judge, hand, "77773") == "four_with"
+    assert kind_of(judge, hand, "7777345") == "four_with"
+    assert kind_of(judge, hand, "7777") == "bomb"
+    assert refused(judge, hand, "777734", "33334") is Reason.DOES_NOT_BEAT  # 4+2 does not follow 4+1
+    assert refused(judge, hand, "77773", "K") is Reason.DOES_NOT_BEAT  # not a bomb
+
+
+def test_hearts3_bao_pei_lower_single_is_allowed() -> None:
+    judge = J("hearts3")
+    # The 报单 rule is not forced: a lower single is legal before a one-card 下家.
+    assert judge.check(judge.pos("5 9 K", "4", next_one=True), "5") is not None
+    assert {m[2] for m in judge.pos("5 9 K", "4", next_one=True).legal_moves()} == {
+        Rank.FIVE,
+        Rank.NINE,
+        Rank.KING,
+    }
+
+
+def test_hearts3_bao_pei_offender_pays_every_losers_share() -> None:
+    judge = J("hearts3")
+    # Seat 0 leads ♥3, not its highest single K, while its 下家 holds one card: 放走.
+    state = game(judge, "3h 4 K", "9", "5 5 6 6 7")
+    run(judge, state, "3h", "9")
+    assert state.over and state.winner == 1
+    s = state.settlement()
+    assert s.seats[0].liable
+    # Seat 0 owes its own 2 cards and seat 2's 全关 5 x 2.
+    assert s.totals == (-12, 12, 0)
+
+
+def test_hearts3_no_bao_pei_when_the_highest_single_was_played() -> None:
+    judge = J("hearts3")
+    state = game(judge, "3h K", "A", "5 5 6 6 7")
+    run(judge, state, "K", "A")
+    assert state.over and state.winner == 1
+    s = state.settlement()
+    assert not any(x.liable for x in s.seats)
+    assert s.totals == (-1, 11, -10)
+
+
+# -- jokers17 family -----------------------------------------------------------------------
+
+
+def test_jokers17_deck_deal_and_set_aside() -> None:
+    p = load_profile("jokers17")
+    d = deal(p, 9)
+    assert len(p.deck_cards) == 54
+    assert [C.total(C.from_mask(h)) for h in d.hands] == [17, 17, 17]
+    assert bin(d.set_aside).count("1") == 3
+
+
+def test_jokers17_combinations() -> None:
+    judge = J("jokers17")
+    assert kind_of(judge, "KKK 5", "KKK") == "trio"
+    assert kind_of(judge, "JJJ 99", "JJJ99") == "trio_with_two"
+    assert refused(judge, "JJJ 9 T", "JJJ9T") is Reason.NOT_A_COMBINATION
+    assert refused(judge, "33 44 9", "3344") is Reason.NOT_A_COMBINATION
+    assert kind_of(judge, "33 44 55", "334455") == "pair_chain"
+    assert refused(judge, "333 444 5 6 7 8", "333444 5678") is Reason.NOT_A_COMBINATION
+
+
+def test_jokers17_joker_bomb_is_the_top_bomb() -> None:
+    judge = J("jokers17")
+    assert kind_of(judge, "B R 5", "BR") == "bomb"
+    assert judge.check(judge.pos("B R 5", "2222"), "BR") is not None
+    assert refused(judge, "2222 5", "2222", "BR") is Reason.DOES_NOT_BEAT
+
+
+def test_jokers17_passing_is_always_allowed() -> None:
+    judge = J("jokers17")
+    pos = judge.pos("5 9 K", "4")
+    assert pos.can_pass() and judge.check(pos, None) is None
+
+
+def test_jokers17_play_goes_on_to_the_last_and_scores_places() -> None:
+    judge = J("jokers17")
+    state = game(judge, "3s 4 4", "5 6 8", "7 9 T")
+    run(judge, state, "3s", "5", "7", None, None)  # seat 2 leads
+    run(judge, state, "9", None, None)
+    run(judge, state, "T")  # seat 2 is out first
+    assert not state.over and state.winner == 2
+    run(judge, state, None, None)  # both others pass the abandoned trick
+    assert state.prev is None and state.turn == 0  # the next player still in leads
+    run(judge, state, "44")  # seat 0 out second
+    assert state.over
+    s = state.settlement()
+    assert [x.place for x in s.seats] == [2, 3, 1]
+    assert s.totals == (0, -2, 3)  # 头游 +2 and +1 extra, 末游 -2
+
+
+def test_jokers17_bomb_scores_when_played() -> None:
+    judge = J("jokers17")
+    state = game(judge, "3s 4 4", "5 5 5 5 6", "7 8 9")
+    run(judge, state, "3s", "5555", None, None)  # seat 1's bomb
+    run(judge, state, "6")
+    assert state.winner == 1 and not state.over
+    run(judge, state, "7", None, "8", None, "9")
+    assert state.over
+    s = state.settlement()
+    assert s.seats[1].bomb_income == 1
+    assert s.totals == (-2, 2 + 1 + 1, 0)  # 头游 +2 +1 extra +1 bomb; not zero-sum
+
+
+def test_jokers17_leader_fallback_lowest_spade() -> None:
+    judge = J("jokers17")
+    state = game(judge, "5s 9", "4s 8", "6s 7")
+    assert state.turn == 1  # nobody holds ♠3 (set aside): ♠4 leads
+
+
+def test_jokers17_hunan_no_pair_chains_and_first_play_contains_spade3() -> None:
+    judge = J("jokers17-hunan")
+    assert refused(judge, "33 44 55 9", "334455") is Reason.NOT_A_COMBINATION
+    state = game(judge, "3s 3h 9 K", "5 6", "7 8")
+    with pytest.raises(IllegalPlay) as info:
+        run(judge, state, "9")
+    assert info.value.reason is Reason.MUST_CONTAIN_LEAD
+    assert all(C.count(m[0], Rank.THREE) for m in state.legal_moves())
+    run(judge, state, "3s")
+
+
+def test_jokers17_guangdong_bombs_double_the_score() -> None:
+    p = load_profile("jokers17-guangdong")
+    s = settle(p, 2, [1, 3, 0], [True, True, True], [0, 0, 0], order=[2, 0, 1], bombs_played=2)
+    # Two bombs: x4. 头游 (2 + 1) x 4, 二游 0, 末游 -2 x 4.
+    assert s.totals == (0, -8, 12) and s.doubling == 4
+
+
+def test_jokers17_sichuan_heart3_leads() -> None:
+    judge = J("jokers17-sichuan")
+    state = game(judge, "3s 5", "3h 6", "3c 7")
+    assert state.turn == 1
+
+
+def test_jokers17_big_single_jokers_are_singles_only() -> None:
+    judge = J("jokers17-big-single")
+    assert refused(judge, "B R 5", "BR") is Reason.NOT_A_COMBINATION
+    assert kind_of(judge, "B R 5", "R", "B") == "single"
+
+
+# -- match level ---------------------------------------------------------------------------
+
+
+def test_next_leader_only_with_winner_leads() -> None:
+    classic = load_profile("classic16")
+    assert next_leader(classic, 2) is None
+    data = classic.model_dump()
+    data["lead"]["winner_leads"] = True
+    match = Profile.model_validate(data)
+    assert next_leader(match, 2) == 2 and next_leader(match, None) is None
+    d = deal(match, 7, leader=2)
+    assert d.leader == 2 and d.lead_card is None
+    assert d.hands == deal(classic, 7).hands

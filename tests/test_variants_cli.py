@@ -1,0 +1,142 @@
+"""``pdk variants`` (list, show, check) and ``pdk moves --variant`` through the real binary."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pdk.explain import explain
+from pdk.profile import Profile, available_profiles, load_profile
+
+NAMES = sorted(p.name for p in available_profiles())
+
+
+def pdk(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    return subprocess.run(["pdk", *args], capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_every_variants_table_profile_ships() -> None:
+    wanted = {
+        "classic16", "classic15", "jokers17", "jokers17-hunan", "jokers17-guangdong",
+        "jokers17-sichuan", "jokers17-big-single", "draw4", "two-player", "four-player",
+        "two-deck", "hearts3",
+    }  # fmt: skip
+    assert wanted <= set(NAMES)
+
+
+def test_variants_lists_every_profile_with_a_description() -> None:
+    out = pdk("variants", "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    for p in available_profiles():
+        assert p.name in out.stdout
+    assert "joker bomb" in out.stdout
+    data = json.loads(pdk("variants", "--json").stdout)
+    assert {row["name"] for row in data} == set(NAMES)
+    assert all(row["description"]["zh"] and row["description"]["en"] for row in data)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_show_explains_in_both_languages(name: str) -> None:
+    en = pdk("variants", "show", name, "--lang", "en")
+    zh = pdk("variants", "show", name, "--lang", "zh")
+    assert en.returncode == 0 and zh.returncode == 0
+    profile = load_profile(name)
+    assert f"{profile.players} players, {profile.hand_size} cards each" in en.stdout
+    assert f"{profile.players} 人，每人 {profile.hand_size} 张" in zh.stdout
+    assert ("Must beat" in en.stdout) == profile.rules.must_beat
+    assert ("有牌必压" in zh.stdout) == profile.rules.must_beat
+
+
+def test_show_details_follow_the_knobs() -> None:
+    jokers = pdk("variants", "show", "jokers17", "--lang", "en").stdout
+    assert "four of a kind < the joker bomb" in jokers and "No planes" in jokers
+    assert "Pair chain: 3 or more" in jokers and "You may always pass" in jokers
+    two_deck = pdk("variants", "show", "two-deck", "--lang", "zh").stdout
+    assert "同花顺" in two_deck and "天王炸" in two_deck and "A2345" in two_deck
+    four = pdk("variants", "show", "4p", "--lang", "en").stdout
+    assert "pays x4" in four and "fewer than 0.25 of their hand pays x3" in four
+    data = json.loads(pdk("variants", "show", "hunan", "--json", "--lang", "en").stdout)
+    assert data["name"] == "jokers17-hunan"
+    assert any("must contain ♠3" in line for s in data["sections"] for line in s["rules"])
+
+
+def test_explanation_is_generated_from_the_knobs() -> None:
+    classic = load_profile("classic16")
+    data = classic.model_dump()
+    data["rules"]["must_beat"] = False
+    data["combinations"]["straight"]["min_length"] = 6
+    changed = Profile.model_validate(data)
+    before, after = explain(classic, "en"), explain(changed, "en")
+    assert "Straight: 5 or more" in before and "Straight: 6 or more" in after
+    assert "Must beat" in before and "Must beat" not in after
+
+
+def test_show_unknown_variant_is_one_line_exit_2() -> None:
+    out = pdk("variants", "show", "nope")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "unknown variant" in out.stderr
+
+
+def test_check_accepts_a_good_profile_and_a_based_one(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(
+        "base: jokers17\nname: mine\ntitle: {en: Mine, zh: 我的}\n"
+        "description: {en: jokers17 with must-beat, zh: 有牌必压}\nrules: {must_beat: true}\n",
+        encoding="utf-8",
+    )
+    out = pdk("variants", "check", str(mine))
+    assert out.returncode == 0, out.stderr
+    assert "valid profile 'mine'" in out.stdout or "配置有效" in out.stdout
+    assert load_profile(mine).rules.must_beat and load_profile(mine).deck.jokers
+
+
+def test_check_names_every_bad_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "name: bad\ntitle: {en: B, zh: B}\ndescription: {en: B, zh: B}\nplayers: 5\n"
+        "combinations:\n  straight: {min_length: 0}\n  trio: {kickerz: 2}\nbombs: {four: maybe}\n",
+        encoding="utf-8",
+    )
+    out = pdk("variants", "check", str(bad))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    for field in ("players", "combinations.straight.min_length", "combinations.trio.kickerz", "bombs.four"):
+        assert field in out.stderr
+    assert str(bad) in out.stderr
+
+
+def test_check_names_impossible_settings(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "base: classic16\nname: bad\nhand_size: 17\ncombinations: {trio: {kickers: 2, min_kickers: 3}}\n"
+        "rules: {bao_pei: true}\nend: last_one\nbombs: {joker_pair: true}\n",
+        encoding="utf-8",
+    )
+    out = pdk("variants", "check", str(bad))
+    assert out.returncode == 2
+    for field in (
+        "hand_size",
+        "combinations.trio.min_kickers",
+        "rules.bao_pei",
+        "settlement.scheme",
+        "bombs.joker_pair",
+    ):
+        assert field in out.stderr
+    missing = pdk("variants", "check", str(tmp_path / "none.yaml"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_moves_with_variants() -> None:
+    out = pdk("moves", "--variant", "jokers17", "--hand", "5 9 K", "--beat", "4", "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["can_pass"] is True
+    out = pdk("moves", "--variant", "two-deck", "--hand", "3h4h5h6h7h 9", "--beat", "TJQKA", "--json")
+    plays = json.loads(out.stdout)["plays"]
+    assert plays == [{"cards": "34567", "kind": "straight_flush"}]
+    out = pdk("moves", "--variant", "hearts3", "--hand", "888 5 6", "--beat", "7773", "--json")
+    kinds = {p["kind"] for p in json.loads(out.stdout)["plays"]}
+    assert kinds == {"trio_with_one"}
+    out = pdk("moves", "--variant", "jokers17-big-single", "--hand", "B R", "--play", "BR", "--json")
+    assert out.returncode == 1 and json.loads(out.stdout)["legal"] is False
