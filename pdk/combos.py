@@ -187,6 +187,8 @@ def classify(profile: Profile, counts: int, *, whole_hand: bool, flush: bool = F
             readings.append(Reading(ComboKind.PAIR, r, 1))
         if bombs.four and bombs.min_size <= k <= bombs.max_size and r < Rank.BLACK_JOKER:
             readings.append(Reading(ComboKind.BOMB, r, bomb_units(profile, "same_rank", k)))
+        if bombs.three_aces and k == 3 and r == Rank.ACE:
+            readings.append(Reading(ComboKind.BOMB, r, bomb_units(profile, "three_aces", 3)))
     if bombs.joker_pair and counts == C.ONE[Rank.BLACK_JOKER] + C.ONE[Rank.RED_JOKER]:
         readings.append(Reading(ComboKind.BOMB, Rank.RED_JOKER, bomb_units(profile, "joker_pair", 2)))
     if bombs.four_jokers and counts == 2 * (C.ONE[Rank.BLACK_JOKER] + C.ONE[Rank.RED_JOKER]):
@@ -265,13 +267,13 @@ def _plane_readings(
 
 
 def lead_key(r: Reading) -> tuple[int, int, int, int, int]:
-    """D2 for a lead: the reading with the most trios, then a bomb or straight flush, then the
-    highest top rank."""
+    """D2 for a lead: a bomb first (only three aces read both as a bomb and as a trio),
+    then the reading with the most trios, a straight flush, the highest top rank."""
     if r.kind in (ComboKind.PLANE, ComboKind.TRIO_CHAIN):
         trios = r.units & ((1 << UNITS_KICKER_SHIFT) - 1)
     else:
         trios = int(r.kind in _TRIO_KINDS)
-    return (trios, r.kind == ComboKind.BOMB, r.kind == ComboKind.STRAIGHT_FLUSH, r.top, r.units)
+    return (r.kind == ComboKind.BOMB, trios, r.kind == ComboKind.STRAIGHT_FLUSH, r.top, r.units)
 
 
 def follow_key(r: Reading) -> tuple[int, int, int]:

@@ -327,6 +327,7 @@ def _bombs(p: Profile, lang: Lang) -> list[str]:
             "four of a kind" if b.max_size == 4 else f"{b.min_size} to {b.max_size} cards of one rank",
             "四张同点" if b.max_size == 4 else f"{b.min_size} 到 {b.max_size} 张同点",
         ),
+        "three_aces": ("three aces", "三个 A"),
         "joker_pair": ("the joker bomb (both jokers)", "王炸（大王 + 小王）"),
         "four_jokers": ("four jokers 天王炸", "天王炸（四张王）"),
         "straight_flush": ("a straight flush", "同花顺"),
@@ -463,6 +464,17 @@ def _scoring(p: Profile, lang: Lang) -> list[str]:
                 lang,
             )
         )
+        if s.reverse_spring_multiplier > 1:
+            lines.append(
+                _pick(
+                    (
+                        f"反春: a losing first leader who played only in the opening trick pays"
+                        f" x{s.reverse_spring_multiplier}",
+                        f"反春：先出的人若只在第一轮出过牌就输了，付 {s.reverse_spring_multiplier} 倍",
+                    ),
+                    lang,
+                )
+            )
         for g in sorted(s.graded, key=lambda g: g.played_under):
             frac = f"{g.played_under:g}"
             lines.append(

@@ -161,6 +161,8 @@ class GeneralGenerator(MoveGenerator):
                     out.append(n * ONE[r])
                 else:
                     out.extend(k * ONE[r] for k in range(bombs.min_size, min(n, bombs.max_size) + 1))
+        if bombs.three_aces and C.count(counts, Rank.ACE) >= 3:
+            out.append(3 * ONE[Rank.ACE])
         b = C.count(counts, Rank.BLACK_JOKER)
         red = C.count(counts, Rank.RED_JOKER)
         if bombs.joker_pair and b and red:

@@ -20,9 +20,15 @@ from pdk.cards import NUM_RANKS, RANK_CHARS, CardParseError, Rank, card_id, pars
 
 DEFAULT_PROFILE = "classic16"
 
-BombKind = Literal["same_rank", "joker_pair", "four_jokers", "straight_flush"]
+BombKind = Literal["same_rank", "three_aces", "joker_pair", "four_jokers", "straight_flush"]
 # The order bomb kinds rank in when a profile does not say (weakest first).
-_BOMB_KIND_ORDER: tuple[BombKind, ...] = ("same_rank", "straight_flush", "joker_pair", "four_jokers")
+_BOMB_KIND_ORDER: tuple[BombKind, ...] = (
+    "same_rank",
+    "straight_flush",
+    "three_aces",
+    "joker_pair",
+    "four_jokers",
+)
 
 
 class ProfileError(ValueError):
@@ -217,6 +223,7 @@ class BombRules(_Model):
     min_size: int = Field(4, ge=4, le=8, description="the fewest cards of one rank that make a bomb")
     max_size: int = Field(4, ge=4, le=8, description="the most (two packs hold 8 of a rank)")
     more_cards_beat_fewer: bool = Field(False, description="same-rank bombs compare by size, then rank")
+    three_aces: bool = Field(False, description="三个A: three aces are a bomb (a common table option)")
     joker_pair: bool = Field(False, description="王炸: the small and the big joker together")
     four_jokers: bool = Field(False, description="天王炸: all four jokers of two packs")
     order: tuple[BombKind, ...] | None = Field(
@@ -232,6 +239,7 @@ class BombRules(_Model):
             "joker_pair": self.joker_pair,
             "four_jokers": self.four_jokers,
             "straight_flush": straight_flush_bomb,
+            "three_aces": self.three_aces,
         }
         return tuple(k for k in _BOMB_KIND_ORDER if on[k])
 
@@ -266,6 +274,9 @@ class Settlement(_Model):
     )
     per_card: int = Field(1, ge=0, description="points a loser pays per card left")
     shut_out_multiplier: int = Field(2, ge=1, description="全关: factor for a loser who never played")
+    reverse_spring_multiplier: int = Field(
+        1, ge=1, description="反春: factor for a losing first leader who played only in the opening trick"
+    )
     graded: tuple[Grade, ...] = Field((), description="factors for losers who played little")
     one_card_exempt: bool = Field(False, description="a loser left with one card (报单) pays nothing")
     placement_points: tuple[int, ...] = Field((), description="points by place, first out first")
@@ -377,6 +388,7 @@ class Profile(_Model):
             and b.max_size == 4
             and not b.more_cards_beat_fewer
             and not b.joker_pair
+            and not b.three_aces
             and not b.four_jokers
             and self.deck.packs == 1
             and not self.deck.jokers
@@ -446,6 +458,8 @@ def _problems(p: Profile) -> list[str]:
         out.append(f"bombs.min_size: no rank has {b.min_size} cards in this deck")
     if b.max_size > most and b.max_size != 4:
         out.append(f"bombs.max_size: no rank has {b.max_size} cards in this deck")
+    if b.three_aces and p.rank_totals[Rank.ACE] < 3:
+        out.append("bombs.three_aces: the deck has fewer than three aces")
     if b.joker_pair and not p.deck.jokers:
         out.append("bombs.joker_pair: the deck has no jokers")
     if b.four_jokers and (not p.deck.jokers or p.deck.packs < 2):
@@ -480,6 +494,8 @@ def _problems(p: Profile) -> list[str]:
             out.append("settlement.placement_points: only used by scheme: placement")
         if s.first_out_bonus:
             out.append("settlement.first_out_bonus: only used by scheme: placement")
+    if s.reverse_spring_multiplier > 1 and s.scheme != "cards_left":
+        out.append("settlement.reverse_spring_multiplier: 反春 needs scheme: cards_left")
     if r.bao_pei and s.scheme != "cards_left":
         out.append("rules.bao_pei: 包赔 shifts card payments, so it needs scheme: cards_left")
     if len({g.played_under for g in s.graded}) != len(s.graded):

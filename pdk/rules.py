@@ -18,6 +18,7 @@ from pdk import counts as C
 from pdk.cards import (
     RANK_CHARS,
     CardParseError,
+    Rank,
     format_cards,
     format_unicode,
     parse_specs,
@@ -283,9 +284,14 @@ class Position:
 def locked_ranks(profile: Profile, hand_counts: int) -> list[int]:
     """Ranks whose cards form a held bomb that may not be broken up."""
     bombs = profile.bombs
-    if not (bombs.unbreakable and bombs.four):
+    if not bombs.unbreakable:
         return []
-    return [r for r, n in C.items(hand_counts) if n >= bombs.min_size and r < 13]
+    out = []
+    for r, n in C.items(hand_counts):
+        same_rank = bombs.four and n >= bombs.min_size and r < Rank.BLACK_JOKER
+        if same_rank or (bombs.three_aces and r == Rank.ACE and n >= 3):
+            out.append(r)
+    return out
 
 
 def _keeps_bombs(reading: Reading, counts: int, hand_counts: int, locked: list[int]) -> bool:

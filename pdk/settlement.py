@@ -54,6 +54,7 @@ def settle(
     bombs_played: int = 0,
     liable: int | None = None,
     first_out_sweep: bool = False,
+    spring_seat: int | None = None,
 ) -> Settlement:
     """Score a finished deal.
 
@@ -61,7 +62,8 @@ def settle(
     profile's timing: trick won or every bomb played). ``order`` is the finishing order
     for placement scoring, ``bombs_played`` the number of bombs for doubling, ``liable``
     the seat that owes 包赔, ``first_out_sweep`` whether nobody else had played when the
-    first player went out.
+    first player went out, ``spring_seat`` the first leader if they played only in the
+    opening trick (反春).
     """
     rules = profile.settlement
     n = len(cards_left)
@@ -85,6 +87,8 @@ def settle(
             mults[seat] = rules.multiplier(profile.hand_size - left, profile.hand_size)
             if not played_any[seat]:
                 mults[seat] = rules.shut_out_multiplier
+            if seat == spring_seat:
+                mults[seat] = max(mults[seat], rules.reverse_spring_multiplier)
             if rules.one_card_exempt and left == 1:
                 exempt[seat] = True
                 continue

@@ -370,7 +370,27 @@ class GameState:
             bombs_played=self.bombs_played,
             liable=self.liable,
             first_out_sweep=self.first_out_sweep,
+            spring_seat=self._spring_seat()
+            if self.profile.settlement.reverse_spring_multiplier > 1
+            else None,
         )
+
+    def _spring_seat(self) -> int | None:
+        """反春: the first leader, if every play they made was in the opening trick."""
+        leader = self.deal.leader
+        passes = 0
+        end = len(self.history)
+        for i, action in enumerate(self.history):
+            if action.play is not None:
+                passes = 0
+                continue
+            passes += 1
+            if passes >= len(self.hands) - 1:
+                end = i
+                break
+        if any(a.seat == leader and a.play is not None for a in self.history[end + 1 :]):
+            return None
+        return leader
 
     def clone(self) -> GameState:
         other = object.__new__(GameState)

@@ -384,3 +384,92 @@ def test_next_leader_only_with_winner_leads() -> None:
     d = deal(match, 7, leader=2)
     assert d.leader == 2 and d.lead_card is None
     assert d.hands == deal(classic, 7).hands
+
+
+# -- more differences, one scenario each -----------------------------------------------------
+
+
+def with_knobs(name: str, **sections: dict[str, object]) -> Profile:
+    """A shipped profile with some knobs changed, validated like a user's YAML."""
+    data = load_profile(name).model_dump()
+    for section, values in sections.items():
+        data[section].update(values)
+    return Profile.model_validate(data)
+
+
+@pytest.mark.parametrize("name", ["classic15", "draw4", "two-player"])
+def test_seed_003_profiles_exempt_a_one_card_loser(name: str) -> None:
+    p = load_profile(name)
+    losers = [1, 5] if p.players == 3 else [1]
+    cards = [0, *losers]
+    s = settle(p, 0, cards, [True] * len(cards), [0] * len(cards))
+    assert s.seats[1].exempt and s.seats[1].total == 0
+    assert s.totals[0] == sum(losers) - 1
+
+
+def test_jokers17_has_no_short_last_hand() -> None:
+    judge = J("jokers17")
+    assert refused(judge, "888 5", "8885") is Reason.NOT_A_COMBINATION
+    assert kind_of(judge, "888 5", "888") == "trio"
+
+
+def test_two_deck_unbreakable_bomb_of_six_goes_out_whole() -> None:
+    judge = J("two-deck")
+    hand = "666666 9"
+    assert {(c, k) for c, k in judge.legal(judge.pos(hand))} == {("666666", "bomb"), ("9", "single")}
+    assert refused(judge, hand, "6666") is Reason.BREAKS_BOMB
+
+
+def test_jokers17_sichuan_falls_back_to_the_next_heart() -> None:
+    judge = J("jokers17-sichuan")
+    state = game(judge, "3s 5", "4h 6", "5h 7")
+    assert state.turn == 1 and state.deal.lead_card == card_id(Rank.FOUR, 1)
+
+
+def test_jokers17_guangdong_doubling_in_play() -> None:
+    judge = J("jokers17-guangdong")
+    state = game(judge, "3s 4 4", "5 5 5 5 6", "7 8 9")
+    run(judge, state, "3s", "5555", None, None, "6", "7", None, "8", None, "9")
+    assert state.over
+    s = state.settlement()
+    assert s.doubling == 2 and s.totals == (-4, 6, 0)  # (2 + 1) x 2, 0, -2 x 2
+
+
+def test_three_aces_bomb_knob() -> None:
+    p = with_knobs("classic16", bombs={"three_aces": True})
+    judge = Judge(p)
+    assert kind_of(judge, "AAA 5", "AAA") == "bomb"
+    assert judge.check(judge.pos("AAA 5", "KKKK"), "AAA") is not None  # the strongest bomb by default
+    assert refused(judge, "AAA 5 6", "AAA56") is Reason.BREAKS_BOMB
+    assert ("AAA", "bomb") in judge.legal(judge.pos("AAA 5", "9"))
+    with pytest.raises(ValueError, match=r"bombs\.three_aces"):
+        with_knobs("classic15", bombs={"three_aces": True})
+
+
+def test_reverse_spring_knob() -> None:
+    p = with_knobs("classic16", settlement={"reverse_spring_multiplier": 2})
+    judge = Judge(p)
+    # Seat 0 leads ♠3 and never plays again; seat 1 goes out.
+    state = game(judge, "3s 4 5", "2s 6", "7 8 9")
+    run(judge, state, "3s", "2s", None, None, "6")
+    s = state.settlement()
+    # Seat 0: 2 cards x2 (反春); seat 2 never played: 3 cards x2 (全关).
+    assert s.seats[0].multiplier == 2 and s.totals == (-4, 10, -6)
+    # Without the knob the same deal is plain card payment.
+    judge = J("classic16")
+    state = game(judge, "3s 4 5", "2s 6", "7 8 9")
+    run(judge, state, "3s", "2s", None, None, "6")
+    assert state.settlement().totals == (-2, 8, -6)
+
+
+def test_winner_leads_knob_in_a_match() -> None:
+    p = with_knobs("classic16", lead={"winner_leads": True})
+    first = deal(p, 1)
+    state = GameState(p, first)
+    while not state.over:
+        moves = state.legal_moves()
+        state.step(moves[0] if moves else None)
+    leader = next_leader(p, state.winner)
+    assert leader == state.winner
+    second = deal(p, 2, leader=leader)
+    assert GameState(p, second).turn == state.winner
