@@ -24,11 +24,12 @@ import time
 from pdk import counts as C
 from pdk.bots import register
 from pdk.bots.infer import Sampler
+from pdk.bots.knowledge import Knowledge
 from pdk.bots.normal import Judge
-from pdk.bots.plan import Planner, planner_for
+from pdk.bots.plan import gen_of, size_of
 from pdk.combos import Move
 from pdk.deal import Rng, splitmix64
-from pdk.movegen import BOMB, SINGLE, MoveGenerator, generator_for
+from pdk.movegen import BOMB, SINGLE, MoveGenerator
 from pdk.profile import Profile
 from pdk.state import PlayerView
 
@@ -56,7 +57,7 @@ class Sim:
 
     @classmethod
     def from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
-        gen = generator_for(view.profile)
+        gen = gen_of(view.profile)
         sim = cls(gen, view.profile.rules.must_beat)
         n = view.players
         sim.n = n
@@ -117,7 +118,7 @@ class Sim:
                 self.turn = (seat + 1) % self.n
             return
         self.counts[seat] -= move[0]
-        self.sizes[seat] = C.total(self.counts[seat])
+        self.sizes[seat] = size_of(self.counts[seat])
         self.played_any[seat] = True
         self.prev = move
         self.prev_seat = seat
@@ -164,6 +165,28 @@ def _win_estimate(base: Sim, me: int, profile: Profile) -> float:
     )
 
 
+def lets_out(sim: Sim, move: Move) -> bool:
+    """Would some other player go out at once by beating ``move``? (Exact: the sampled
+    deal is known to the rollout.)"""
+    t = sim.turn
+    n = sim.n
+    gen = sim.gen
+    for o in range(n):
+        if o == t or sim.sizes[o] > 4:
+            continue
+        hand = sim.counts[o]
+        nxt = sim.sizes[(o + 1) % n] == 1
+        for r in gen.follows(hand, move, nxt):
+            if r[0] == hand:
+                return True
+    return False
+
+
+def _near_out(sim: Sim) -> bool:
+    t = sim.turn
+    return any(sim.sizes[o] <= 4 for o in range(sim.n) if o != t)
+
+
 def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
     """The rollout policy: go out if possible; lead the longest play that sheds the lowest
     rank (avoiding singles when an opponent holds one card); follow with the cheapest play
@@ -179,22 +202,27 @@ def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
         low = (hand & -hand).bit_length() - 1
         low_field = 31 << (low - low % 5)
         danger = any(sim.sizes[o] == 1 for o in range(sim.n) if o != t)
+        near = _near_out(sim)
         best: Move | None = None
-        best_key: tuple[int, int, int, int] = (0, 0, 0, 0)
+        best_key: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
         for m in moves:
             c = m[0]
             key = (
+                not (near and lets_out(sim, m)),
                 m[1] != BOMB,
                 not (danger and m[1] == SINGLE),
                 bool(c & low_field),
-                C.total(c) * 1000 - m[2],
+                size_of(c) * 1000 - m[2],
             )
             if best is None or key > best_key or (key == best_key and c < best[0]):
                 best, best_key = m, key
         return best
     cheapest: Move | None = None
+    near = _near_out(sim)
     for m in moves:
         if m[1] == BOMB and sim.prev[1] != BOMB:
+            continue
+        if near and lets_out(sim, m):
             continue
         if cheapest is None or (m[2], m[0]) < (cheapest[2], cheapest[0]):
             cheapest = m
@@ -207,38 +235,33 @@ def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
     return cheapest
 
 
-def planned(sim: Sim, moves: list[Move], can_pass: bool, plan: Planner) -> Move | None:
-    """The searching seat's own rollout policy: the play that leaves the best-planned hand.
-
-    Its hand is the same in every sampled deal, so the planner's cache makes this cheap."""
+def judged(sim: Sim, moves: list[Move], can_pass: bool, profile: Profile) -> Move | None:
+    """The ``normal`` bot's judgement inside a sampled deal (its card counter sees the other
+    hands pooled, as it would by counting)."""
     if not moves:
         return None
-    hand = sim.counts[sim.turn]
-    best: Move | None = None
-    best_v = -1e9
-    for m in moves:
-        if m[0] == hand:
-            return m
-        v = plan.value(hand - m[0])
-        if m[1] == BOMB:
-            v += 1.5
-        if v > best_v:
-            best, best_v = m, v
-    if can_pass and plan.value(hand) - 0.3 > best_v:
-        return None
-    return best
+    if len(moves) == 1 and not can_pass:
+        return moves[0]
+    t = sim.turn
+    view = PlayerView(profile, t, 0, tuple(sim.sizes), (), (), sim.prev, sim.prev_seat,
+                      tuple(sim.played_any), 0, None)  # fmt: skip
+    pool = sum(sim.counts) - sim.counts[t]
+    know = Knowledge(view, hand=sim.counts[t], unseen=pool)
+    return Judge(view, know).rank(moves, can_pass)[0][1]
 
 
-def rollout(sim: Sim, me: int = -1, plan: Planner | None = None, limit: int = 400) -> None:
-    """Finish the deal (in place): greedy for everyone, or ``planned`` for seat ``me``."""
+def rollout(sim: Sim, policy: str, profile: Profile, limit: int = 400) -> None:
+    """Finish the deal in place, every seat playing ``policy``: ``"judge"`` (the normal
+    bot's judgement, what the search is tuned with) or ``"greedy"`` (several times faster)."""
     for _ in range(limit):
         if sim.winner is not None:
             return
         moves = sim.moves()
-        if plan is not None and (sim.turn == me or me < 0):
-            sim.apply(planned(sim, moves, sim.can_pass(moves), plan))
+        can_pass = sim.can_pass(moves)
+        if policy == "judge":
+            sim.apply(judged(sim, moves, can_pass, profile))
         else:
-            sim.apply(greedy(sim, moves, sim.can_pass(moves)))
+            sim.apply(greedy(sim, moves, can_pass))
 
 
 class Solver:
@@ -294,7 +317,10 @@ class _OutOfBudget(Exception):
 
 
 class HardBot:
-    """Determinized Monte-Carlo search; see the module docstring."""
+    """Determinized Monte-Carlo search; see the module docstring.
+
+    ``determinizations`` deals are sampled per decision (a fixed budget, so the choice is
+    reproducible); ``time_cap`` seconds stops the search early only as a safety net."""
 
     name = "hard"
 
@@ -302,24 +328,24 @@ class HardBot:
         self,
         seed: int = 0,
         *,
-        determinizations: int = 48,
+        determinizations: int = 24,
         candidates: int = 6,
+        policy: str = "judge",
         time_cap: float = 0.8,
         solve_cards: int = 7,
-        self_plan: bool = True,
-        plan_all: bool = False,
         solve_nodes: int = 400,
         proof_samples: int = 8,
     ) -> None:
-        self.self_plan = self_plan
-        self.plan_all = plan_all
-        self.solve_nodes = solve_nodes
-        self.proof_samples = proof_samples
+        if policy not in ("judge", "greedy"):
+            raise ValueError(f"unknown rollout policy {policy!r}")
         self.seed = seed
         self.determinizations = determinizations
         self.candidates = candidates
+        self.policy = policy
         self.time_cap = time_cap
         self.solve_cards = solve_cards
+        self.solve_nodes = solve_nodes
+        self.proof_samples = proof_samples
 
     def choose(self, view: PlayerView) -> Move | None:
         if not isinstance(view, PlayerView):
@@ -339,24 +365,24 @@ class HardBot:
         cands = [m for _, m in ranked[: self.candidates]]
         if len(cands) == 1:
             return cands[0]
+        # The random stream depends on the seed and the position only, not on earlier calls.
         rng = Rng(next(splitmix64(self.seed * 0x9E3779B97F4A7C15 + len(view.history) * 7919 + view.seat)))
         sampler = Sampler(view)
         profile = view.profile
         me = view.seat
         totals = [0.0] * len(cands)
-        plan = planner_for(judge.gen) if self.self_plan else None
-        solving = C.total(judge.hand) <= self.solve_cards
+        solving = size_of(judge.hand) <= self.solve_cards
         proven = [0] * len(cands)
+        done = 0
         for done in range(1, self.determinizations + 1):
-            hands = sampler.sample(rng)
-            base = Sim.from_view(view, hands)
+            base = Sim.from_view(view, sampler.sample(rng))
             for i, cand in enumerate(cands):
                 sim = base.clone()
                 sim.apply(cand)
                 won = Solver(me, self.solve_nodes).wins(sim.clone()) if solving else None
                 if won:
                     proven[i] += 1
-                rollout(sim, -1 if self.plan_all else me, plan)
+                rollout(sim, self.policy, profile)
                 score = sim.score(me, profile)
                 if won and sim.winner != me:
                     score = max(score, _win_estimate(base, me, profile))
@@ -369,7 +395,7 @@ class HardBot:
                     solving = False  # nothing close to a proof: save the time
             if time.perf_counter() - start > self.time_cap:
                 break
-        # Ties go to the normal bot's order (candidates are already in it).
+        # Ties go to the normal bot's order (the candidates are in it).
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
 

@@ -10,8 +10,9 @@ over-estimate, which is the safe side for "is this play a sure winner?".
 from __future__ import annotations
 
 from pdk import counts as C
+from pdk.bots.plan import gen_of, size_of
 from pdk.combos import Move
-from pdk.movegen import BOMB, MoveGenerator, generator_for
+from pdk.movegen import BOMB, MoveGenerator
 from pdk.state import PlayerView
 
 
@@ -35,16 +36,27 @@ def unseen_counts(view: PlayerView) -> int:
 class Knowledge:
     """The card counter for one decision, with a cache of "can anyone beat this?"."""
 
-    def __init__(self, view: PlayerView, played: int | None = None) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        played: int | None = None,
+        *,
+        hand: int | None = None,
+        unseen: int | None = None,
+    ) -> None:
+        """``hand`` and ``unseen`` (rank counts) override what is read from the view: a
+        search that plays on inside a sampled deal knows them without a history."""
         self.view = view
-        self.gen: MoveGenerator = generator_for(view.profile)
-        if played is None:
-            played = played_counts(view)
-        deck = 0
-        for r, n in enumerate(view.profile.rank_totals):
-            deck += n * C.ONE[r]
-        self.hand = C.from_mask(view.hand)
-        self.unseen = deck - self.hand - played
+        self.gen: MoveGenerator = gen_of(view.profile)
+        self.hand = C.from_mask(view.hand) if hand is None else hand
+        if unseen is None:
+            if played is None:
+                played = played_counts(view)
+            deck = 0
+            for r, n in enumerate(view.profile.rank_totals):
+                deck += n * C.ONE[r]
+            unseen = deck - self.hand - played
+        self.unseen = unseen
         seat = view.seat
         self.opponents = [s for s in range(view.players) if s != seat]
         self.opp_sizes = [view.hand_sizes[s] for s in self.opponents]
@@ -52,6 +64,13 @@ class Knowledge:
         self.min_opp = min(self.opp_sizes) if self.opp_sizes else 99
         self._beat: dict[tuple[int, int, int, int], bool] = {}
         self._cap: int | None = None
+        self._bomb: int | None = None
+
+    def _top_bomb(self) -> int:
+        """The highest rank of which four or more are unseen (a possible bomb), or -1."""
+        if self._bomb is None:
+            self._bomb = max((r for r, k in C.items(self.unseen) if k >= 4), default=-1)
+        return self._bomb
 
     def _capped(self) -> int:
         if self._cap is None:
@@ -63,7 +82,7 @@ class Knowledge:
 
     def beatable(self, move: Move, max_size: int | None = None) -> bool:
         """Could some other player beat ``move``, judging by the unseen cards and hand sizes?"""
-        n = C.total(move[0])
+        n = size_of(move[0])
         size = self.max_opp if max_size is None else max_size
         key = (move[1], move[2], move[3], n * 100 + size)
         got = self._beat.get(key)
@@ -75,12 +94,12 @@ class Knowledge:
                 # Cap the pool at 3 a rank: four pooled cards may sit in two hands, and a
                 # possible bomb is judged separately below.
                 for r in self.gen.follows(self._capped(), move, False):
-                    if r[1] != BOMB and C.total(r[0]) <= size:
+                    if r[1] != BOMB and size_of(r[0]) <= size:
                         result = True
                         break
             if not result and size >= 4 and self.view.profile.bombs.four:
                 above = move[2] if move[1] == BOMB else -1
-                result = any(k >= 4 and r > above for r, k in C.items(self.unseen))
+                result = self._top_bomb() > above
         self._beat[key] = result
         return result
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 from pdk import counts as C
 from pdk.bots import register
 from pdk.bots.knowledge import Knowledge
-from pdk.bots.plan import Planner, planner_for
+from pdk.bots.plan import Planner, gen_of, planner_for, size_of
 from pdk.combos import Move
-from pdk.movegen import BOMB, PLANE, SINGLE, TRIO, MoveGenerator, generator_for
+from pdk.movegen import BOMB, PLANE, SINGLE, TRIO, MoveGenerator
 from pdk.state import PlayerView
 
 TEMPO = 0.5  # winning the trick back (the lead is worth about half a play)
@@ -63,11 +63,11 @@ class Judge:
 
     def __init__(self, view: PlayerView, know: Knowledge | None = None) -> None:
         self.view = view
-        self.gen: MoveGenerator = generator_for(view.profile)
+        self.gen: MoveGenerator = gen_of(view.profile)
         self.plan: Planner = planner_for(self.gen)
         self.know = know if know is not None else Knowledge(view)
         self.hand = self.know.hand
-        self.size = C.total(self.hand)
+        self.size = size_of(self.hand)
 
     def rank(self, moves: list[Move], can_pass: bool, trim: bool = True) -> list[tuple[float, Move | None]]:
         view = self.view
@@ -123,7 +123,7 @@ class Judge:
             # view, but a follow that strips a control card when nobody threatens costs a bit.
             pass
         # The last card (报单 for us): keep the one the others can least beat.
-        if C.total(rest) == 1:
+        if size_of(rest) == 1:
             (r,) = [r for r, _ in C.items(rest)]
             if not know.beatable((rest, SINGLE, r, 1)):
                 s += 1.5
@@ -134,7 +134,7 @@ class Judge:
         if safe:
             return 0.0
         know = self.know
-        n = C.total(move[0])
+        n = size_of(move[0])
         penalty = 0.0
         for size in know.opp_sizes:
             if size > 3:

@@ -17,7 +17,8 @@ the move generator's profile knobs, so every variant plans with its own catalogu
 from __future__ import annotations
 
 from pdk import counts as C
-from pdk.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO, MoveGenerator
+from pdk.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO, MoveGenerator, generator_for
+from pdk.profile import Profile
 
 PLAY_COST = 1.0
 BOMB_VALUE = 1.0
@@ -218,6 +219,28 @@ class Planner:
 
 
 _PLANNERS: dict[int, Planner] = {}
+_GENS: dict[int, tuple[Profile, MoveGenerator]] = {}
+_TOTALS: dict[int, int] = {}
+
+
+def gen_of(profile: Profile) -> MoveGenerator:
+    """``generator_for`` without hashing the profile on every call (a hot path in search)."""
+    got = _GENS.get(id(profile))
+    if got is None or got[0] is not profile:
+        got = (profile, generator_for(profile))
+        _GENS[id(profile)] = got
+    return got[1]
+
+
+def size_of(counts: int) -> int:
+    """Cards in a rank-count value, memoized (plays and hands recur all game long)."""
+    n = _TOTALS.get(counts)
+    if n is None:
+        if len(_TOTALS) > _CACHE_LIMIT:
+            _TOTALS.clear()
+        n = C.total(counts)
+        _TOTALS[counts] = n
+    return n
 
 
 def planner_for(gen: MoveGenerator) -> Planner:
