@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pdk import counts as C
 from pdk.cards import Rank
-from pdk.combos import ComboKind, Move, Reading
+from pdk.combos import ComboKind, Move, Reading, beats, classify
 from pdk.movegen import MoveGenerator, kicker_sets
 from pdk.profile import Profile
 from pdk.rules import judge, locked_ranks
@@ -55,7 +55,13 @@ class GeneralGenerator(MoveGenerator):
         self.suited = combos.straight_flush != "none"
         if self.suited or profile.deck.packs > 1:
             self.one_pack = False
-        self.windows = sorted(combos.chain_windows.items(), key=lambda w: (w[0].bit_count(), w[1]))
+        # Chain windows as (rank mask, length, one card of each rank as counts).
+        self.windows = [
+            (mask, mask.bit_count(), sum(ONE[r] for r in range(Rank.BLACK_JOKER) if mask >> r & 1))
+            for mask, _top in sorted(combos.chain_windows.items(), key=lambda w: (w[0].bit_count(), w[1]))
+        ]
+        # classify() is a pure function of the cards: memoised, since candidates recur.
+        self._readings: dict[tuple[int, bool, bool], list[Reading]] = {}
 
     # -- the public entry points (same as MoveGenerator's, plus the hand for flushes) ----
 
@@ -78,8 +84,22 @@ class GeneralGenerator(MoveGenerator):
         out: list[Move] = []
         seen: set[tuple[int, int]] = set()
         profile = self.profile
+        locked = locked_ranks(profile, counts)
+        memo = self._readings
+        if len(memo) > 200_000:
+            memo.clear()
         for cand, flush in [(c, False) for c in plain] + [(c, True) for c in flushes]:
-            verdict = judge(profile, counts, cand, prev, next_has_one, flush)
+            whole = cand == counts
+            readings = memo.get((cand, whole, flush))
+            if readings is None:
+                readings = memo[cand, whole, flush] = classify(profile, cand, whole_hand=whole, flush=flush)
+            if not readings:
+                continue
+            if prev is not None and not any(beats(r.kind, r.top, r.units, *prev[1:]) for r in readings):
+                continue
+            verdict = judge(
+                profile, counts, cand, prev, next_has_one, flush, locked=locked, readings=readings
+            )
             if isinstance(verdict, Reading):
                 key = (cand, int(verdict.kind))
                 if key not in seen:
@@ -125,11 +145,9 @@ class GeneralGenerator(MoveGenerator):
         if shapes & {"pair_chain", "straight", "flush"}:
             suit_masks = self._suit_masks(hand_mask, locked) if "flush" in shapes and self.suited else []
             pc, st = combos.pair_chain, combos.straight
-            for window, _top in self.windows:
-                length = window.bit_count()
+            for window, length, body in self.windows:
                 if want_len >= 0 and length != want_len:
                     continue
-                body = sum(ONE[r] for r in range(Rank.BLACK_JOKER) if window >> r & 1)
                 if (
                     "pair_chain" in shapes
                     and pc.enabled
@@ -213,11 +231,10 @@ class GeneralGenerator(MoveGenerator):
         want = -1
         if prev is not None:
             want = prev[3] & 31
-        for window, _top in self.windows:
-            length = window.bit_count()
+        for window, length, ones in self.windows:
             if length < plane.min_length or window & m3 != window or (want >= 0 and length != want):
                 continue
-            body = sum(3 * ONE[r] for r in range(Rank.BLACK_JOKER) if window >> r & 1)
+            body = 3 * ones
             rest = [(r, k) for r, k in its if not window >> r & 1]
             counts_ok = set(range(plane.low * length, plane.kickers_per_trio * length + 1))
             if plane.bare:

@@ -117,7 +117,7 @@ class TrioRules(_Model):
     kicker_kind: KickerKind = Field("any", description="kickers are any cards, or pairs")
     follow_same_kickers: bool = Field(False, description="a follower must carry as many kickers")
 
-    @property
+    @cached_property
     def counts(self) -> tuple[int, ...]:
         """Every allowed kicker count, fewest first."""
         low = self.kickers if self.min_kickers is None else self.min_kickers
@@ -326,6 +326,15 @@ class Profile(_Model):
         "first_out", description="the deal ends when the first player is out, or plays on to the last"
     )
     settlement: Settlement = Settlement()
+
+    @cached_property
+    def hash_key(self) -> int:
+        """The profile's hash, worked out once: generators are cached per profile and every
+        ``Position`` looks its generator up, so hashing the nested model each time costs."""
+        return hash(self.model_dump_json())
+
+    def __hash__(self) -> int:
+        return self.hash_key
 
     @model_validator(mode="after")
     def _consistent(self) -> Profile:

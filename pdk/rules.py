@@ -316,31 +316,42 @@ def judge(
     prev: Move | None,
     next_has_one: bool,
     flush: bool = False,
+    *,
+    locked: list[int] | None = None,
+    readings: list[Reading] | None = None,
 ) -> Reading | tuple[Reason, dict[str, str]]:
     """The reading a rank-count play is legal as, or why it is not.
 
     This is the rule core shared by ``check`` (which adds the card-level tests) and the
-    general move generator, so the two cannot disagree.
+    general move generator, so the two cannot disagree. The generator passes ``locked``
+    (the hand's bomb-locked ranks) and ``readings`` (``classify``'s answer, which it
+    memoises) so that they are worked out once, not per candidate.
     """
-    readings = classify(profile, counts, whole_hand=counts == hand_counts, flush=flush)
-    text = move_notation((counts, 0, 0, 0))
+    if readings is None:
+        readings = classify(profile, counts, whole_hand=counts == hand_counts, flush=flush)
+    text = ""
     if not readings:
+        text = move_notation((counts, 0, 0, 0))
         if profile.rules.short_last_hand and classify(profile, counts, whole_hand=True):
             return Reason.BARE_TRIO, {"cards": text}
         return Reason.NOT_A_COMBINATION, {"cards": text}
-    locked = locked_ranks(profile, hand_counts)
+    if locked is None:
+        locked = locked_ranks(profile, hand_counts)
     if locked:
         kept = [rd for rd in readings if _keeps_bombs(rd, counts, hand_counts, locked)]
         if not kept:
             r = next(r for r in locked if C.count(counts, r))
             bomb = rank_label(r) * C.count(hand_counts, r)
-            return Reason.BREAKS_BOMB, {"cards": text, "bomb": bomb}
+            return Reason.BREAKS_BOMB, {"cards": move_notation((counts, 0, 0, 0)), "bomb": bomb}
         readings = kept
     if prev is not None:
         _, pk, ptop, punits = prev
         beating = [rd for rd in readings if beats(rd.kind, rd.top, rd.units, pk, ptop, punits)]
         if not beating:
-            return Reason.DOES_NOT_BEAT, {"cards": text, "prev": move_notation(prev)}
+            return Reason.DOES_NOT_BEAT, {
+                "cards": move_notation((counts, 0, 0, 0)),
+                "prev": move_notation(prev),
+            }
         reading = max(beating, key=follow_key)
     else:
         reading = preferred_lead(readings)

@@ -191,13 +191,25 @@ class GameState:
         """The fast path for bots: generated plays for the seat to move."""
         if self.done:
             return []
-        if not self.simple or (not self.history and self.first_card is not None):
+        if not self.simple:
+            return self._legal_general()
+        if not self.history and self.first_card is not None:
             return self.position().legal_moves()
         nxt = self.sizes[(self.turn + 1) % len(self.hands)] == 1
         prev = self.prev
         if prev is None:
             return self.gen.leads(self.counts[self.turn], nxt)
         return self.gen.follows(self.counts[self.turn], prev, nxt)
+
+    def _legal_general(self) -> list[Move]:
+        """``Position.legal_moves`` for variant profiles, without building a Position."""
+        turn = self.turn
+        nxt = self.sizes[self.next_seat(turn)] == 1
+        moves = self.gen.moves(self.counts[turn], self.prev, nxt, hand_mask=self.hands[turn])
+        if not self.history and self.first_card is not None:
+            need = C.ONE[(self.first_card & 63) >> 2]
+            moves = [m for m in moves if C.contains(m[0], need)]
+        return moves
 
     def can_pass(self, moves: list[Move]) -> bool:
         return not self.done and self.gen.can_pass(self.prev, moves)
