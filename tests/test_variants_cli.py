@@ -135,6 +135,15 @@ def test_moves_with_variants() -> None:
     out = pdk("moves", "--variant", "two-deck", "--hand", "3h4h5h6h7h 9", "--beat", "TJQKA", "--json")
     plays = json.loads(out.stdout)["plays"]
     assert plays == [{"cards": "34567", "kind": "straight_flush"}]
+    # A --beat written with one suit throughout is a straight flush; only a higher one beats it.
+    out = pdk("moves", "--variant", "two-deck", "--hand", "3h4h5h6h7h8h 9", "--beat", "4d5d6d7d8d", "--json")
+    assert json.loads(out.stdout)["plays"] == []
+    out = pdk("moves", "--variant", "two-deck", "--hand", "3h4h5h6h7h8h 9", "--beat", "4s5c6s7s8s", "--json")
+    assert {(p["cards"], p["kind"]) for p in json.loads(out.stdout)["plays"]} == {
+        ("34567", "straight_flush"),
+        ("45678", "straight_flush"),
+        ("56789", "straight"),
+    }
     out = pdk("moves", "--variant", "hearts3", "--hand", "888 5 6", "--beat", "7773", "--json")
     kinds = {p["kind"] for p in json.loads(out.stdout)["plays"]}
     assert kinds == {"trio_with_one"}

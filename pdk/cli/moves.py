@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from pdk import counts as C
-from pdk.cards import CardParseError, format_cards
+from pdk.cards import CardParseError, format_cards, parse_specs
 from pdk.cli.app import app
 from pdk.cli.common import (
     JsonOpt,
@@ -23,7 +23,7 @@ from pdk.cli.common import (
 from pdk.combos import ComboKind, Move, classify, preferred_lead
 from pdk.i18n import Lang, tr
 from pdk.profile import Profile
-from pdk.rules import IllegalPlay, Position, check, move_notation, resolve_cards
+from pdk.rules import IllegalPlay, Position, check, is_one_suit, move_notation, resolve_cards
 
 
 def _deck_mask(profile: Profile) -> int:
@@ -39,7 +39,10 @@ def parse_beat(profile: Profile, text: str, available: int) -> Move:
         cards = resolve_cards(text, available, "deck outside your hand")
     except CardParseError as exc:
         fail(f"--beat: {exc}")
-    readings = classify(profile, C.from_cards(cards), whole_hand=False)
+    # A straight flush only when the suits were written out (unsuited ranks take any suit).
+    suited = all(spec.suit is not None for spec in parse_specs(text))
+    flush = profile.combinations.straight_flush != "none" and suited and is_one_suit(cards)
+    readings = classify(profile, C.from_cards(cards), whole_hand=False, flush=flush)
     if not readings:
         fail(f"--beat: {format_cards(cards)} is not a combination")
     r = preferred_lead(readings)
