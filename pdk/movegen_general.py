@@ -53,6 +53,8 @@ class GeneralGenerator(MoveGenerator):
         super().__init__(profile)
         combos = profile.combinations
         self.suited = combos.straight_flush != "none"
+        # A straight flush that is a bomb can answer any play, at any length.
+        self.flush_bomb = combos.straight_flush == "bomb"
         if self.suited or profile.deck.packs > 1:
             self.one_pack = False
         # Chain windows as (rank mask, length, one card of each rank as counts).
@@ -80,6 +82,8 @@ class GeneralGenerator(MoveGenerator):
 
     def _legal(self, counts: int, prev: Move | None, next_has_one: bool, hand_mask: int) -> list[Move]:
         shapes = _ALL if prev is None else _SHAPES_FOR[prev[1]]
+        if self.flush_bomb:
+            shapes = shapes | {"flush"}
         plain, flushes = self.candidates(counts, shapes, hand_mask, prev)
         out: list[Move] = []
         seen: set[tuple[int, int]] = set()
@@ -146,7 +150,7 @@ class GeneralGenerator(MoveGenerator):
             suit_masks = self._suit_masks(hand_mask, locked) if "flush" in shapes and self.suited else []
             pc, st = combos.pair_chain, combos.straight
             for window, length, body in self.windows:
-                if want_len >= 0 and length != want_len:
+                if want_len >= 0 and length != want_len and not self.flush_bomb:
                     continue
                 if (
                     "pair_chain" in shapes
@@ -156,7 +160,7 @@ class GeneralGenerator(MoveGenerator):
                 ):
                     plain.add(2 * body)
                 if st.enabled and length >= st.min_length and window & m1 == window:
-                    if "straight" in shapes:
+                    if "straight" in shapes and (want_len < 0 or length == want_len):
                         plain.add(body)
                     if any(window & sm == window for sm in suit_masks):
                         flushes.add(body)

@@ -473,3 +473,39 @@ def test_winner_leads_knob_in_a_match() -> None:
     assert leader == state.winner
     second = deal(p, 2, leader=leader)
     assert GameState(p, second).turn == state.winner
+
+
+def test_straight_flush_as_a_bomb_knob() -> None:
+    p = with_knobs(
+        "two-deck",
+        combinations={"straight_flush": "bomb"},
+        bombs={"order": ("same_rank", "straight_flush", "four_jokers")},
+    )
+    judge = Judge(p)
+    hand = "3h 4h 5h 6h 7h 9"
+    result = judge.check(judge.pos(hand, "KKKKKKKK"), "3h4h5h6h7h")
+    assert result is not None and result.kind is ComboKind.BOMB  # above every same-rank bomb
+    assert refused(judge, hand, "3h4h5h6h7h", "BBRR") is Reason.DOES_NOT_BEAT
+    assert ("34567", "bomb") in judge.legal(judge.pos(hand, "9"))
+    with pytest.raises(ValueError, match=r"bombs\.order"):
+        with_knobs("two-deck", combinations={"straight_flush": "bomb"})
+
+
+def test_breakable_bombs_knob() -> None:
+    judge = Judge(with_knobs("two-deck", bombs={"unbreakable": False}))
+    legal = judge.legal(judge.pos("666666 9"))
+    assert {("6666", "bomb"), ("66666", "bomb"), ("666666", "bomb"), ("66", "pair"), ("666", "trio")} <= legal
+
+
+def test_first_out_bonus_only_on_a_sweep_knob() -> None:
+    p = with_knobs("jokers17", settlement={"first_out_bonus_if": "others_shut_out"})
+    kw = {"order": [0, 1, 2]}
+    assert settle(p, 0, [0, 0, 4], [True] * 3, [0] * 3, **kw, first_out_sweep=False).totals == (2, 0, -2)
+    assert settle(p, 0, [0, 0, 4], [True] * 3, [0] * 3, **kw, first_out_sweep=True).totals == (3, 0, -2)
+
+
+def test_lead_fallback_is_required_when_cards_are_set_aside() -> None:
+    with pytest.raises(ValueError, match=r"lead\.fallback"):
+        with_knobs("draw4", lead={"fallback": False})
+    judge = Judge(with_knobs("classic16", lead={"fallback": False}))
+    assert game(judge, "3s 5", "4 6", "7 8").turn == 0

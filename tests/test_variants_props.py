@@ -15,12 +15,34 @@ from hypothesis import strategies as st
 from pdk import counts as C
 from pdk.cards import cards_of, format_cards
 from pdk.deal import Rng, deal
-from pdk.profile import Profile, available_profiles
+from pdk.profile import Profile, available_profiles, load_profile
 from pdk.record import GameRecord, dumps, loads
 from pdk.rules import IllegalPlay, Position, check
 from pdk.state import GameState
 
-PROFILES = available_profiles()
+
+def _knobbed(name: str, new_name: str, **sections: dict[str, object]) -> Profile:
+    data = load_profile(name).model_dump()
+    data["name"] = new_name
+    for section, values in sections.items():
+        data[section].update(values)
+    return Profile.model_validate(data)
+
+
+# Knobs no shipped profile turns on get their own random games too.
+KNOBBED = [
+    _knobbed(
+        "two-deck",
+        "two-deck-flush-bomb",
+        combinations={"straight_flush": "bomb"},
+        bombs={"order": ("same_rank", "straight_flush", "four_jokers"), "unbreakable": False},
+    ),
+    _knobbed("classic16", "classic16-table-options", bombs={"three_aces": True},
+             settlement={"reverse_spring_multiplier": 2}),
+    _knobbed("hearts3", "hearts3-pairs", combinations={"trio": {"kickers": 2, "min_kickers": 0,
+             "kicker_kind": "pairs", "follow_same_kickers": False}}, rules={"must_beat": False}),
+]  # fmt: skip
+PROFILES = available_profiles() + KNOBBED
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 
 
