@@ -64,6 +64,8 @@ class GeneralGenerator(MoveGenerator):
         ]
         # classify() is a pure function of the cards: memoised, since candidates recur.
         self._readings: dict[tuple[int, bool, bool], list[Reading]] = {}
+        # Whole answers too: search and self-play meet the same positions again.
+        self._answers: dict[tuple[int, Move | None, bool, int], list[Move]] = {}
 
     # -- the public entry points (same as MoveGenerator's, plus the hand for flushes) ----
 
@@ -81,6 +83,15 @@ class GeneralGenerator(MoveGenerator):
     # -- generation ----------------------------------------------------------------------
 
     def _legal(self, counts: int, prev: Move | None, next_has_one: bool, hand_mask: int) -> list[Move]:
+        key = (counts, prev, next_has_one, hand_mask if self.suited else 0)
+        answer = self._answers.get(key)
+        if answer is None:
+            if len(self._answers) > 100_000:
+                self._answers.clear()
+            answer = self._answers[key] = self._generate(counts, prev, next_has_one, hand_mask)
+        return list(answer)
+
+    def _generate(self, counts: int, prev: Move | None, next_has_one: bool, hand_mask: int) -> list[Move]:
         shapes = _ALL if prev is None else _SHAPES_FOR[prev[1]]
         if self.flush_bomb:
             shapes = shapes | {"flush"}
