@@ -7,6 +7,8 @@ text changes with it.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from pdk.cards import RANK_CHARS, Rank, format_unicode
 from pdk.i18n import Lang
 from pdk.profile import Profile, card_from_name
@@ -333,8 +335,11 @@ def _bombs(p: Profile, lang: Lang) -> list[str]:
         "straight_flush": ("a straight flush", "同花顺"),
     }
     lines = []
-    order = _pick((" < ", " < "), lang).join(_pick(names[k], lang) for k in kinds)
-    lines.append(_pick((f"Bombs, weakest first: {order}", f"炸弹从小到大：{order}"), lang))
+    order = " < ".join(_pick(names[k], lang) for k in kinds)
+    if len(kinds) == 1:
+        lines.append(_pick((f"Bombs: {order}", f"炸弹：{order}"), lang))
+    else:
+        lines.append(_pick((f"Bombs, weakest first: {order}", f"炸弹从小到大：{order}"), lang))
     lines.append(_pick(("A bomb beats any play that is not a bomb", "炸弹可以压任何非炸弹牌型"), lang))
     if b.four:
         if b.more_cards_beat_fewer:
@@ -476,7 +481,7 @@ def _scoring(p: Profile, lang: Lang) -> list[str]:
                 )
             )
         for g in sorted(s.graded, key=lambda g: g.played_under):
-            frac = f"{g.played_under:g}"
+            frac = str(Fraction(g.played_under).limit_denominator(100))
             lines.append(
                 _pick(
                     (

@@ -59,7 +59,7 @@ def test_show_details_follow_the_knobs() -> None:
     two_deck = pdk("variants", "show", "two-deck", "--lang", "zh").stdout
     assert "同花顺" in two_deck and "天王炸" in two_deck and "A2345" in two_deck
     four = pdk("variants", "show", "4p", "--lang", "en").stdout
-    assert "pays x4" in four and "fewer than 0.25 of their hand pays x3" in four
+    assert "pays x4" in four and "fewer than 1/4 of their hand pays x3" in four
     data = json.loads(pdk("variants", "show", "hunan", "--json", "--lang", "en").stdout)
     assert data["name"] == "jokers17-hunan"
     assert any("must contain ♠3" in line for s in data["sections"] for line in s["rules"])
