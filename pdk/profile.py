@@ -111,8 +111,8 @@ class TrioRules(_Model):
     ``follow_same_kickers`` a follower must match the leader's 3+N exactly.
     """
 
-    kickers: int = Field(2, ge=0, le=4, description="the most kickers a trio carries")
-    min_kickers: int | None = Field(None, ge=0, le=4, description="the fewest (default: kickers)")
+    kickers: int = Field(2, ge=0, le=2, description="the most kickers a trio carries")
+    min_kickers: int | None = Field(None, ge=0, le=2, description="the fewest (default: kickers)")
     bare: bool = Field(False, description="a trio may be played alone at any time")
     kicker_kind: KickerKind = Field("any", description="kickers are any cards, or pairs")
     follow_same_kickers: bool = Field(False, description="a follower must carry as many kickers")
@@ -589,6 +589,14 @@ def _read_yaml(path: Path) -> object:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
         raise ProfileError(f"{path}:{where} not valid YAML") from None
+
+
+def profile_path(name_or_path: str | Path) -> Path:
+    """The file a profile name, alias or path refers to (ProfileError if none)."""
+    path = Path(name_or_path)
+    if not (path.suffix in {".yaml", ".yml"} or path.exists()):
+        path = _find_named(str(name_or_path))
+    return path
 
 
 def load_profile(name_or_path: str | Path = DEFAULT_PROFILE) -> Profile:

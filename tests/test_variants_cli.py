@@ -149,3 +149,13 @@ def test_moves_with_variants() -> None:
     assert kinds == {"trio_with_one"}
     out = pdk("moves", "--variant", "jokers17-big-single", "--hand", "B R", "--play", "BR", "--json")
     assert out.returncode == 1 and json.loads(out.stdout)["legal"] is False
+
+
+def test_show_yaml_prints_the_file_with_its_comments(tmp_path: Path) -> None:
+    out = pdk("variants", "show", "jokers17", "--yaml")
+    assert out.returncode == 0
+    assert "order: [same_rank, joker_pair]" in out.stdout and "王炸大于四张炸弹" in out.stdout
+    copy = tmp_path / "copy.yaml"
+    copy.write_text(out.stdout.replace("name: jokers17", "name: my17"), encoding="utf-8")
+    assert pdk("variants", "check", str(copy)).returncode == 0
+    assert load_profile(copy).bomb_kinds == load_profile("jokers17").bomb_kinds

@@ -13,7 +13,7 @@ from pdk.cli.app import app
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
 from pdk.explain import explain, sections
 from pdk.i18n import register, tr
-from pdk.profile import ProfileError, available_profiles, load_profile
+from pdk.profile import ProfileError, available_profiles, load_profile, profile_path
 
 register(
     {
@@ -87,10 +87,20 @@ def show(
     name: Annotated[str, typer.Argument(help="A profile name or alias, or a path to a .yaml file.")],
     lang: LangOpt = None,
     as_json: JsonOpt = False,
+    as_yaml: Annotated[
+        bool,
+        typer.Option("--yaml", help="Print the profile file itself, comments included (to copy and edit)."),
+    ] = False,
 ) -> None:
     """Explain a profile's rules in plain words (generated from its knobs)."""
     language = lang_or_fail(lang)
     profile = profile_or_fail(name)
+    if as_yaml:
+        try:
+            print(profile_path(name).read_text(encoding="utf-8"), end="")
+        except (ProfileError, OSError) as exc:
+            fail(str(exc))
+        return
     if as_json:
         out = {
             "name": profile.name,
