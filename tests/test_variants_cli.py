@@ -111,7 +111,7 @@ def test_check_names_every_bad_field(tmp_path: Path) -> None:
 def test_check_names_impossible_settings(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(
-        "base: classic16\nname: bad\nhand_size: 17\ncombinations: {trio: {kickers: 2, min_kickers: 3}}\n"
+        "base: classic16\nname: bad\nhand_size: 17\ncombinations: {trio: {kickers: 1, min_kickers: 2}}\n"
         "rules: {bao_pei: true}\nend: last_one\nbombs: {joker_pair: true}\n",
         encoding="utf-8",
     )
