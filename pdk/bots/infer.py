@@ -116,6 +116,25 @@ class Sampler:
                 now = max(0, most - C.count(f.later, r))
                 if now < cap[r]:
                     cap[r] = now
+        bombs = self.view.profile.bombs
+        if bombs.four and bombs.unbreakable:
+            # A held bomb cannot be broken: whoever played part of a rank outside a bomb held
+            # at most three of it then, so at most three minus what it has played since.
+            acc: dict[int, int] = {}
+            for action in reversed(self.view.history):
+                play = action.play
+                if play is None or action.seat not in self.holders:
+                    continue
+                counts = C.from_cards(play.cards)
+                seat_acc = acc.get(action.seat, 0) + counts
+                acc[action.seat] = seat_acc
+                if play.kind == BOMB:
+                    continue
+                cap = caps[self.holders.index(action.seat)]
+                for r, _ in C.items(counts):
+                    now = max(0, 3 - C.count(seat_acc, r))
+                    if now < cap[r]:
+                        cap[r] = now
         return caps
 
     def consistent(self, hands: dict[int, int]) -> bool:
