@@ -80,6 +80,10 @@ class GeneralGenerator(MoveGenerator):
     ) -> list[Move]:
         return self._legal(counts, prev, next_has_one, hand_mask)
 
+    def forget_positions(self) -> None:
+        """Drop the memoised answers (benchmarks time generation, not the memo)."""
+        self._answers.clear()
+
     # -- generation ----------------------------------------------------------------------
 
     def _legal(self, counts: int, prev: Move | None, next_has_one: bool, hand_mask: int) -> list[Move]:

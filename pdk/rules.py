@@ -352,9 +352,9 @@ def judge(
                 "cards": move_notation((counts, 0, 0, 0)),
                 "prev": move_notation(prev),
             }
-        reading = max(beating, key=follow_key)
+        reading = beating[0] if len(beating) == 1 else max(beating, key=follow_key)
     else:
-        reading = preferred_lead(readings)
+        reading = readings[0] if len(readings) == 1 else preferred_lead(readings)
     if reading.kind == ComboKind.SINGLE and next_has_one and profile.rules.bao_dan_highest_single:
         high = highest_single(profile, hand_counts)
         if reading.top != high:
