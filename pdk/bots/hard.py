@@ -326,8 +326,10 @@ class _OutOfBudget(Exception):
 class HardBot:
     """Determinized Monte-Carlo search; see the module docstring.
 
-    ``determinizations`` deals are sampled per decision (a fixed budget, so the choice is
-    reproducible); ``time_cap`` seconds stops the search early only as a safety net."""
+    Up to ``determinizations`` deals are sampled per decision, fewer when many cards are
+    still in play (``work`` is the budget in rollout-cards); the budget depends on the
+    position only, so the choice is reproducible. ``time_cap`` seconds stops the search
+    early only as a safety net on a slow or busy machine."""
 
     name = "hard"
 
@@ -336,17 +338,21 @@ class HardBot:
         seed: int = 0,
         *,
         determinizations: int = 24,
+        min_determinizations: int = 6,
+        work: int = 3600,
         candidates: int = 6,
         policy: str = "judge",
         time_cap: float = 0.8,
         solve_cards: int = 7,
-        solve_nodes: int = 400,
+        solve_nodes: int = 300,
         proof_samples: int = 8,
     ) -> None:
         if policy not in ("judge", "greedy"):
             raise ValueError(f"unknown rollout policy {policy!r}")
         self.seed = seed
         self.determinizations = determinizations
+        self.min_determinizations = min_determinizations
+        self.work = work
         self.candidates = candidates
         self.policy = policy
         self.time_cap = time_cap
@@ -380,8 +386,12 @@ class HardBot:
         totals = [0.0] * len(cands)
         solving = size_of(judge.hand) <= self.solve_cards
         proven = [0] * len(cands)
+        # A rollout costs about one unit per card still in play: size the fixed budget by
+        # the position (not the clock), so early, long rollouts get fewer samples.
+        in_play = sum(view.hand_sizes)
+        dets = max(self.min_determinizations, min(self.determinizations, self.work // (len(cands) * in_play)))
         done = 0
-        for done in range(1, self.determinizations + 1):
+        for done in range(1, dets + 1):
             base = Sim.from_view(view, sampler.sample(rng))
             for i, cand in enumerate(cands):
                 sim = base.clone()
@@ -398,8 +408,7 @@ class HardBot:
                 sure = [i for i in range(len(cands)) if proven[i] == done]
                 if sure:  # a forced win in every deal consistent with what we know
                     return cands[sure[0]]
-                if not any(proven):
-                    solving = False  # nothing close to a proof: save the time
+                solving = False  # no sure win: the rollouts decide (the proofs cost time)
             if time.perf_counter() - start > self.time_cap:
                 break
         # Ties go to the normal bot's order (the candidates are in it).

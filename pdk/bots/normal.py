@@ -68,6 +68,7 @@ class Judge:
         self.know = know if know is not None else Knowledge(view)
         self.hand = self.know.hand
         self.size = size_of(self.hand)
+        self._out_memo: dict[tuple[int, int], bool] = {}
 
     def rank(self, moves: list[Move], can_pass: bool, trim: bool = True) -> list[tuple[float, Move | None]]:
         view = self.view
@@ -176,12 +177,19 @@ class Judge:
         return best
 
     def _goes_out(self, hand: int, nxt: bool, depth: int) -> bool:
+        key = (hand, depth)
+        got = self._out_memo.get(key)
+        if got is not None:
+            return got
         leads = self.gen.leads(hand, nxt)
         if any(m[0] == hand for m in leads):
-            return True
-        if depth == 0:
-            return False
-        return any(self.know.safe(m) and self._goes_out(hand - m[0], nxt, depth - 1) for m in leads)
+            result = True
+        elif depth == 0:
+            result = False
+        else:
+            result = any(self.know.safe(m) and self._goes_out(hand - m[0], nxt, depth - 1) for m in leads)
+        self._out_memo[key] = result
+        return result
 
 
 def _key(item: tuple[float, Move | None]) -> float:
