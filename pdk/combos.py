@@ -18,29 +18,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import ClassVar
 
 from pdk import counts as C
 from pdk.cards import Rank
 from pdk.i18n import register
 from pdk.profile import Profile
 
-# Variant-only kinds: not members of the classic catalogue, created on first use.
-_EXTRA_KINDS = {
-    7: "TRIO",
-    8: "TRIO_WITH_ONE",
-    9: "TRIO_CHAIN",
-    10: "FOUR_WITH",
-    11: "STRAIGHT_FLUSH",
-}
-
 
 class ComboKind(IntEnum):
-    """The kinds of combination. Iterating the enum lists classic16's seven (RULES.md);
-    variants add bare trio, trio with one, trio chain, four with kickers and straight
-    flush, which are extension members: ``ComboKind.TRIO``, ``ComboKind(7)`` and
-    ``from_label("trio")`` all give the same object, but they are not in ``list(ComboKind)``.
-    """
+    """The kinds of combination. classic16 knows the first seven (RULES.md); the rest exist
+    only where a profile's knobs enable them (bare trio, trio with one, trio chain, four
+    with kickers, straight flush)."""
 
     SINGLE = 0
     PAIR = 1
@@ -49,21 +37,11 @@ class ComboKind(IntEnum):
     TRIO_WITH_TWO = 4
     PLANE = 5
     BOMB = 6
-    TRIO: ClassVar[ComboKind]
-    TRIO_WITH_ONE: ClassVar[ComboKind]
-    TRIO_CHAIN: ClassVar[ComboKind]
-    FOUR_WITH: ClassVar[ComboKind]
-    STRAIGHT_FLUSH: ClassVar[ComboKind]
-
-    @classmethod
-    def _missing_(cls, value: object) -> ComboKind | None:
-        if not isinstance(value, int) or value not in _EXTRA_KINDS:
-            return None
-        member = int.__new__(cls, value)
-        member._name_ = _EXTRA_KINDS[value]
-        member._value_ = value
-        cls._value2member_map_[value] = member  # one object per kind, so `is` holds
-        return member
+    TRIO = 7
+    TRIO_WITH_ONE = 8
+    TRIO_CHAIN = 9
+    FOUR_WITH = 10
+    STRAIGHT_FLUSH = 11
 
     @property
     def label(self) -> str:
@@ -72,20 +50,7 @@ class ComboKind(IntEnum):
 
     @classmethod
     def from_label(cls, label: str) -> ComboKind:
-        name = label.upper()
-        for value, extra in _EXTRA_KINDS.items():
-            if extra == name:
-                return cls(value)
-        return cls[name]
-
-    @classmethod
-    def every(cls) -> list[ComboKind]:
-        """Every kind, the classic seven and the variant extensions."""
-        return [*cls, *(cls(v) for v in _EXTRA_KINDS)]
-
-
-for _value, _name in _EXTRA_KINDS.items():
-    type.__setattr__(ComboKind, _name, ComboKind(_value))
+        return cls[label.upper()]
 
 
 register(

@@ -31,7 +31,7 @@ from pdk.rules import (
 )
 from pdk.settlement import Settlement, settle
 
-_KINDS = ComboKind.every()
+_KINDS = list(ComboKind)
 
 
 class Action(NamedTuple):

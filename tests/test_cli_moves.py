@@ -15,7 +15,8 @@ from pdk.deal import deal
 from pdk.profile import load_profile
 from pdk.rules import Position, move_notation
 
-KINDS = {k.label for k in ComboKind}
+# The seven classic16 kinds (RULES.md); the JSON of `pdk moves` must use these labels.
+KINDS = {"single", "pair", "pair_chain", "straight", "trio_with_two", "plane", "bomb"}
 
 
 def pdk(*args: str) -> subprocess.CompletedProcess[str]:
