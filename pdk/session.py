@@ -28,7 +28,7 @@ from typing import IO, Any
 from pdk.bots import make_bot
 from pdk.bots.hints import hints
 from pdk.combos import Move
-from pdk.deal import deal
+from pdk.deal import deal, next_leader
 from pdk.profile import Profile
 from pdk.record import GameRecord, RecordError, from_dict
 from pdk.settlement import Settlement
@@ -86,9 +86,11 @@ class Session:
         return f"{self.id}-{self.deal_no}"
 
     def next_deal(self) -> None:
-        """Deal the next hand (♠3's holder leads)."""
+        """Deal the next hand: the lead card's holder leads (♠3 in classic16), or the last
+        deal's winner where the profile has the winner-leads match rule."""
+        leader = next_leader(self.profile, self.state.winner)
         self.deal_no += 1
-        self.state = GameState(self.profile, deal(self.profile, self.seed))
+        self.state = GameState(self.profile, deal(self.profile, self.seed, leader))
 
     def record(self) -> GameRecord:
         return GameRecord.of(

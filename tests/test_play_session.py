@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pdk.profile import load_profile
+from pdk.profile import Profile, load_profile
 from pdk.session import (
     HUMAN,
     SaveError,
@@ -123,3 +123,23 @@ def test_a_second_process_gets_its_own_slot(tmp_path: Path) -> None:
     assert third.number == 1
     second.release()
     third.release()
+
+
+def test_winner_leads_the_next_deal_when_the_profile_says_so() -> None:
+    """Seed 003, method 1: from the second deal on, the last deal's winner leads."""
+    data = PROFILE.model_dump()
+    data["lead"]["winner_leads"] = True
+    match = Profile.model_validate(data)
+    for seed in range(20):
+        sess = new_session(match, "classic16", "easy", seed=seed)
+        advance(sess, 500)
+        winner = sess.state.winner
+        assert winner is not None
+        sess.next_deal()
+        assert sess.state.turn == winner
+        plain = new_session(PROFILE, "classic16", "easy", seed=seed)
+        advance(plain, 500)
+        plain.next_deal()
+        if plain.state.turn != winner:
+            return  # the knob made a difference in this deal, as it should
+    pytest.fail("in 20 deals the winner always held ♠3 as well: the test proves nothing")
