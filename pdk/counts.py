@@ -65,6 +65,25 @@ def items(counts: int) -> list[tuple[int, int]]:
     return out
 
 
+def rank_masks(counts: int) -> tuple[int, int, int]:
+    """Bitmasks over ranks held at least once, twice and three times: what singles, pairs
+    and trios (and the chains of each) can be made of."""
+    m1 = m2 = m3 = 0
+    r = 0
+    while counts:
+        n = counts & FIELD
+        if n:
+            bit = 1 << r
+            m1 |= bit
+            if n >= 2:
+                m2 |= bit
+                if n >= 3:
+                    m3 |= bit
+        counts >>= BITS
+        r += 1
+    return m1, m2, m3
+
+
 def ranks_at_least(counts: int, n: int) -> int:
     """Bitmask over ranks whose count is at least ``n``."""
     m = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pdk import counts as C
+from pdk.cards import cards_of
 from pdk.combos import ComboKind, Move
 from pdk.profile import Profile, card_from_name
 
@@ -33,13 +34,7 @@ def _bits(mask: int) -> list[int]:
     """Set bit indexes, lowest first; cached since hands reuse the same rank masks."""
     out = _BITS.get(mask)
     if out is None:
-        out = []
-        m = mask
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        _BITS[mask] = out
+        out = _BITS[mask] = cards_of(mask)
     return out
 
 
@@ -111,23 +106,14 @@ class Hand:
             return
         free = counts
         locked: list[int] = []
-        m1 = m2 = m3 = 0
-        for r, n in C.items(counts):
-            if unbreakable and n >= 4:
-                locked.append(r)
-                free -= n << (5 * r)
-                continue
-            bit = 1 << r
-            m1 |= bit
-            if n >= 2:
-                m2 |= bit
-            if n >= 3:
-                m3 |= bit
+        if unbreakable:
+            for r, n in C.items(counts):
+                if n >= 4:
+                    locked.append(r)
+                    free -= n << (5 * r)
         self.free = free
         self.locked = locked
-        self.m1 = m1
-        self.m2 = m2
-        self.m3 = m3
+        self.m1, self.m2, self.m3 = C.rank_masks(free)
 
     @property
     def size(self) -> int:

@@ -137,14 +137,7 @@ class GeneralGenerator(MoveGenerator):
         for r in locked:
             free -= C.count(counts, r) * ONE[r]
         its = C.items(free)
-        m1 = m2 = m3 = 0
-        for r, n in its:
-            bit = 1 << r
-            m1 |= bit
-            if n >= 2:
-                m2 |= bit
-            if n >= 3:
-                m3 |= bit
+        m1, m2, m3 = C.rank_masks(free)
         plain: set[int] = set()
         flushes: set[int] = set()
         plain.update(self._bombs_of(counts, locked))

@@ -19,6 +19,7 @@ from pdk.cards import (
     RANK_CHARS,
     CardParseError,
     Rank,
+    cards_of,
     format_cards,
     format_unicode,
     parse_specs,
@@ -149,7 +150,7 @@ def _flush_cards(hand: int, counts: int, prefer: int) -> tuple[int, ...] | None:
     its = C.items(counts)
     if any(n != 1 for _, n in its):
         return None
-    suits = [suit_of(c) for c in _bits_of(prefer)] + [0, 1, 2, 3]
+    suits = [suit_of(c) for c in cards_of(prefer)] + [0, 1, 2, 3]
     for s in suits:
         chosen = []
         for r, _ in its:
@@ -173,15 +174,6 @@ def _unflushed(hand: int, counts: int, prefer: int) -> tuple[int, ...]:
                 base[i] = other
                 return tuple(sorted(base))
     return tuple(base)
-
-
-def _bits_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def is_one_suit(cards: Sequence[int]) -> bool:

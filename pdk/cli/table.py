@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pdk import counts as C
-from pdk.cards import SUIT_SYMBOLS, rank_label, rank_of, suit_of
+from pdk.cards import SUIT_SYMBOLS, cards_of, rank_label, rank_of, suit_of
 from pdk.cli import play_text  # noqa: F401  (registers the messages)
 from pdk.combos import ComboKind
 from pdk.i18n import Lang, tr
@@ -124,13 +124,7 @@ def unseen_counts(view: PlayerView) -> list[int]:
 
 
 def _hand_cards(mask: int) -> tuple[int, ...]:
-    out = []
-    m = mask
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return tuple(sorted(out, key=lambda c: (rank_of(c), suit_of(c))))
+    return tuple(sorted(cards_of(mask), key=lambda c: (rank_of(c), suit_of(c))))
 
 
 def _log_entry(action: Action, you: int, players: int, lang: Lang) -> tuple[str, tuple[int, ...] | None]:
