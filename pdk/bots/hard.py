@@ -339,6 +339,7 @@ class HardBot:
         *,
         determinizations: int = 24,
         min_determinizations: int = 6,
+        judge_limit: int = 400,
         work: int = 3600,
         candidates: int = 6,
         policy: str = "judge",
@@ -352,6 +353,7 @@ class HardBot:
         self.seed = seed
         self.determinizations = determinizations
         self.min_determinizations = min_determinizations
+        self.judge_limit = judge_limit
         self.work = work
         self.candidates = candidates
         self.policy = policy
@@ -390,27 +392,39 @@ class HardBot:
         # the position (not the clock), so early, long rollouts get fewer samples.
         in_play = sum(view.hand_sizes)
         dets = max(self.min_determinizations, min(self.determinizations, self.work // (len(cands) * in_play)))
+        # Very big tables (two packs, four players) roll out with the fast greedy policy.
+        policy = self.policy if len(cands) * in_play <= self.judge_limit else "greedy"
         done = 0
-        for done in range(1, dets + 1):
+        out_of_time = False
+        for det in range(1, dets + 1):
             base = Sim.from_view(view, sampler.sample(rng))
+            scores = [0.0] * len(cands)
             for i, cand in enumerate(cands):
+                if time.perf_counter() - start > self.time_cap:
+                    out_of_time = True  # this sample is dropped: every candidate counts alike
+                    break
                 sim = base.clone()
                 sim.apply(cand)
                 won = Solver(me, self.solve_nodes).wins(sim.clone()) if solving else None
                 if won:
                     proven[i] += 1
-                rollout(sim, self.policy, profile)
+                rollout(sim, policy, profile)
                 score = sim.score(me, profile)
                 if won and sim.winner != me:
                     score = max(score, _win_estimate(base, me, profile))
+                scores[i] = score
+            if out_of_time:
+                break
+            done = det
+            for i, score in enumerate(scores):
                 totals[i] += score
             if solving and done == self.proof_samples:
                 sure = [i for i in range(len(cands)) if proven[i] == done]
                 if sure:  # a forced win in every deal consistent with what we know
                     return cands[sure[0]]
                 solving = False  # no sure win: the rollouts decide (the proofs cost time)
-            if time.perf_counter() - start > self.time_cap:
-                break
+        if done == 0:
+            return cands[0]  # no complete sample in time: the normal bot's choice
         # Ties go to the normal bot's order (the candidates are in it).
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
