@@ -111,20 +111,7 @@ class Planner:
 
     def _masks(self, counts: int) -> tuple[int, int, int]:
         """Rank bitmasks (chain ranks only) of counts >= 1, >= 2, >= 3."""
-        m1 = m2 = m3 = 0
-        r = 0
-        x = counts
-        while x:
-            n = x & 31
-            if n:
-                bit = 1 << r
-                m1 |= bit
-                if n >= 2:
-                    m2 |= bit
-                    if n >= 3:
-                        m3 |= bit
-            x >>= 5
-            r += 1
+        m1, m2, m3 = C.rank_masks(counts)
         cm = self.chain_mask
         return m1 & cm, m2 & cm, m3 & cm
 
