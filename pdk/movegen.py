@@ -27,6 +27,10 @@ BOMB = ComboKind.BOMB.value
 ONE = C.ONE
 
 
+# Memo tables are emptied when they reach this many entries, so a long self-play run keeps
+# a bounded footprint (the other tables are bounded by the number of rank masks).
+_MEMO_LIMIT = 50_000
+_PAIRS_LIMIT = 4_000  # kicker lists are long: about 3.6 KiB an entry
 _BITS: dict[int, list[int]] = {}
 
 
@@ -159,7 +163,7 @@ class MoveGenerator:
         """The analysed hand, memoised: search and self-play meet the same hands again."""
         h = self._hands.get(counts)
         if h is None:
-            if len(self._hands) > 500_000:
+            if len(self._hands) > _MEMO_LIMIT:
                 self._hands.clear()
             h = self._hands[counts] = Hand(counts, self.unbreakable, self.one_pack)
         return h
@@ -263,6 +267,8 @@ class MoveGenerator:
                     pairs.append((2 * ONE[a], 1 << a))
                 for b in ranks[i + 1 :]:
                     pairs.append((ONE[a] + ONE[b], (1 << a) | (1 << b)))
+            if len(self._pairs_cache) > _PAIRS_LIMIT:
+                self._pairs_cache.clear()
             self._pairs_cache[key] = pairs
         return pairs
 
