@@ -165,3 +165,28 @@ def test_malformed_play_is_refused_with_one_line() -> None:
     assert proc.returncode != 0
     assert "'x'" in proc.stdout + proc.stderr
     assert len((proc.stdout + proc.stderr).strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("moves",),  # missing --hand
+        ("moves", "--hand", "3", "--next-holds", "0"),  # out of range
+        ("moves", "--hand", "3", "--bogus"),  # unknown option
+        ("movez",),  # unknown command
+        ("moves", "--hand", "3", "--play", "4x"),  # malformed play
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...]) -> None:
+    r = pdk(*args)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pdk: error: ")
+    assert "Traceback" not in r.stderr
+
+
+def test_a_card_not_in_hand_is_an_illegal_play_in_both_languages() -> None:
+    en = pdk("moves", "--hand", "3", "--play", "4", "--lang", "en")
+    zh = pdk("moves", "--hand", "3", "--play", "4", "--lang", "zh")
+    assert en.returncode == zh.returncode == 1
+    assert "do not hold" in en.stdout and "没有" in zh.stdout

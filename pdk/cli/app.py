@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -48,5 +49,35 @@ from pdk.cli import (  # noqa: E402
 __all__ = ["app", "main", "moves", "play", "replay", "selfplay", "stats", "variants"]
 
 
+def _click_kind(exc: BaseException) -> str | None:
+    """The click exception family an error belongs to, by class name: Typer vendors its own
+    copy of click in recent releases, so the classes cannot be imported from one place."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    for kind in ("NoArgsIsHelpError", "UsageError", "Abort", "ClickException"):
+        if kind in names:
+            return kind
+    return None
+
+
 def main() -> None:
-    app()
+    """Run the program. A usage error (unknown option, bad value, missing option) is one
+    line on stderr and exit 2, like every other user error, instead of a framed box."""
+    try:
+        result = app(standalone_mode=False)
+    except Exception as exc:
+        kind = _click_kind(exc)
+        if kind == "NoArgsIsHelpError":
+            ctx = getattr(exc, "ctx", None)
+            print(ctx.get_help() if ctx is not None else "pdk -h for help")
+            sys.exit(0)
+        if kind == "Abort":
+            print("pdk: interrupted", file=sys.stderr)
+            sys.exit(130)
+        if kind in ("UsageError", "ClickException"):
+            ctx = getattr(exc, "ctx", None)
+            where = f"pdk {ctx.info_name}" if ctx is not None and ctx.parent is not None else "pdk"
+            message = exc.format_message()  # type: ignore[attr-defined]
+            print(f"pdk: error: {message} (see '{where} -h')", file=sys.stderr)
+            sys.exit(int(getattr(exc, "exit_code", 2)))
+        raise
+    sys.exit(result if isinstance(result, int) else 0)

@@ -23,7 +23,7 @@ from pdk.cli.common import (
 from pdk.combos import ComboKind, Move, classify, preferred_lead
 from pdk.i18n import Lang, tr
 from pdk.profile import Profile
-from pdk.rules import IllegalPlay, Position, check, is_one_suit, move_notation, resolve_cards
+from pdk.rules import IllegalPlay, Position, Reason, check, is_one_suit, move_notation, resolve_cards
 
 
 def _deck_mask(profile: Profile) -> int:
@@ -104,17 +104,16 @@ def moves(
 
 def _judge(pos: Position, text: str, as_json: bool, lang: Lang) -> None:
     cards: tuple[int, ...] | None = None
-    if text.strip().lower() not in ("pass", "p", "不出"):
-        try:
-            cards = resolve_cards(text, pos.hand, "hand")
-        except CardParseError as exc:
-            reason = str(exc)
-            if as_json:
-                print(json.dumps({"legal": False, "kind": None, "reason": reason}))
-            else:
-                out_console().print(tr("moves_illegal", lang, reason=reason), markup=False)
-            raise typer.Exit(1) from None
     try:
+        if text.strip().lower() not in ("pass", "p", "不出"):
+            try:
+                parse_specs(text)
+            except CardParseError as exc:
+                fail(f"--play: {exc}")
+            try:
+                cards = resolve_cards(text, pos.hand, "hand")
+            except CardParseError:
+                raise IllegalPlay(Reason.NOT_IN_HAND, cards=text.strip()) from None
         result = check(pos, cards)
     except IllegalPlay as exc:
         if as_json:
