@@ -229,3 +229,21 @@ def test_errors_in_chinese(tmp_path: Path) -> None:
     plays[n] = {"seat": plays[n]["seat"], "pass": True}
     proc = pdk("replay", str(write(tmp_path, data)), "--lang", "zh")
     one_line_error(proc, "r.json", f"第 {n + 1} 手不合法", "有牌必压")
+
+
+def test_transcript_of_a_play_to_the_last_deal_gives_places(tmp_path: Path) -> None:
+    """In a profile that plays on after the first player is out, the transcript names each
+    player's finishing place instead of calling every one of them the winner."""
+    out = tmp_path / "j.jsonl"
+    made = subprocess.run(
+        ["pdk", "selfplay", "--variant", "jokers17", "--games", "3", "--players", "easy",
+         "--workers", "1", "--out", str(out), "--json"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    text = subprocess.run(
+        ["pdk", "replay", str(out), "--game", "1", "--print", "--lang", "en"],
+        capture_output=True, text=True, timeout=60,
+    ).stdout
+    assert "is out: place 1" in text and "is out: place 2" in text
+    assert "is out and wins" not in text

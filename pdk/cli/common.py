@@ -31,7 +31,10 @@ def err_console() -> Console:
 
 
 def out_console() -> Console:
-    return Console(soft_wrap=True, no_color="NO_COLOR" in os.environ)
+    """stdout. Piped into a file or another program, tables are laid out 120 columns wide
+    (rather than rich's 80) so that no column is cut; ``COLUMNS`` still decides if set."""
+    width = None if is_terminal() or "COLUMNS" in os.environ else 120
+    return Console(soft_wrap=True, no_color="NO_COLOR" in os.environ, width=width)
 
 
 def profile_or_fail(variant: str = DEFAULT_PROFILE) -> Profile:

@@ -88,6 +88,7 @@ register(
         ),
         "rp_tr_bao_dan": ("  ! {who} 报单 (one card left)", "  ! {who} 报单（只剩一张）"),
         "rp_tr_out": ("  ★ {who} is out and wins", "  ★ {who} 出完获胜"),
+        "rp_tr_out_place": ("  ★ {who} is out: place {place}", "  ★ {who} 出完：第 {place} 名"),
         "rp_tr_unfinished": ("The record ends before the deal is over.", "牌谱在本局结束前中止。"),
         "rp_tr_bot_differs": ("      ({bot} would play {play})", "      （{bot} 会出 {play}）"),
         "rp_tr_total": (
@@ -374,8 +375,12 @@ def transcript(
                 lines.append(
                     tr("rp_tr_bomb_bonus", lang, who=names[seat], pts=record.profile.settlement.bomb_bonus)
                 )
-        if state.over:
+        went_out = action.play is not None and state.sizes[action.seat] == 0
+        if went_out and record.profile.end == "first_out":
             lines.append(tr("rp_tr_out", lang, who=names[action.seat]))
+        elif went_out:
+            place = state.order.index(action.seat) + 1
+            lines.append(tr("rp_tr_out_place", lang, who=names[action.seat], place=place))
         elif action.play is None and state.trick_start == len(state.history):
             lines.append(tr("rp_tr_trick_won", lang, who=names[state.turn]))
         if state.sizes[action.seat] == 1 and before_sizes[action.seat] != 1:
