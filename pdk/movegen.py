@@ -234,6 +234,21 @@ class MoveGenerator:
         k = self.trio_k
         free = h.free
         short = self.short and h.free == h.counts
+        if k == 2 and not self.trio_bare:
+            # The common case (classic16), on the hot path of every lead: kicker pairs come
+            # from one cached list; a trio with no pair left over is a short last hand.
+            pairs = self._kicker_pairs(h.m1, h.m2)
+            for t in _bits(h.m3):
+                if t <= above:
+                    continue
+                body = 3 * ONE[t]
+                tb = 1 << t
+                with_two = [(body + kk, TRIO, t, 1) for kk, km in pairs if not km & tb]
+                if with_two:
+                    out.extend(with_two)
+                elif short and C.count(free, t) == 3:
+                    out.append((h.counts, TRIO, t, 1))
+            return
         its = C.items(free)
         for t in _bits(h.m3):
             if t <= above:
@@ -280,8 +295,8 @@ class MoveGenerator:
         the reading that beats is the one kept.
         """
         m3 = h.m3 & self.chain_mask
-        if not m3 or self.plane_min > 13:
-            return
+        if not m3 & (m3 >> 1) or self.plane_min > 13:
+            return  # no two consecutive trios: no plane
         free = h.free
         short = self.short and h.free == h.counts
         found: dict[int, Move] = {}
