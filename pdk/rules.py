@@ -106,8 +106,8 @@ def _lowest_bits(nibble: int, n: int) -> int:
     return out
 
 
-# _PICK[nibble][n]: the n lowest suits present in a rank's 4-bit suit nibble.
-_PICK = [[_lowest_bits(nib, n) for n in range(5)] for nib in range(16)]
+# SUIT_PICKS[nibble][n]: the n lowest suits present in a rank's 4-bit suit nibble.
+SUIT_PICKS = [[_lowest_bits(nib, n) for n in range(5)] for nib in range(16)]
 
 
 def pick_mask(hand: int, counts: int) -> int:
@@ -117,7 +117,7 @@ def pick_mask(hand: int, counts: int) -> int:
     while counts:
         n = counts & 31
         if n:
-            chosen |= _PICK[(hand >> shift) & 15][n] << shift
+            chosen |= SUIT_PICKS[(hand >> shift) & 15][n] << shift
         counts >>= 5
         shift += 4
     return chosen

@@ -16,9 +16,10 @@ from pdk import counts as C
 from pdk.cards import cards_of
 from pdk.combos import ComboKind, Move
 from pdk.deal import Deal
-from pdk.movegen import BOMB, SINGLE, MoveGenerator, generator_for
+from pdk.movegen import BOMB, PAIR, SINGLE, MoveGenerator, generator_for
 from pdk.profile import Profile
 from pdk.rules import (
+    SUIT_PICKS,
     IllegalPlay,
     Play,
     Position,
@@ -242,9 +243,14 @@ class GameState:
         if move is None:
             return self._apply(None)
         hand = self.hands[self.turn]
-        lead = self._must_contain()
+        lead = None if self.history else self.first_card
         if self.gen.one_pack and lead is None:
-            mask = pick_mask(hand, move[0])
+            if move[1] <= PAIR:
+                # A single or a pair is one rank: its suit nibble gives the cards directly.
+                shift = 4 * move[2]
+                mask = SUIT_PICKS[(hand >> shift) & 15][move[0] >> (5 * move[2])] << shift
+            else:
+                mask = pick_mask(hand, move[0])
             cards = tuple(cards_of(mask))
         else:
             suited = suited_for(self.profile, move[1]) if self.suited else 0
