@@ -12,8 +12,10 @@ import pytest
 
 from pdk import counts as C
 from pdk.combos import ComboKind, Move, classify, preferred_lead
+from pdk.deal import Rng, deal, deal_from_hands
 from pdk.profile import Profile, load_profile
 from pdk.rules import Play, Position, check, move_notation, resolve_cards
+from pdk.state import GameState
 
 
 def deck_mask(profile: Profile) -> int:
@@ -60,6 +62,39 @@ class Judge:
 
     def legal_cards(self, pos: Position) -> set[str]:
         return {move_notation(m) for m in pos.legal_moves()}
+
+
+def game(judge: Judge, *hands: str, leader: int | None = None) -> GameState:
+    """A deal of hand-picked hands; cards without a suit take any suit not yet dealt, and
+    what nobody holds is set aside."""
+    left = judge.deck
+    masks = []
+    for h in hands:
+        masks.append(sum(1 << c for c in judge.cards(h, left)))
+        left &= ~masks[-1]
+    return GameState(judge.profile, deal_from_hands(judge.profile, tuple(masks), left, leader))
+
+
+def run(judge: Judge, state: GameState, *plays: str | None) -> None:
+    """Play each of ``plays`` (None = pass) for the seat to move, checked."""
+    for p in plays:
+        state.play(None if p is None else judge.cards(p, state.hands[state.turn]))
+
+
+def random_game(profile: Profile, seed: int, stop: int | None = None) -> GameState:
+    """Uniform random play (a pass counts as one choice when allowed), to the end or to
+    ``stop`` turns; asserts that a seat always has a choice and that the deal ends."""
+    state = GameState(profile, deal(profile, seed))
+    rng = Rng(seed ^ 0x5EED)
+    limit = len(profile.deck_cards) * profile.players * 2
+    while not state.over and (stop is None or len(state.history) < stop):
+        moves = state.legal_moves()
+        n = len(moves) + state.can_pass(moves)
+        assert n > 0, "a seat to move always has a choice"
+        i = rng.below(n)
+        state.step(moves[i] if i < len(moves) else None)
+        assert len(state.history) <= limit, "the deal does not end"
+    return state
 
 
 @pytest.fixture(scope="session")

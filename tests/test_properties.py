@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import product
 
+from conftest import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,20 +27,6 @@ PROFILE: Profile = load_profile()
 DECK = sum(1 << c for c in PROFILE.deck_cards)
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 MAX_TURNS = 48 * 3 * 3  # every trick sheds at least one card; at most two passes per play
-
-
-def random_game(seed: int) -> GameState:
-    """Uniform random play: each legal play, and a pass when allowed, is one choice."""
-    state = GameState(PROFILE, deal(PROFILE, seed))
-    rng = Rng(seed ^ 0x5EED)
-    while not state.over:
-        moves = state.legal_moves()
-        n = len(moves) + state.can_pass(moves)
-        assert n > 0, "a seat to move always has a choice"
-        i = rng.below(n)
-        state.step(moves[i] if i < len(moves) else None)
-        assert len(state.history) <= MAX_TURNS
-    return state
 
 
 def played_mask(state: GameState) -> int:
@@ -80,7 +67,7 @@ def test_every_game_ends_conserves_cards_and_settles_to_zero(seed: int) -> None:
 @settings(max_examples=40, deadline=None)
 @given(seeds)
 def test_record_round_trip_replays_identically(seed: int) -> None:
-    state = random_game(seed)
+    state = random_game(PROFILE, seed)
     record = GameRecord.of(state, seed=seed, note="property")
     text = dumps(record)
     back = loads(text)
@@ -276,7 +263,7 @@ def expected_totals(state: GameState) -> list[int]:
 @settings(max_examples=60, deadline=None)
 @given(seeds)
 def test_settlement_matches_the_rules_recomputed_from_the_history(seed: int) -> None:
-    state = random_game(seed)
+    state = random_game(PROFILE, seed)
     assert list(state.settlement().totals) == expected_totals(state)
 
 

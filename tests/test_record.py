@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import random_game as play_randomly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,14 +23,7 @@ PROFILE = load_profile()
 
 
 def random_game(seed: int) -> GameState:
-    state = GameState(PROFILE, deal(PROFILE, seed))
-    rng = Rng(seed)
-    while not state.over:
-        moves = state.legal_moves()
-        n = len(moves) + state.can_pass(moves)
-        i = rng.below(n)
-        state.step(moves[i] if i < len(moves) else None)
-    return state
+    return play_randomly(PROFILE, seed)
 
 
 @pytest.fixture(scope="module")

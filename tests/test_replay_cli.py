@@ -236,14 +236,31 @@ def test_transcript_of_a_play_to_the_last_deal_gives_places(tmp_path: Path) -> N
     player's finishing place instead of calling every one of them the winner."""
     out = tmp_path / "j.jsonl"
     made = subprocess.run(
-        ["pdk", "selfplay", "--variant", "jokers17", "--games", "3", "--players", "easy",
-         "--workers", "1", "--out", str(out), "--json"],
-        capture_output=True, text=True, timeout=120,
+        [
+            "pdk",
+            "selfplay",
+            "--variant",
+            "jokers17",
+            "--games",
+            "3",
+            "--players",
+            "easy",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert made.returncode == 0, made.stderr
     text = subprocess.run(
         ["pdk", "replay", str(out), "--game", "1", "--print", "--lang", "en"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     ).stdout
     assert "is out: place 1" in text and "is out: place 2" in text
     assert "is out and wins" not in text

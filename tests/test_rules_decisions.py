@@ -3,33 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge
+from conftest import Judge, game, random_game, run
 
 from pdk.cards import RANK_CHARS, cards_of, format_cards
 from pdk.combos import ComboKind, Move
-from pdk.deal import Rng, deal, deal_from_hands, splitmix64
+from pdk.deal import deal, splitmix64
 from pdk.profile import Profile
 from pdk.record import GameRecord, dumps, loads
 from pdk.rules import IllegalPlay, Reason
-from pdk.state import GameState
 
 
 def rank(ch: str) -> int:
     return RANK_CHARS.index(ch)
-
-
-def game(judge: Judge, *hands: str) -> GameState:
-    left = judge.deck
-    masks = []
-    for h in hands:
-        masks.append(sum(1 << c for c in judge.cards(h, left)))
-        left &= ~masks[-1]
-    return GameState(judge.profile, deal_from_hands(judge.profile, tuple(masks)))
-
-
-def run(judge: Judge, state: GameState, *plays: str | None) -> None:
-    for p in plays:
-        state.play(None if p is None else judge.cards(p, state.hands[state.turn]))
 
 
 def refused(
@@ -169,14 +154,8 @@ def test_d4_shut_out_judged_per_loser(judge: Judge) -> None:
 
 def test_d4_first_leader_is_never_shut_out(classic: Profile) -> None:
     for seed in range(40):
-        state = GameState(classic, deal(classic, seed))
-        first = state.turn
-        rng = Rng(seed)
-        while not state.over:
-            moves = state.legal_moves()
-            n = len(moves) + state.can_pass(moves)
-            i = rng.below(n)
-            state.step(moves[i] if i < len(moves) else None)
+        state = random_game(classic, seed)
+        first = state.deal.leader
         s = state.settlement()
         assert not s.seats[first].shut_out
         for x in s.seats:

@@ -3,28 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge
+from conftest import Judge, game, run
 
-from pdk.deal import deal_from_hands
 from pdk.profile import Profile
 from pdk.rules import IllegalPlay, Reason
 from pdk.settlement import settle
-from pdk.state import GameState
-
-
-def game(judge: Judge, *hands: str) -> GameState:
-    """A deal of hand-picked hands; cards without a suit take any suit not yet dealt."""
-    left = judge.deck
-    masks = []
-    for h in hands:
-        masks.append(sum(1 << c for c in judge.cards(h, left)))
-        left &= ~masks[-1]
-    return GameState(judge.profile, deal_from_hands(judge.profile, tuple(masks)))
-
-
-def run(judge: Judge, state: GameState, *plays: str | None) -> None:
-    for p in plays:
-        state.play(None if p is None else judge.cards(p, state.hands[state.turn]))
 
 
 def test_first_out_ends_the_deal_at_once(judge: Judge) -> None:

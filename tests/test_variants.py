@@ -7,12 +7,12 @@ card notation through the same ``Judge`` the classic rule tests use.
 from __future__ import annotations
 
 import pytest
-from conftest import Judge
+from conftest import Judge, game, run
 
 from pdk import counts as C
 from pdk.cards import Rank, card_id
 from pdk.combos import ComboKind
-from pdk.deal import deal, deal_from_hands, next_leader
+from pdk.deal import deal, next_leader
 from pdk.profile import Profile, load_profile
 from pdk.rules import IllegalPlay, Reason
 from pdk.settlement import settle
@@ -35,20 +35,6 @@ def kind_of(judge: Judge, hand: str, play: str, beat: str | None = None) -> str:
     result = judge.check(judge.pos(hand, beat), play)
     assert result is not None
     return result.kind.label
-
-
-def game(judge: Judge, *hands: str, leader: int | None = None) -> GameState:
-    left = judge.deck
-    masks = []
-    for h in hands:
-        masks.append(sum(1 << c for c in judge.cards(h, left)))
-        left &= ~masks[-1]
-    return GameState(judge.profile, deal_from_hands(judge.profile, tuple(masks), left, leader))
-
-
-def run(judge: Judge, state: GameState, *plays: str | None) -> None:
-    for p in plays:
-        state.play(None if p is None else judge.cards(p, state.hands[state.turn]))
 
 
 def rank_count(profile: Profile, rank: int) -> int:

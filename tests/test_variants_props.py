@@ -9,12 +9,12 @@ of the hand that ``check`` accepts are generated.
 from __future__ import annotations
 
 import pytest
+from conftest import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdk import counts as C
 from pdk.cards import cards_of, format_cards
-from pdk.deal import Rng, deal
 from pdk.profile import Profile, available_profiles, load_profile
 from pdk.record import GameRecord, dumps, loads
 from pdk.rules import IllegalPlay, Position, check
@@ -44,21 +44,6 @@ KNOBBED = [
 ]  # fmt: skip
 PROFILES = available_profiles() + KNOBBED
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
-
-
-def random_game(profile: Profile, seed: int, stop: int | None = None) -> GameState:
-    """Uniform random play (a pass counts as one choice when allowed)."""
-    state = GameState(profile, deal(profile, seed))
-    rng = Rng(seed ^ 0x5EED)
-    limit = len(profile.deck_cards) * profile.players * 2
-    while not state.over and (stop is None or len(state.history) < stop):
-        moves = state.legal_moves()
-        n = len(moves) + state.can_pass(moves)
-        assert n > 0, "a seat to move always has a choice"
-        i = rng.below(n)
-        state.step(moves[i] if i < len(moves) else None)
-        assert len(state.history) <= limit, "the deal does not end"
-    return state
 
 
 def played_mask(state: GameState) -> int:
