@@ -92,10 +92,6 @@ def suit_of(cid: int) -> int:
     return cid & 3
 
 
-def is_joker(cid: int) -> bool:
-    return rank_of(cid) >= Rank.BLACK_JOKER
-
-
 @dataclass(frozen=True, slots=True)
 class CardSpec:
     """A parsed token: a rank and, if the player wrote one, a suit."""
@@ -149,10 +145,6 @@ def format_cards(cards: Iterable[int], *, suits: bool = False) -> str:
         if suits and r < Rank.BLACK_JOKER:
             out.append(SUIT_CHARS[suit_of(cid)])
     return "".join(out)
-
-
-def format_ranks(ranks: Iterable[int]) -> str:
-    return "".join(RANK_CHARS[r] for r in sorted(ranks))
 
 
 def format_unicode(cards: Iterable[int], sep: str = " ") -> str:

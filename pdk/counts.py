@@ -84,18 +84,6 @@ def rank_masks(counts: int) -> tuple[int, int, int]:
     return m1, m2, m3
 
 
-def ranks_at_least(counts: int, n: int) -> int:
-    """Bitmask over ranks whose count is at least ``n``."""
-    m = 0
-    r = 0
-    while counts:
-        if counts & FIELD >= n:
-            m |= 1 << r
-        counts >>= BITS
-        r += 1
-    return m
-
-
 def ranks_list(counts: int) -> list[int]:
     """Every rank once per card, lowest first: ``items`` flattened."""
     out: list[int] = []

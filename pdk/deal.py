@@ -40,9 +40,6 @@ class Rng:
             if x < limit:
                 return x % n
 
-    def random(self) -> float:
-        return (next(self._words) >> 11) / float(1 << 53)
-
     def shuffle(self, items: list[int]) -> None:
         """Fisher–Yates with multiply-shift indexes (bias below 2**-58, far under any
         measurable effect); SplitMix64 is inlined because dealing is on the self-play hot

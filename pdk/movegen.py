@@ -119,10 +119,6 @@ class Hand:
         self.locked = locked
         self.m1, self.m2, self.m3 = C.rank_masks(free)
 
-    @property
-    def size(self) -> int:
-        return C.total(self.counts)
-
 
 class MoveGenerator:
     """Legal plays for one profile. Build once per profile with ``generator_for``."""

@@ -416,7 +416,3 @@ class GameState:
             value = getattr(self, name)
             setattr(other, name, value.copy() if isinstance(value, list) else value)
         return other
-
-
-def new_game(profile: Profile, deal: Deal) -> GameState:
-    return GameState(profile, deal)

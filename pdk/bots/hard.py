@@ -33,10 +33,10 @@ from pdk.bots import register
 from pdk.bots.infer import Sampler
 from pdk.bots.knowledge import Knowledge
 from pdk.bots.normal import Judge
-from pdk.bots.plan import gen_of, size_of
+from pdk.bots.plan import size_of
 from pdk.combos import Move
 from pdk.deal import Rng, splitmix64
-from pdk.movegen import BOMB, SINGLE, MoveGenerator
+from pdk.movegen import BOMB, SINGLE, MoveGenerator, generator_for
 from pdk.profile import Profile
 from pdk.state import PlayerView
 
@@ -64,7 +64,7 @@ class Sim:
 
     @classmethod
     def from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
-        gen = gen_of(view.profile)
+        gen = generator_for(view.profile)
         sim = cls(gen, view.profile.rules.must_beat)
         n = view.players
         sim.n = n

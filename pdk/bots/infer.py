@@ -20,10 +20,9 @@ from dataclasses import dataclass
 
 from pdk import counts as C
 from pdk.bots.knowledge import played_counts
-from pdk.bots.plan import gen_of
 from pdk.combos import Move
 from pdk.deal import Rng
-from pdk.movegen import BOMB, PAIR, SINGLE, MoveGenerator
+from pdk.movegen import BOMB, PAIR, SINGLE, MoveGenerator, generator_for
 from pdk.state import PlayerView
 
 _NO_CAP = 99
@@ -79,7 +78,7 @@ class Sampler:
     def __init__(self, view: PlayerView) -> None:
         self.view = view
         profile = view.profile
-        self.gen: MoveGenerator = gen_of(profile)
+        self.gen: MoveGenerator = generator_for(profile)
         deck = 0
         for r, n in enumerate(profile.rank_totals):
             deck += n * C.ONE[r]

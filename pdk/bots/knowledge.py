@@ -10,9 +10,9 @@ over-estimate, which is the safe side for "is this play a sure winner?".
 from __future__ import annotations
 
 from pdk import counts as C
-from pdk.bots.plan import gen_of, size_of
+from pdk.bots.plan import size_of
 from pdk.combos import Move
-from pdk.movegen import BOMB, MoveGenerator
+from pdk.movegen import BOMB, MoveGenerator, generator_for
 from pdk.state import PlayerView
 
 
@@ -47,7 +47,7 @@ class Knowledge:
         """``hand`` and ``unseen`` (rank counts) override what is read from the view: a
         search that plays on inside a sampled deal knows them without a history."""
         self.view = view
-        self.gen: MoveGenerator = gen_of(view.profile)
+        self.gen: MoveGenerator = generator_for(view.profile)
         self.hand = C.from_mask(view.hand) if hand is None else hand
         if unseen is None:
             if played is None:

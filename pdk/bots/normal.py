@@ -22,9 +22,9 @@ from __future__ import annotations
 from pdk import counts as C
 from pdk.bots import register
 from pdk.bots.knowledge import Knowledge
-from pdk.bots.plan import Planner, gen_of, planner_for, size_of
+from pdk.bots.plan import Planner, planner_for, size_of
 from pdk.combos import Move
-from pdk.movegen import BOMB, PLANE, SINGLE, TRIO, MoveGenerator
+from pdk.movegen import BOMB, PLANE, SINGLE, TRIO, MoveGenerator, generator_for
 from pdk.state import PlayerView
 
 TEMPO = 0.5  # winning the trick back (the lead is worth about half a play)
@@ -63,7 +63,7 @@ class Judge:
 
     def __init__(self, view: PlayerView, know: Knowledge | None = None) -> None:
         self.view = view
-        self.gen: MoveGenerator = gen_of(view.profile)
+        self.gen: MoveGenerator = generator_for(view.profile)
         self.plan: Planner = planner_for(self.gen)
         self.know = know if know is not None else Knowledge(view)
         self.hand = self.know.hand

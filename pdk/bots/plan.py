@@ -17,8 +17,7 @@ the move generator's profile knobs, so every variant plans with its own catalogu
 from __future__ import annotations
 
 from pdk import counts as C
-from pdk.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO, MoveGenerator, generator_for
-from pdk.profile import Profile
+from pdk.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO, MoveGenerator
 
 PLAY_COST = 1.0
 BOMB_VALUE = 1.0
@@ -206,17 +205,7 @@ class Planner:
 
 
 _PLANNERS: dict[int, Planner] = {}
-_GENS: dict[int, tuple[Profile, MoveGenerator]] = {}
 _TOTALS: dict[int, int] = {}
-
-
-def gen_of(profile: Profile) -> MoveGenerator:
-    """``generator_for`` without hashing the profile on every call (a hot path in search)."""
-    got = _GENS.get(id(profile))
-    if got is None or got[0] is not profile:
-        got = (profile, generator_for(profile))
-        _GENS[id(profile)] = got
-    return got[1]
 
 
 def size_of(counts: int) -> int:
