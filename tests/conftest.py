@@ -11,10 +11,11 @@ from collections.abc import Sequence
 import pytest
 
 from pdk import counts as C
+from pdk.cards import RANK_CHARS
 from pdk.combos import ComboKind, Move, classify, preferred_lead
 from pdk.deal import Rng, deal, deal_from_hands
 from pdk.profile import Profile, load_profile
-from pdk.rules import Play, Position, check, move_notation, resolve_cards
+from pdk.rules import IllegalPlay, Play, Position, Reason, check, move_notation, resolve_cards
 from pdk.state import GameState
 
 
@@ -79,6 +80,31 @@ def run(judge: Judge, state: GameState, *plays: str | None) -> None:
     """Play each of ``plays`` (None = pass) for the seat to move, checked."""
     for p in plays:
         state.play(None if p is None else judge.cards(p, state.hands[state.turn]))
+
+
+def rank(ch: str) -> int:
+    """A rank index from its notation character (``"T"`` → 7)."""
+    return RANK_CHARS.index(ch)
+
+
+def refused(
+    judge: Judge, hand: str, play: str | None, beat: str | Move | None = None, next_one: bool = False
+) -> Reason:
+    """The reason ``check`` gives for refusing ``play`` (None = pass); fails if it is legal."""
+    with pytest.raises(IllegalPlay) as info:
+        judge.check(judge.pos(hand, beat, next_one), play)
+    return info.value.reason
+
+
+def played_mask(state: GameState) -> int:
+    """Every card played so far, asserting that none was played twice."""
+    mask = 0
+    for action in state.history:
+        if action.play is not None:
+            for c in action.play.cards:
+                assert not mask >> c & 1, "a card was played twice"
+                mask |= 1 << c
+    return mask
 
 
 def random_game(profile: Profile, seed: int, stop: int | None = None) -> GameState:

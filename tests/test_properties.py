@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from conftest import random_game
+from conftest import played_mask, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,16 +27,6 @@ PROFILE: Profile = load_profile()
 DECK = sum(1 << c for c in PROFILE.deck_cards)
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 MAX_TURNS = 48 * 3 * 3  # every trick sheds at least one card; at most two passes per play
-
-
-def played_mask(state: GameState) -> int:
-    mask = 0
-    for action in state.history:
-        if action.play is not None:
-            for c in action.play.cards:
-                assert not mask >> c & 1, "a card was played twice"
-                mask |= 1 << c
-    return mask
 
 
 @settings(max_examples=60, deadline=None)

@@ -3,32 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge
+from conftest import Judge, rank, refused
 
 from pdk import counts as C
-from pdk.cards import RANK_CHARS
 from pdk.combos import ComboKind, classify
 from pdk.deal import Rng, deal
 from pdk.profile import load_profile
-from pdk.rules import IllegalPlay, Reason
+from pdk.rules import Reason
 from pdk.state import GameState
-
-
-def rank(ch: str) -> int:
-    return RANK_CHARS.index(ch)
 
 
 def kinds(judge: Judge, text: str) -> set[str]:
     """Every reading of a set of cards that is not a whole hand."""
     counts = C.from_cards(judge.cards(text))
     return {r.kind.label for r in classify(judge.profile, counts, whole_hand=False)}
-
-
-def refused(judge: Judge, hand: str, play: str, beat: str | None = None) -> Reason:
-    pos = judge.pos(hand, beat)
-    with pytest.raises(IllegalPlay) as info:
-        judge.check(pos, play)
-    return info.value.reason
 
 
 def test_exactly_seven_kinds() -> None:

@@ -3,28 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge, game, random_game, run
+from conftest import Judge, game, random_game, rank, refused, run
 
-from pdk.cards import RANK_CHARS, cards_of, format_cards
-from pdk.combos import ComboKind, Move
+from pdk.cards import cards_of, format_cards
+from pdk.combos import ComboKind
 from pdk.deal import deal, splitmix64
 from pdk.profile import Profile
 from pdk.record import GameRecord, dumps, loads
 from pdk.rules import IllegalPlay, Reason
-
-
-def rank(ch: str) -> int:
-    return RANK_CHARS.index(ch)
-
-
-def refused(
-    judge: Judge, hand: str, play: str | None, beat: str | Move | None = None, next_one: bool = False
-) -> Reason:
-    pos = judge.pos(hand, beat, next_one)
-    with pytest.raises(IllegalPlay) as info:
-        judge.check(pos, play)
-    return info.value.reason
-
 
 # -- D1: the highest single under 报单 ----------------------------------------------------
 

@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge
+from conftest import Judge, rank, refused
 
-from pdk.cards import RANK_CHARS
-from pdk.combos import ComboKind, Move
+from pdk.combos import ComboKind
 from pdk.deal import deal_from_hands
 from pdk.profile import Profile
 from pdk.rules import IllegalPlay, Reason
 from pdk.state import GameState
-
-
-def rank(ch: str) -> int:
-    return RANK_CHARS.index(ch)
-
-
-def refused(
-    judge: Judge, hand: str, play: str | None, beat: str | Move | None = None, next_one: bool = False
-) -> Reason:
-    pos = judge.pos(hand, beat, next_one)
-    with pytest.raises(IllegalPlay) as info:
-        judge.check(pos, play)
-    return info.value.reason
-
 
 # -- 1. no bare trio, no short kickers --------------------------------------------------
 

@@ -7,7 +7,7 @@ card notation through the same ``Judge`` the classic rule tests use.
 from __future__ import annotations
 
 import pytest
-from conftest import Judge, game, run
+from conftest import Judge, game, refused, run
 
 from pdk import counts as C
 from pdk.cards import Rank, card_id
@@ -21,14 +21,6 @@ from pdk.state import GameState
 
 def J(name: str) -> Judge:
     return Judge(load_profile(name))
-
-
-def refused(
-    judge: Judge, hand: str, play: str | None, beat: str | None = None, next_one: bool = False
-) -> Reason:
-    with pytest.raises(IllegalPlay) as info:
-        judge.check(judge.pos(hand, beat, next_one), play)
-    return info.value.reason
 
 
 def kind_of(judge: Judge, hand: str, play: str, beat: str | None = None) -> str:

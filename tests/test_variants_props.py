@@ -9,7 +9,7 @@ of the hand that ``check`` accepts are generated.
 from __future__ import annotations
 
 import pytest
-from conftest import random_game
+from conftest import played_mask, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +18,6 @@ from pdk.cards import cards_of, format_cards
 from pdk.profile import Profile, available_profiles, load_profile
 from pdk.record import GameRecord, dumps, loads
 from pdk.rules import IllegalPlay, Position, check
-from pdk.state import GameState
 
 
 def _knobbed(name: str, new_name: str, **sections: dict[str, object]) -> Profile:
@@ -44,16 +43,6 @@ KNOBBED = [
 ]  # fmt: skip
 PROFILES = available_profiles() + KNOBBED
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
-
-
-def played_mask(state: GameState) -> int:
-    mask = 0
-    for action in state.history:
-        if action.play is not None:
-            for c in action.play.cards:
-                assert not mask >> c & 1, "a card was played twice"
-                mask |= 1 << c
-    return mask
 
 
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)
