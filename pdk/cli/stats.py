@@ -10,14 +10,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich import box
-from rich.table import Table
 
 from pdk.cli import play_text  # noqa: F401  (registers the messages)
 from pdk.cli.app import app
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
 from pdk.cli.play import data_dir, make_console
-from pdk.cli.table import NARROW
+from pdk.cli.table import fitted_table
 from pdk.history import DealRow, History, Stats, title_for
 from pdk.i18n import Lang, tr
 
@@ -98,17 +96,7 @@ def stats(
     if not st.games:
         console.print(tr("stats_none", language))
         return
-    wide = console.width >= NARROW
-    table = Table(
-        title=tr("stats_title", language),
-        title_justify="left",
-        title_style="bold",
-        box=box.HEAVY_HEAD if wide else None,
-        header_style="bold" if wide else "bold underline",
-        show_edge=wide,
-        pad_edge=wide,
-        padding=(0, 1) if wide else (0, 1, 0, 0),
-    )
+    table = fitted_table(tr("stats_title", language), console.width)
     table.add_column(tr("col_difficulty", language), no_wrap=True)
     table.add_column(tr("col_variant", language), overflow="fold")
     for key in ("col_games", "col_wins", "col_total", "col_average"):

@@ -357,11 +357,12 @@ def settlement_rows(st: Settlement, you: int, totals: Sequence[int], lang: Lang)
     )
 
 
-def render_settlement(rows: Sequence[SettlementRow], deal_no: int, lang: Lang, width: int) -> RenderableType:
-    """The settlement panel: per player cards left, 全关, bomb income, total, session total."""
+def fitted_table(title: str, width: int) -> Table:
+    """A table with borders on a wide terminal, and bare, tightly padded columns below
+    ``NARROW`` so that it still fits 40 columns."""
     wide = width >= NARROW
-    table = Table(
-        title=tr("settle_title", lang, n=deal_no),
+    return Table(
+        title=title,
         title_style="bold",
         title_justify="left",
         box=box.HEAVY_HEAD if wide else None,
@@ -370,6 +371,12 @@ def render_settlement(rows: Sequence[SettlementRow], deal_no: int, lang: Lang, w
         pad_edge=wide,
         padding=(0, 1) if wide else (0, 1, 0, 0),
     )
+
+
+def render_settlement(rows: Sequence[SettlementRow], deal_no: int, lang: Lang, width: int) -> RenderableType:
+    """The settlement panel: per player cards left, 全关, bomb income, total, session total."""
+    wide = width >= NARROW
+    table = fitted_table(tr("settle_title", lang, n=deal_no), width)
     table.add_column(tr("col_player", lang), no_wrap=True)
     for key in ("col_left", "col_shut", "col_bombs", "col_total", "col_session"):
         table.add_column(tr(key, lang), justify="right", no_wrap=True)
