@@ -30,7 +30,6 @@ ONE = C.ONE
 # Memo tables are emptied when they reach this many entries, so a long self-play run keeps
 # a bounded footprint (the other tables are bounded by the number of rank masks).
 _MEMO_LIMIT = 50_000
-_PAIRS_LIMIT = 4_000  # kicker lists are long: about 3.6 KiB an entry
 _BITS: dict[int, list[int]] = {}
 
 
@@ -140,6 +139,7 @@ class MoveGenerator:
         self.plane_k = combos.plane.kickers_per_trio
         self.four = profile.bombs.four
         self.unbreakable = profile.bombs.unbreakable and profile.bombs.four
+        self.loose_bombs = self.four and not self.unbreakable  # fours found in the counts
         self.short = profile.rules.short_last_hand
         self.must_beat = profile.rules.must_beat
         self.bao = profile.rules.bao_dan_highest_single
@@ -153,7 +153,13 @@ class MoveGenerator:
         self._lead_chains: dict[tuple[int, int], list[Move]] = {}
         self._follow_chains: dict[tuple[int, int, int], list[Move]] = {}
         self._hands: dict[int, Hand] = {}
-        self._pairs_cache: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        # Tables on rank masks (at most 2**15 keys each, so they need no bound): the plays
+        # of one width above any rank, and trio kickers. Entries are shared: copy to extend.
+        self._singles: dict[int, list[Move]] = {}
+        self._pairs: dict[int, list[Move]] = {}
+        self._two_ranks_cache: dict[int, list[int]] = {}
+        self._pair_counts_cache: dict[int, list[int]] = {}
+        self._two_cards = [[ONE[a] + ONE[b] for b in ranks] for a in ranks]
 
     def hand(self, counts: int) -> Hand:
         """The analysed hand, memoised: search and self-play meet the same hands again."""
@@ -230,25 +236,23 @@ class MoveGenerator:
         k = self.trio_k
         free = h.free
         short = self.short and h.free == h.counts
+        m1, m2 = h.m1, h.m2
         if k == 2 and not self.trio_bare:
-            # The common case (classic16), on the hot path of every lead: kicker pairs come
-            # from one cached list; a trio with no pair left over is a short last hand.
-            pairs = self._kicker_pairs(h.m1, h.m2)
-            for t in _bits(h.m3):
-                if t <= above:
-                    continue
+            # The common case (classic16), on the hot path of every lead: the kickers of a
+            # trio are any two cards of the other ranks, so they come from two tables on
+            # rank masks (two different ranks; a pair of one rank); a trio with no kicker
+            # left over is a short last hand.
+            for t in _bits(h.m3 >> (above + 1) << (above + 1)):
                 body = 3 * ONE[t]
-                tb = 1 << t
-                with_two = [(body + kk, TRIO, t, 1) for kk, km in pairs if not km & tb]
-                if with_two:
-                    out.extend(with_two)
+                keep = ~(1 << t)
+                kick = self._two_ranks(m1 & keep) + self._one_rank_pairs(m2 & keep)
+                if kick:
+                    out.extend([(body + kk, TRIO, t, 1) for kk in kick])
                 elif short and C.count(free, t) == 3:
                     out.append((h.counts, TRIO, t, 1))
             return
         its = C.items(free)
-        for t in _bits(h.m3):
-            if t <= above:
-                continue
+        for t in _bits(h.m3 >> (above + 1) << (above + 1)):
             body = 3 * ONE[t]
             rest_its = [(r, n) for r, n in its if r != t]
             if self.trio_bare or k == 0:
@@ -256,31 +260,26 @@ class MoveGenerator:
             if k:
                 rest_n = sum(n for _, n in rest_its)
                 if rest_n >= k:
-                    if k == 2:
-                        tb = 1 << t
-                        pairs = self._kicker_pairs(h.m1, h.m2)
-                        out.extend([(body + kk, TRIO, t, 1) for kk, km in pairs if not km & tb])
-                    else:
-                        out.extend((body + kk, TRIO, t, 1) for kk in kicker_sets(rest_its, k))
+                    out.extend((body + kk, TRIO, t, 1) for kk in kicker_sets(rest_its, k))
                 elif short and C.count(free, t) == 3 and (rest_n > 0 or not self.trio_bare):
                     out.append((h.counts, TRIO, t, 1))
 
-    def _kicker_pairs(self, m1: int, m2: int) -> list[tuple[int, int]]:
-        """Every two-card kicker set from ranks held once (m1) or twice (m2), with the
-        ranks it uses; it depends on the two masks only, so it is cached on them."""
-        key = (m1, m2)
-        pairs = self._pairs_cache.get(key)
+    def _two_ranks(self, mask: int) -> list[int]:
+        """Counts of every two cards of two different ranks in ``mask`` (cached on the mask:
+        there are at most 2**15 of them, and hands keep meeting the same ones)."""
+        kick = self._two_ranks_cache.get(mask)
+        if kick is None:
+            ranks = _bits(mask)
+            two = self._two_cards
+            kick = [two[a][b] for i, a in enumerate(ranks) for b in ranks[i + 1 :]]
+            self._two_ranks_cache[mask] = kick
+        return kick
+
+    def _one_rank_pairs(self, mask: int) -> list[int]:
+        """Counts of a pair of each rank in ``mask``."""
+        pairs = self._pair_counts_cache.get(mask)
         if pairs is None:
-            pairs = []
-            ranks = _bits(m1)
-            for i, a in enumerate(ranks):
-                if m2 >> a & 1:
-                    pairs.append((2 * ONE[a], 1 << a))
-                for b in ranks[i + 1 :]:
-                    pairs.append((ONE[a] + ONE[b], (1 << a) | (1 << b)))
-            if len(self._pairs_cache) > _PAIRS_LIMIT:
-                self._pairs_cache.clear()
-            self._pairs_cache[key] = pairs
+            pairs = self._pair_counts_cache[mask] = [self.pairs[r][0] for r in _bits(mask)]
         return pairs
 
     def _planes(self, h: Hand, above: int, length: int | None, out: list[Move]) -> None:
@@ -320,22 +319,37 @@ class MoveGenerator:
 
     # -- the public entry points -----------------------------------------------------------
 
+    def _singles_in(self, mask: int) -> list[Move]:
+        """The single of every rank in ``mask`` (a shared table entry: do not mutate)."""
+        got = self._singles.get(mask)
+        if got is None:
+            singles = self.singles
+            got = self._singles[mask] = [singles[r] for r in _bits(mask)]
+        return got
+
+    def _pairs_in(self, mask: int) -> list[Move]:
+        """The pair of every rank in ``mask`` (a shared table entry: do not mutate)."""
+        got = self._pairs.get(mask)
+        if got is None:
+            pairs = self.pairs
+            got = self._pairs[mask] = [pairs[r] for r in _bits(mask)]
+        return got
+
     def leads(self, counts: int, next_has_one: bool = False) -> list[Move]:
         """Every legal play when leading a trick (passing is never allowed then)."""
         h = self.hand(counts)
-        out = self._bombs(h, -1)
-        if h.m1:
-            if next_has_one and self.bao:
-                out.append(self.singles[h.m1.bit_length() - 1])
-            else:
-                singles = self.singles
-                out.extend([singles[r] for r in _bits(h.m1)])
-        pairs = self.pairs
-        out.extend([pairs[r] for r in _bits(h.m2)])
+        m1 = h.m1
+        out = self._bombs(h, -1) if h.locked or self.loose_bombs else []
+        if next_has_one and self.bao:
+            out.append(self.singles[m1.bit_length() - 1])
+        else:
+            out.extend(self._singles_in(m1))
+        out.extend(self._pairs_in(h.m2))
         self._chains(h.m2, 2, PAIR_CHAIN, self.pc_min, out)
-        self._chains(h.m1, 1, STRAIGHT, self.st_min, out)
-        self._trios(h, -1, out)
-        self._planes(h, -1, None, out)
+        self._chains(m1, 1, STRAIGHT, self.st_min, out)
+        if h.m3:
+            self._trios(h, -1, out)
+            self._planes(h, -1, None, out)
         return out
 
     def follows(self, counts: int, prev: Move, next_has_one: bool = False) -> list[Move]:
@@ -344,27 +358,26 @@ class MoveGenerator:
         h = self.hand(counts)
         if kind == BOMB:
             return self._bombs(h, top)
-        out: list[Move] = []
         if kind == SINGLE:
             if next_has_one and self.bao:
                 high = h.m1.bit_length() - 1
-                if high > top:
-                    out.append(self.singles[high])
+                out = [self.singles[high]] if high > top else []
             else:
-                singles = self.singles
-                out = [singles[r] for r in _bits(h.m1 >> (top + 1) << (top + 1))]
+                out = [*self._singles_in(h.m1 >> (top + 1) << (top + 1))]
         elif kind == PAIR:
-            pairs = self.pairs
-            out = [pairs[r] for r in _bits(h.m2 >> (top + 1) << (top + 1))]
+            out = [*self._pairs_in(h.m2 >> (top + 1) << (top + 1))]
         elif kind == PAIR_CHAIN:
-            out.extend(self._chains_of(h.m2, 2, PAIR_CHAIN, units, top))
+            out = self._chains_of(h.m2, 2, PAIR_CHAIN, units, top)
         elif kind == STRAIGHT:
-            out.extend(self._chains_of(h.m1, 1, STRAIGHT, units, top))
-        elif kind == TRIO:
-            self._trios(h, top, out)
-        elif kind == PLANE:
-            self._planes(h, top, units, out)
-        out.extend(self._bombs(h, -1))
+            out = self._chains_of(h.m1, 1, STRAIGHT, units, top)
+        else:
+            out = []
+            if kind == TRIO:
+                self._trios(h, top, out)
+            elif kind == PLANE:
+                self._planes(h, top, units, out)
+        if h.locked or self.loose_bombs:
+            out.extend(self._bombs(h, -1))
         return out
 
     def moves(
