@@ -9,7 +9,9 @@ independently, and a property test holds the two in exact agreement.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 from pdk import counts as C
 from pdk.cards import cards_of
@@ -27,58 +29,60 @@ BOMB = ComboKind.BOMB.value
 ONE = C.ONE
 
 
-# Memo tables are emptied when they reach this many entries, so a long self-play run keeps
-# a bounded footprint (the other tables are bounded by the number of rank masks).
+V = TypeVar("V")
+
+# The hand memo is emptied when it reaches this many entries, so a long self-play run keeps
+# a bounded footprint (the other tables are bounded by the number of rank masks, 2**15).
 _MEMO_LIMIT = 50_000
-_BITS: dict[int, list[int]] = {}
 
 
-def _bits(mask: int) -> list[int]:
-    """Set bit indexes, lowest first; cached since hands reuse the same rank masks."""
-    out = _BITS.get(mask)
-    if out is None:
-        out = _BITS[mask] = cards_of(mask)
-    return out
+class Table(dict[int, V]):
+    """A dict that fills itself: ``table[key]`` builds a missing entry once. A hit is a
+    plain subscript with no Python call, which matters on the per-turn path."""
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: Callable[[int], V]) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key: int) -> V:
+        value = self[key] = self.build(key)
+        return value
+
+
+def _compact_spread(spread: int) -> int:
+    """Rank bitmask from a mask with one bit at the bottom of each 5-bit field."""
+    m = 0
+    r = 0
+    while spread:
+        if spread & 1:
+            m |= 1 << r
+        spread >>= 5
+        r += 1
+    return m
+
+
+_BITS: Table[list[int]] = Table(cards_of)  # set bit indexes of a rank mask, lowest first
+_COMPACT: Table[int] = Table(_compact_spread)
 
 
 def kicker_sets(its: list[tuple[int, int]], k: int) -> list[int]:
-    """Every multiset of exactly ``k`` cards drawn from ``its`` ((rank, count) pairs)."""
-    if k == 0:
-        return [0]
-    out: list[int] = []
+    """Every multiset of exactly ``k`` cards drawn from ``its`` ((rank, count) pairs).
 
-    def rec(i: int, need: int, acc: int) -> None:
-        if need == 0:
-            out.append(acc)
-            return
-        for j in range(i, len(its)):
-            r, n = its[j]
-            one = ONE[r]
-            for take in range(min(n, need), 0, -1):
-                rec(j + 1, need - take, acc + one * take)
-
-    rec(0, k, 0)
-    return out
+    Built size by size, one rank at a time (largest size first, so a rank joins each set
+    once), in list comprehensions: planes of an opening hand enumerate hundreds."""
+    by_size: list[list[int]] = [[0]] + [[] for _ in range(k)]
+    for r, n in its:
+        one = ONE[r]
+        for size in range(k, 0, -1):
+            for take in range(1, min(n, size) + 1):
+                add = one * take
+                by_size[size] += [acc + add for acc in by_size[size - take]]
+    return by_size[k]
 
 
 _L0 = sum(ONE)
-_COMPACT: dict[int, int] = {}
-
-
-def _compact(spread: int) -> int:
-    """Rank bitmask from a mask with one bit at the bottom of each 5-bit field (cached)."""
-    m = _COMPACT.get(spread)
-    if m is None:
-        m = 0
-        x = spread
-        r = 0
-        while x:
-            if x & 1:
-                m |= 1 << r
-            x >>= 5
-            r += 1
-        _COMPACT[spread] = m
-    return m
 
 
 class Hand:
@@ -95,17 +99,17 @@ class Hand:
             b1 = (counts >> 1) & _L0
             b2 = (counts >> 2) & _L0
             if unbreakable:
-                self.locked = _bits(_compact(b2)) if b2 else []
+                self.locked = _BITS[_COMPACT[b2]] if b2 else []
                 self.free = counts - (b2 << 2)
-                self.m1 = _compact(b0 | b1)
-                self.m2 = _compact(b1)
-                self.m3 = _compact(b0 & b1)
+                self.m1 = _COMPACT[b0 | b1]
+                self.m2 = _COMPACT[b1]
+                self.m3 = _COMPACT[b0 & b1]
             else:
                 self.locked = []
                 self.free = counts
-                self.m1 = _compact(b0 | b1 | b2)
-                self.m2 = _compact(b1 | b2)
-                self.m3 = _compact((b0 & b1) | b2)
+                self.m1 = _COMPACT[b0 | b1 | b2]
+                self.m2 = _COMPACT[b1 | b2]
+                self.m3 = _COMPACT[(b0 & b1) | b2]
             return
         free = counts
         locked: list[int] = []
@@ -149,26 +153,33 @@ class MoveGenerator:
         self.singles = [(ONE[r], SINGLE, r, 1) for r in ranks]
         self.pairs = [(2 * ONE[r], PAIR, r, 1) for r in ranks]
         self.fours = [(4 * ONE[r], BOMB, r, 1) for r in ranks]
-        # Chains depend only on the rank mask; masks recur across hands and deals.
-        self._lead_chains: dict[tuple[int, int], list[Move]] = {}
-        self._follow_chains: dict[tuple[int, int, int], list[Move]] = {}
-        self._hands: dict[int, Hand] = {}
-        # Tables on rank masks (at most 2**15 keys each, so they need no bound): the plays
-        # of one width above any rank, and trio kickers. Entries are shared: copy to extend.
-        self._singles: dict[int, list[Move]] = {}
-        self._pairs: dict[int, list[Move]] = {}
-        self._two_ranks_cache: dict[int, list[int]] = {}
-        self._pair_counts_cache: dict[int, list[int]] = {}
         self._two_cards = [[ONE[a] + ONE[b] for b in ranks] for a in ranks]
+        self._hands: Table[Hand] = Table(self._analyse)
+        # Tables on rank masks (at most 2**15 keys each, so they need no bound). Entries
+        # are shared: callers copy before extending.
+        # - what a leader can make of the ranks held once (singles, straights) and twice
+        #   (pairs, pair chains);
+        self._lead1: Table[list[Move]] = Table(self._build_lead1)
+        self._lead2: Table[list[Move]] = Table(self._build_lead2)
+        # - the singles and pairs of the ranks in a mask (a follower's mask is cut above
+        #   the rank to beat);
+        self._singles: Table[list[Move]] = Table(self._build_singles)
+        self._pairs: Table[list[Move]] = Table(self._build_pairs)
+        # - trio kickers: two cards of two different ranks, or a pair of one rank;
+        self._two_ranks: Table[list[int]] = Table(self._build_two_ranks)
+        self._pair_counts: Table[list[int]] = Table(self._build_pair_counts)
+        # - chains of each length, by width (1 straights, 2 pair chains); a follower's
+        #   list is keyed by mask and length.
+        self._chain_runs: dict[tuple[int, int, int], list[Move]] = {}
 
     def hand(self, counts: int) -> Hand:
         """The analysed hand, memoised: search and self-play meet the same hands again."""
-        h = self._hands.get(counts)
-        if h is None:
-            if len(self._hands) > _MEMO_LIMIT:
-                self._hands.clear()
-            h = self._hands[counts] = Hand(counts, self.unbreakable, self.one_pack)
-        return h
+        return self._hands[counts]
+
+    def _analyse(self, counts: int) -> Hand:
+        if len(self._hands) > _MEMO_LIMIT:
+            self._hands.clear()
+        return Hand(counts, self.unbreakable, self.one_pack)
 
     # -- bombs -----------------------------------------------------------------------------
 
@@ -183,19 +194,11 @@ class MoveGenerator:
 
     # -- chains ----------------------------------------------------------------------------
 
-    def _chains(self, mask: int, width: int, kind: int, min_len: int, out: list[Move]) -> None:
+    def _all_chains(self, mask: int, width: int, kind: int, min_len: int) -> list[Move]:
         """Every run of ranks in ``mask`` of length >= min_len, ``width`` cards per rank."""
         mask &= self.chain_mask
-        key = (mask, width)
-        cached = self._lead_chains.get(key)
-        if cached is None:
-            cached = []
-            self._all_chains(mask, width, kind, min_len, cached)
-            self._lead_chains[key] = cached
-        out.extend(cached)
-
-    def _all_chains(self, mask: int, width: int, kind: int, min_len: int, out: list[Move]) -> None:
         lo, hi = self.chain_lo, self.chain_hi
+        out: list[Move] = []
         for start in range(lo, hi + 1):
             if not mask >> start & 1:
                 continue
@@ -207,21 +210,21 @@ class MoveGenerator:
                 length = top - start + 1
                 if length >= min_len:
                     out.append((acc, kind, top, length))
+        return out
 
     def _chains_of(self, mask: int, width: int, kind: int, length: int, above: int) -> list[Move]:
         """Runs of exactly ``length`` ranks in ``mask`` whose top is above ``above``."""
         mask &= self.chain_mask
         key = (mask, width, length)
-        cached = self._follow_chains.get(key)
+        cached = self._chain_runs.get(key)
         if cached is None:
-            cached = self._follow_chains[key] = self._runs(mask, width, kind, length)
+            cached = self._chain_runs[key] = self._runs(mask, width, kind, length)
         return [m for m in cached if m[2] > above]
 
     def _runs(self, mask: int, width: int, kind: int, length: int) -> list[Move]:
-        above = -1
         out: list[Move] = []
         run = (1 << length) - 1
-        for top in range(max(above + 1, self.chain_lo + length - 1), self.chain_hi + 1):
+        for top in range(self.chain_lo + length - 1, self.chain_hi + 1):
             start = top - length + 1
             if (mask >> start) & run == run:
                 acc = 0
@@ -242,17 +245,17 @@ class MoveGenerator:
             # trio are any two cards of the other ranks, so they come from two tables on
             # rank masks (two different ranks; a pair of one rank); a trio with no kicker
             # left over is a short last hand.
-            for t in _bits(h.m3 >> (above + 1) << (above + 1)):
+            for t in _BITS[h.m3 >> (above + 1) << (above + 1)]:
                 body = 3 * ONE[t]
                 keep = ~(1 << t)
-                kick = self._two_ranks(m1 & keep) + self._one_rank_pairs(m2 & keep)
+                kick = self._two_ranks[m1 & keep] + self._pair_counts[m2 & keep]
                 if kick:
                     out.extend([(body + kk, TRIO, t, 1) for kk in kick])
                 elif short and C.count(free, t) == 3:
                     out.append((h.counts, TRIO, t, 1))
             return
         its = C.items(free)
-        for t in _bits(h.m3 >> (above + 1) << (above + 1)):
+        for t in _BITS[h.m3 >> (above + 1) << (above + 1)]:
             body = 3 * ONE[t]
             rest_its = [(r, n) for r, n in its if r != t]
             if self.trio_bare or k == 0:
@@ -264,23 +267,13 @@ class MoveGenerator:
                 elif short and C.count(free, t) == 3 and (rest_n > 0 or not self.trio_bare):
                     out.append((h.counts, TRIO, t, 1))
 
-    def _two_ranks(self, mask: int) -> list[int]:
-        """Counts of every two cards of two different ranks in ``mask`` (cached on the mask:
-        there are at most 2**15 of them, and hands keep meeting the same ones)."""
-        kick = self._two_ranks_cache.get(mask)
-        if kick is None:
-            ranks = _bits(mask)
-            two = self._two_cards
-            kick = [two[a][b] for i, a in enumerate(ranks) for b in ranks[i + 1 :]]
-            self._two_ranks_cache[mask] = kick
-        return kick
+    def _build_two_ranks(self, mask: int) -> list[int]:
+        ranks = _BITS[mask]
+        two = self._two_cards
+        return [two[a][b] for i, a in enumerate(ranks) for b in ranks[i + 1 :]]
 
-    def _one_rank_pairs(self, mask: int) -> list[int]:
-        """Counts of a pair of each rank in ``mask``."""
-        pairs = self._pair_counts_cache.get(mask)
-        if pairs is None:
-            pairs = self._pair_counts_cache[mask] = [self.pairs[r][0] for r in _bits(mask)]
-        return pairs
+    def _build_pair_counts(self, mask: int) -> list[int]:
+        return [self.pairs[r][0] for r in _BITS[mask]]
 
     def _planes(self, h: Hand, above: int, length: int | None, out: list[Move]) -> None:
         """Planes (all lengths, or one length when following), deduplicated by cards.
@@ -296,7 +289,7 @@ class MoveGenerator:
         short = self.short and h.free == h.counts
         found: dict[int, Move] = {}
         kpt = self.plane_k
-        for start in _bits(m3):
+        for start in _BITS[m3]:
             body = 0
             field_mask = 0
             for top in range(start, self.chain_hi + 1):
@@ -319,34 +312,32 @@ class MoveGenerator:
 
     # -- the public entry points -----------------------------------------------------------
 
-    def _singles_in(self, mask: int) -> list[Move]:
-        """The single of every rank in ``mask`` (a shared table entry: do not mutate)."""
-        got = self._singles.get(mask)
-        if got is None:
-            singles = self.singles
-            got = self._singles[mask] = [singles[r] for r in _bits(mask)]
-        return got
+    def _build_singles(self, mask: int) -> list[Move]:
+        singles = self.singles
+        return [singles[r] for r in _BITS[mask]]
 
-    def _pairs_in(self, mask: int) -> list[Move]:
-        """The pair of every rank in ``mask`` (a shared table entry: do not mutate)."""
-        got = self._pairs.get(mask)
-        if got is None:
-            pairs = self.pairs
-            got = self._pairs[mask] = [pairs[r] for r in _bits(mask)]
-        return got
+    def _build_pairs(self, mask: int) -> list[Move]:
+        pairs = self.pairs
+        return [pairs[r] for r in _BITS[mask]]
+
+    def _build_lead1(self, mask: int) -> list[Move]:
+        return self._singles[mask] + self._all_chains(mask, 1, STRAIGHT, self.st_min)
+
+    def _build_lead2(self, mask: int) -> list[Move]:
+        return self._pairs[mask] + self._all_chains(mask, 2, PAIR_CHAIN, self.pc_min)
 
     def leads(self, counts: int, next_has_one: bool = False) -> list[Move]:
         """Every legal play when leading a trick (passing is never allowed then)."""
-        h = self.hand(counts)
+        h = self._hands[counts]
         m1 = h.m1
         out = self._bombs(h, -1) if h.locked or self.loose_bombs else []
-        if next_has_one and self.bao:
+        if next_has_one and self.bao and m1:
+            # 报单: of the singles only the highest; straights are unaffected.
             out.append(self.singles[m1.bit_length() - 1])
+            out.extend(self._lead1[m1][m1.bit_count() :])
         else:
-            out.extend(self._singles_in(m1))
-        out.extend(self._pairs_in(h.m2))
-        self._chains(h.m2, 2, PAIR_CHAIN, self.pc_min, out)
-        self._chains(m1, 1, STRAIGHT, self.st_min, out)
+            out.extend(self._lead1[m1])
+        out.extend(self._lead2[h.m2])
         if h.m3:
             self._trios(h, -1, out)
             self._planes(h, -1, None, out)
@@ -355,7 +346,7 @@ class MoveGenerator:
     def follows(self, counts: int, prev: Move, next_has_one: bool = False) -> list[Move]:
         """Every legal play that beats ``prev`` (passing is decided by ``can_pass``)."""
         _, kind, top, units = prev
-        h = self.hand(counts)
+        h = self._hands[counts]
         if kind == BOMB:
             return self._bombs(h, top)
         if kind == SINGLE:
@@ -363,9 +354,9 @@ class MoveGenerator:
                 high = h.m1.bit_length() - 1
                 out = [self.singles[high]] if high > top else []
             else:
-                out = [*self._singles_in(h.m1 >> (top + 1) << (top + 1))]
+                out = [*self._singles[h.m1 >> (top + 1) << (top + 1)]]
         elif kind == PAIR:
-            out = [*self._pairs_in(h.m2 >> (top + 1) << (top + 1))]
+            out = [*self._pairs[h.m2 >> (top + 1) << (top + 1)]]
         elif kind == PAIR_CHAIN:
             out = self._chains_of(h.m2, 2, PAIR_CHAIN, units, top)
         elif kind == STRAIGHT:

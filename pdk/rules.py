@@ -110,17 +110,32 @@ def _lowest_bits(nibble: int, n: int) -> int:
 SUIT_PICKS = [[_lowest_bits(nib, n) for n in range(5)] for nib in range(16)]
 
 
-def pick_mask(hand: int, counts: int) -> int:
-    """``choose_cards`` for one pack without a preferred card, as a bitmask (the hot path)."""
-    chosen = 0
-    shift = 0
-    while counts:
+# _NIBBLE_CARDS[rank][suit bits]: the card ids of those suits of that rank, lowest first.
+_NIBBLE_CARDS = [
+    [tuple(r * 4 + s for s in range(4) if bits >> s & 1) for bits in range(16)] for r in range(16)
+]
+
+
+def pick_cards(hand: int, counts: int) -> tuple[int, tuple[int, ...]]:
+    """``choose_cards`` for one pack without a preferred card — the lowest suits of each
+    rank — as a bitmask and the card ids (the hot path: every generated play in self-play).
+    It starts at the lowest rank of the play, so a single or a pair is one table lookup."""
+    low = ((counts & -counts).bit_length() - 1) // 5
+    counts >>= 5 * low
+    shift = 4 * low
+    mask = 0
+    cards: tuple[int, ...] = ()
+    for table in _NIBBLE_CARDS[low:]:
         n = counts & 31
         if n:
-            chosen |= SUIT_PICKS[(hand >> shift) & 15][n] << shift
+            bits = SUIT_PICKS[(hand >> shift) & 15][n]
+            mask |= bits << shift
+            cards += table[bits]
         counts >>= 5
+        if not counts:
+            break
         shift += 4
-    return chosen
+    return mask, cards
 
 
 def choose_cards(hand: int, counts: int, prefer: int = 0, *, suited: int = 0) -> tuple[int, ...]:
@@ -401,5 +416,6 @@ __all__ = [
     "choose_cards",
     "judge",
     "move_notation",
+    "pick_cards",
     "resolve_cards",
 ]

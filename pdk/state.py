@@ -13,13 +13,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from pdk import counts as C
-from pdk.cards import cards_of
 from pdk.combos import ComboKind, Move
 from pdk.deal import Deal
-from pdk.movegen import BOMB, PAIR, SINGLE, MoveGenerator, generator_for
+from pdk.movegen import BOMB, SINGLE, MoveGenerator, generator_for
 from pdk.profile import Profile
 from pdk.rules import (
-    SUIT_PICKS,
     IllegalPlay,
     Play,
     Position,
@@ -27,12 +25,13 @@ from pdk.rules import (
     check,
     choose_cards,
     highest_single,
-    pick_mask,
+    pick_cards,
     suited_for,
 )
 from pdk.settlement import Settlement, settle
 
 _KINDS = list(ComboKind)
+_new = tuple.__new__
 
 
 class Action(NamedTuple):
@@ -40,6 +39,10 @@ class Action(NamedTuple):
 
     seat: int
     play: Play | None
+
+
+# A pass is immutable, so each seat (profiles seat 2-4 players) shares one.
+_PASSES = [Action(seat, None) for seat in range(4)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,7 @@ class GameState:
         "order",
         "passes",
         "pending_bomb",
+        "plain_cards",
         "played_any",
         "prev",
         "prev_seat",
@@ -146,6 +150,8 @@ class GameState:
         self.first_out_sweep = False
         rules = profile.settlement
         self.suited = profile.combinations.straight_flush != "none"
+        # Plays take the lowest suits of each rank unless a flush or a lead card decides.
+        self.plain_cards = self.gen.one_pack and not self.suited
         # The classic transition covers first-out deals with 收轮 bombs and no 包赔.
         self.simple = (
             profile.end == "first_out"
@@ -243,26 +249,22 @@ class GameState:
         if move is None:
             return self._apply(None)
         hand = self.hands[self.turn]
-        lead = None if self.history else self.first_card
-        if self.gen.one_pack and lead is None:
-            if move[1] <= PAIR:
-                # A single or a pair is one rank: its suit nibble gives the cards directly.
-                shift = 4 * move[2]
-                mask = SUIT_PICKS[(hand >> shift) & 15][move[0] >> (5 * move[2])] << shift
-            else:
-                mask = pick_mask(hand, move[0])
-            cards = tuple(cards_of(mask))
+        if self.plain_cards and (self.history or self.first_card is None):
+            mask, cards = pick_cards(hand, move[0])
         else:
+            lead = None if self.history else self.first_card
             suited = suited_for(self.profile, move[1]) if self.suited else 0
             cards = choose_cards(hand, move[0], 0 if lead is None else 1 << lead, suited=suited)
             mask = 0
-        return self._apply(Play(cards, _KINDS[move[1]], move[2], move[3]), move, mask)
+        # tuple.__new__ builds the named tuple without its Python-level __new__ (a third
+        # of the cost of a turn's bookkeeping); the fields are the same.
+        return self._apply(_new(Play, (cards, _KINDS[move[1]], move[2], move[3])), move, mask)
 
     def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
         if not self.simple:
             return self._apply_general(play, move, mask)
         seat = self.turn
-        action = Action(seat, play)
+        action = _PASSES[seat] if play is None else _new(Action, (seat, play))
         self.history.append(action)
         if play is None:
             self.passes += 1
