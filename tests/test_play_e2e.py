@@ -206,7 +206,8 @@ def test_a_corrupt_save_is_moved_aside(tmp_path: Path) -> None:
     (tmp_path / "save.json").write_text('{"format": "pdk-save", "version": 1, "ses')
     child = spawn(tmp_path, "--seed", "2")
     child.expect(PROMPT)
-    assert "is unreadable" in child.before and "started a new game" in child.before
+    said = " ".join(child.before.split())  # the message wraps wherever the temp path ends
+    assert "is unreadable" in said and "started a new game" in said
     quit_game(child)
     assert list(tmp_path.glob("save.json.corrupt-*"))
 
@@ -252,9 +253,14 @@ def test_ctrl_c_takes_back_auto_play(tmp_path: Path) -> None:
     child.expect("托管 on: the hint bot plays for you")
     child.expect("托管")  # the badge on your seat is in the same frame
     child.sendintr()
-    n, _ = hand_after(child)
-    assert "托管 off: your turn" in child.before
-    assert n == 16 and "托管 on:" not in child.before
+    # Frames drawn before the interrupt landed may still be in the pipe: judge only what
+    # follows the take-back message.
+    child.expect("托管 off: your turn")
+    frame = child.before.split("\x1b[H")[-1]  # the frame that carries the message
+    found = HAND.findall(frame)
+    assert found and int(found[-1][0]) == 16, frame
+    assert "托管 on:" not in frame
+    child.expect(PROMPT)
     quit_game(child)
 
 
