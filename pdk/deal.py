@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from struct import Struct
 from typing import TypeVar
 
 from pdk.profile import Profile, card_from_name
@@ -31,15 +32,28 @@ def splitmix64(seed: int) -> Iterator[int]:
 class Rng:
     """Deterministic integers for shuffles and seeded bots; portable across platforms.
 
-    The same SplitMix64 stream as ``splitmix64(seed)``, with the generator's state kept
-    as a plain int: a random-bot deal draws about fifty numbers, and resuming a Python
-    generator per draw cost more than the arithmetic itself.
+    The same SplitMix64 stream as ``splitmix64(seed)``, made cheap because a random-bot
+    deal draws about fifty numbers: the state is a plain int (resuming a Python generator
+    per draw cost more than the arithmetic), and ``below`` takes its words from a buffer
+    filled 16, then 32, then 64 at a time by ``_stream_words``, which works out a block
+    of the stream in one go. The buffer changes no result: the words are those the
+    stream would give one by one.
     """
 
-    __slots__ = ("_state",)
+    __slots__ = ("_ahead", "_batch", "_state")
 
     def __init__(self, seed: int) -> None:
-        self._state = seed & _MASK64
+        self._state = seed & _MASK64  # the state after the last word drawn or buffered
+        self._ahead: list[int] = []  # the next words of the stream, the next one last
+        self._batch = 16
+
+    def _refill(self) -> int:
+        """Buffer the stream's next ``_batch`` words and draw the first of them."""
+        k = self._batch
+        self._ahead = ahead = _stream_words(self._state, k)
+        self._state = (self._state + k * 0x9E3779B97F4A7C15) & _MASK64
+        self._batch = min(2 * k, 64)
+        return ahead.pop()
 
     def below(self, n: int) -> int:
         """Uniform in ``range(n)`` by rejection, so no residue bias.
@@ -48,11 +62,8 @@ class Rng:
         ``n``). For ``n <= 2**32`` every ``z`` under ``2**64 - 2**32`` is therefore
         accepted without working out the limit: that is the path nearly every draw takes.
         """
-        # One SplitMix64 step, inlined (see ``splitmix64``).
-        self._state = state = (self._state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        z ^= z >> 31
+        ahead = self._ahead
+        z = ahead.pop() if ahead else self._refill()
         if z < 0xFFFFFFFF00000000 and n <= 0x100000000:
             return z % n
         # z - z % n is the multiple of n at or below z; it is under the limit exactly when
@@ -66,57 +77,82 @@ class Rng:
         measurable effect). The shuffle takes one word of this generator and runs its own
         SplitMix64 stream from it, so its swaps can be worked out all at once
         (``_swap_indexes``). Changing this changes every seeded deal: a test pins one."""
-        self._state = state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        if self._ahead:
+            word = self._ahead.pop()
+        else:
+            # A deal's generator only ever shuffles: one plain SplitMix64 step, no buffer.
+            self._state = state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            word = z ^ (z >> 31)
         n = len(items)
         if n < 2:
             return
         i = n - 1
-        for j in _swap_indexes(z ^ (z >> 31), n):
+        for j in _swap_indexes(word, n):
             items[i], items[j] = items[j], items[i]
             i -= 1
 
 
-_LANE = 128  # bits per lane: room for a 64-bit word times a 64-bit constant
+# Many SplitMix64 words at once (SWAR). Word k of a stream is mix(state + k * golden): the
+# words do not depend on each other, so k of them can be mixed together on one big integer
+# with a 128-bit lane per word. Each lane value is kept below 2**64 before every
+# multiplication, so a lane's product (under 2**128) never spills into the next lane; a
+# dozen operations on one long integer replace a dozen per word.
+_LANE = 128
 
 
 @lru_cache(maxsize=128)
-def _lane_constants(n: int) -> tuple[int, int, int, tuple[int, ...]]:
-    """Constants for ``_swap_indexes`` on ``n`` items, one lane per swap.
+def _lanes(k: int) -> tuple[int, int, int]:
+    """For ``k`` lanes: 1 in every lane, lane ``t``'s offset ``(t + 1) * golden mod 2**64``,
+    and the low 64 bits of every lane."""
+    units = sum(1 << (_LANE * t) for t in range(k))
+    offsets = sum((((t + 1) * 0x9E3779B97F4A7C15) & _MASK64) << (_LANE * t) for t in range(k))
+    return units, offsets, units * _MASK64
 
-    Lane ``t`` (bits ``128 t`` up) holds step ``t + 1`` of the shuffle's stream, whose
-    index is taken below ``n - t``. Returns the lane units (1 in every lane), the lanes'
-    state offsets ``(t + 1) * golden mod 2**64``, the 64-bit mask of every lane, and per
-    bit ``b`` of ``n - t`` the mask of the lanes where that bit is set.
-    """
-    lanes = range(n - 1)
-    units = sum(1 << (_LANE * t) for t in lanes)
-    offsets = sum((((t + 1) * 0x9E3779B97F4A7C15) & _MASK64) << (_LANE * t) for t in lanes)
-    by_bit = tuple(
-        sum(_MASK64 << (_LANE * t) for t in lanes if (n - t) >> b & 1) for b in range(n.bit_length())
+
+def _mixed_lanes(state: int, k: int) -> int:
+    """The ``k`` words after ``state``: lane ``t``'s low 64 bits hold word ``t + 1``.
+    The lanes' high halves hold junk from the next lane; callers mask or skip them."""
+    units, offsets, lanes = _lanes(k)
+    s = (state * units + offsets) & lanes
+    z = (((s ^ (s >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
+    z = (((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
+    return z ^ (z >> 31)
+
+
+@lru_cache(maxsize=8)
+def _lane_struct(k: int) -> Struct:
+    return Struct(f">{2 * k}Q")
+
+
+def _stream_words(state: int, k: int) -> list[int]:
+    """The ``k`` words after ``state``, last word first (so ``pop`` draws them in order)."""
+    z = _mixed_lanes(state, k)
+    # Big-endian, the lanes come out last first, each as (high half, low half).
+    return list(_lane_struct(k).unpack(z.to_bytes(16 * k, "big"))[1::2])
+
+
+@lru_cache(maxsize=128)
+def _multiplier_masks(n: int) -> tuple[int, ...]:
+    """Per bit ``b``: the low halves of the lanes ``t`` whose bound ``n - t`` has bit ``b``."""
+    return tuple(
+        sum(_MASK64 << (_LANE * t) for t in range(n - 1) if (n - t) >> b & 1) for b in range(n.bit_length())
     )
-    return units, offsets, units * _MASK64, by_bit
 
 
 def _swap_indexes(word: int, n: int) -> bytes | list[int]:
     """The Fisher–Yates swap partners for ``items[n-1], items[n-2], …, items[1]``.
 
-    Step ``k`` of the shuffle's stream (seeded by ``word``) gives the index
-    ``(mix(word + k * golden) * (n + 1 - k)) >> 64``. The steps do not depend on each
-    other, so all ``n - 1`` are computed at once on one big integer with a 128-bit lane
-    per step (SWAR): about a dozen operations on a 6,000-bit number instead of a dozen
-    per card, which halves the cost of a deal. Every lane value stays below ``2**64``
-    before each multiplication, so no lane's product spills into the next one.
+    Step ``t + 1`` of the shuffle's stream (seeded by ``word``) gives the index
+    ``(mix(word + (t + 1) * golden) * (n - t)) >> 64``; all ``n - 1`` are worked out at
+    once in lanes, which halves the cost of a deal.
     """
-    units, offsets, lanes, by_bit = _lane_constants(n)
-    s = (word * units + offsets) & lanes
-    z = (((s ^ (s >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
-    z = (((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
-    z ^= z >> 31  # the high halves now hold junk from the next lane; by_bit masks it off
-    # Multiply each lane by its own n - t, one bit of the multipliers at a time.
+    z = _mixed_lanes(word, n - 1)
+    # Multiply each lane by its own bound n - t, one bit of the bounds at a time (the
+    # masks also drop the junk in the high halves).
     product = 0
-    for shift, mask in enumerate(by_bit):
+    for shift, mask in enumerate(_multiplier_masks(n)):
         product += (z & mask) << shift
     # The index is each lane's product >> 64: the low byte of the lane's upper half.
     high = (product >> 64).to_bytes(16 * (n - 1), "little")

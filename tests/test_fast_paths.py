@@ -115,7 +115,7 @@ sizes = st.one_of(st.integers(1, 300), st.sampled_from([2, 3, 2**32, 2**32 + 1, 
 
 
 @settings(max_examples=300, deadline=None)
-@given(seed=seeds, ns=st.lists(sizes, max_size=60))
+@given(seed=seeds, ns=st.lists(sizes, max_size=150))
 def test_rng_below_draws_the_reference_sequence(seed: int, ns: list[int]) -> None:
     fast, ref = Rng(seed), RefRng(seed)
     assert [fast.below(n) for n in ns] == [ref.below(n) for n in ns]
@@ -129,9 +129,42 @@ def test_rng_below_rejects_like_the_reference() -> None:
             assert fast.below(n) == ref.below(n)
 
 
+def test_rng_below_accepts_exactly_the_words_under_the_limit() -> None:
+    # Words this close to 2**64 come once in billions of draws, so feed them in directly.
+    top = 1 << 64
+    # 8589803522 (just under 2**33) leaves 2**64 % n above 2**32: a long rejected range.
+    for n in (3, 10, 2**32 - 1, 2**32, 2**32 + 1, 8589803522, 2**63 + 1, 2**64 - 1, 2**64):
+        limit = top - top % n
+        for z in {0, n - 1, limit - 1, limit, top - 2**32 - 1, top - 2**32, top - 2**33, top - 1}:
+            if not 0 <= z < top:
+                continue
+            fast, ref = Rng(7), RefRng(7)
+            follow = next(ref_splitmix64(99))
+            fast._ahead = [follow, z]  # the buffer pops from the end: z is drawn first
+            ref.words = iter([z, follow])
+            assert fast.below(n) == ref.below(n), (n, z)
+
+
+def test_shuffle_indexes_wider_than_a_byte() -> None:
+    # From 257 items the first swap index may be 256: past the one-byte fast path.
+    for length, count in ((255, 20), (256, 20), (257, 1500), (258, 20)):
+        for seed in range(count):
+            fast, ref = list(range(length)), list(range(length))
+            Rng(seed).shuffle(fast)
+            RefRng(seed).shuffle(ref)
+            assert fast == ref, (length, seed)
+
+
+def test_rng_long_runs_cross_every_buffer_refill() -> None:
+    for seed in range(20):
+        fast, ref = Rng(seed), RefRng(seed)
+        assert [fast.below(1 + i % 40) for i in range(500)] == [ref.below(1 + i % 40) for i in range(500)]
+
+
 @settings(max_examples=200, deadline=None)
-@given(seed=seeds, length=st.integers(0, 300), before=st.integers(0, 3), after=st.integers(1, 3))
+@given(seed=seeds, length=st.integers(0, 300), before=st.integers(0, 70), after=st.integers(1, 70))
 def test_rng_shuffle_makes_the_reference_permutation(seed: int, length: int, before: int, after: int) -> None:
+    # Draws before and after: the shuffle's word may come from ``below``'s buffer or not.
     fast, ref = Rng(seed), RefRng(seed)
     assert [fast.below(10) for _ in range(before)] == [ref.below(10) for _ in range(before)]
     a, b = list(range(length)), list(range(length))
