@@ -10,9 +10,11 @@ Prints a small table:
 * **in-play positions** — ``MoveGenerator.moves`` on every position met in random games
   (leading and following, 报单 flag as it occurred), split into leads and follows;
 * **random-bot deals** — whole deals: deal a seed, then until someone is out pick uniformly
-  among ``GameState.legal_moves()`` (a pass counts as one choice when allowed), ``step`` it,
-  and settle. No records are written. A second line does the same through the checked
-  ``GameState.play`` path, for scale.
+  among the legal plays (a pass counts as one choice when allowed), apply it, and settle.
+  No records are written. Three lines: on ``Playout`` (the engine's rank-count core: what
+  search and mass simulation run on; the target applies here), on ``GameState`` (which
+  also attaches suits to every play and keeps the history of actions), and through the
+  checked ``GameState.play`` path, for scale. The first two play the same games.
 
 Rates are items per second of this process's CPU time (``time.process_time``): the speed
 of one core, whatever else the machine is running. The best of ``--repeats`` runs is
@@ -37,6 +39,7 @@ from pdk import counts as C
 from pdk.combos import Move
 from pdk.deal import Rng, deal
 from pdk.movegen import generator_for
+from pdk.playout import Playout
 from pdk.profile import Profile, load_profile
 from pdk.rules import Position
 from pdk.state import GameState
@@ -69,6 +72,19 @@ def random_deal(profile: Profile, seed: int, samples: list[Sample] | None = None
         state.step(moves[i] if i < len(moves) else None)
     state.settlement()
     return state
+
+
+def playout_deal(profile: Profile, seed: int) -> Playout:
+    """The same random play on rank counts alone."""
+    game = Playout.of_deal(profile, deal(profile, seed))
+    rng = Rng(seed)
+    while not game.done:
+        moves = game.moves()
+        n = len(moves) + game.can_pass(moves)
+        i = rng.below(n)
+        game.advance(moves[i] if i < len(moves) else None)
+    game.settlement()
+    return game
 
 
 def checked_deal(profile: Profile, seed: int) -> GameState:
@@ -169,6 +185,16 @@ def main() -> None:
 
         return make
 
+    def deals_playout(i: int) -> Callable[[], int]:
+        batch = seeds(4, i, n)
+
+        def run() -> int:
+            for s in batch:
+                playout_deal(profile, s)
+            return len(batch)
+
+        return run
+
     def deals_fast(i: int) -> Callable[[], int]:
         batch = seeds(4, i, n)
 
@@ -190,13 +216,19 @@ def main() -> None:
         return run
 
     r = args.repeats
+    # A playout is this profile's game only when its transition and settlement are.
+    exact = Playout.exact_for(profile)
     rows: list[tuple[str, str, Timing, int | None]] = [
         ("opening hands, leading (MoveGenerator.leads)", "positions/s", timed(leads_raw, r), 25_000),
         ("opening hands, leading (Position.legal_moves)", "positions/s", timed(leads_public, r), None),
         ("in-play positions, all (MoveGenerator.moves)", "positions/s", timed(in_play("all"), r), None),
         ("  of which leading", "positions/s", timed(in_play("lead"), r), None),
         ("  of which following", "positions/s", timed(in_play("follow"), r), None),
-        ("random-bot deals (legal_moves + step + settle)", "deals/s", timed(deals_fast, r), 5_000),
+    ]
+    if exact:
+        rows.append(("random-bot deals on Playout (rank counts)", "deals/s", timed(deals_playout, r), 5_000))
+    rows += [
+        ("random-bot deals on GameState (cards, history)", "deals/s", timed(deals_fast, r), None),
         ("random-bot deals, every play checked (play)", "deals/s", timed(deals_checked, r), None),
     ]
 
@@ -210,10 +242,12 @@ def main() -> None:
         verdict = "" if target is None else f">= {target:,} {'met' if best >= target else 'NOT met'}"
         print(f"{label:<48} {best:>9,.0f} {median:>9,.0f} {wall:>9,.0f} {items:>6}  {unit:<12} {verdict}")
     print("(best/median: per CPU-second of this process; wall: best per wall-clock second)")
+    if not exact:
+        print(f"(no Playout line: {profile.name} needs the full GameState transition or settlement)")
     if resource is not None:
         # Caches that grow with the deals played show here (ru_maxrss is in KiB on Linux).
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        played = args.warmup + r * (n + n // 4 + 3 * max(1, n // 10))
+        played = args.warmup + r * ((1 + exact) * n + n // 4 + 3 * max(1, n // 10))
         print(f"peak memory {peak:,.0f} MiB after about {played:,} deals")
 
 

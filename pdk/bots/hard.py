@@ -36,43 +36,25 @@ from pdk.bots.normal import Judge
 from pdk.bots.plan import size_of
 from pdk.combos import Move
 from pdk.deal import Rng, splitmix64
-from pdk.movegen import BOMB, SINGLE, MoveGenerator, generator_for
+from pdk.movegen import BOMB, SINGLE
+from pdk.playout import Playout
 from pdk.profile import Profile
 from pdk.state import PlayerView
 
 
-class Sim:
-    """A deal in progress on rank counts only: the fast copy of ``GameState`` for rollouts."""
+class Sim(Playout):
+    """A sampled deal on rank counts: the engine's ``Playout`` started from a seat's view
+    with the hidden hands filled in, plus a fast score for rollouts."""
 
-    __slots__ = ("bombs", "counts", "gen", "must_beat", "n", "passes", "pending", "played_any", "prev",
-                 "prev_seat", "sizes", "turn", "winner")  # fmt: skip
-
-    def __init__(self, gen: MoveGenerator, must_beat: bool) -> None:
-        self.gen = gen
-        self.must_beat = must_beat
-        self.counts: list[int] = []
-        self.sizes: list[int] = []
-        self.played_any: list[bool] = []
-        self.bombs: list[int] = []
-        self.n = 0
-        self.turn = 0
-        self.prev: Move | None = None
-        self.prev_seat: int | None = None
-        self.passes = 0
-        self.pending: int | None = None
-        self.winner: int | None = None
+    __slots__ = ()
 
     @classmethod
     def from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
-        gen = generator_for(view.profile)
-        sim = cls(gen, view.profile.rules.must_beat)
         n = view.players
-        sim.n = n
-        sim.counts = [C.from_mask(view.hand) if s == view.seat else hands.get(s, 0) for s in range(n)]
+        counts = [C.from_mask(view.hand) if s == view.seat else hands.get(s, 0) for s in range(n)]
+        sim = cls(view.profile, counts, view.seat, view.must_contain)
         sim.sizes = list(view.hand_sizes)
         sim.played_any = list(view.played_any)
-        sim.bombs = [0] * n
-        sim.turn = view.seat
         sim.prev = view.prev
         sim.prev_seat = view.prev_seat
         passes = 0
@@ -81,62 +63,8 @@ class Sim:
                 break
             passes += 1
         sim.passes = passes
-        sim.pending = view.prev_seat if view.prev is not None and view.prev[1] == BOMB else None
+        sim.pending_bomb = view.prev_seat if view.prev is not None and view.prev[1] == BOMB else None
         return sim
-
-    def clone(self) -> Sim:
-        o = Sim.__new__(Sim)
-        o.gen = self.gen
-        o.must_beat = self.must_beat
-        o.n = self.n
-        o.counts = self.counts.copy()
-        o.sizes = self.sizes.copy()
-        o.played_any = self.played_any.copy()
-        o.bombs = self.bombs.copy()
-        o.turn = self.turn
-        o.prev = self.prev
-        o.prev_seat = self.prev_seat
-        o.passes = self.passes
-        o.pending = self.pending
-        o.winner = self.winner
-        return o
-
-    def moves(self) -> list[Move]:
-        t = self.turn
-        return self.gen.moves(self.counts[t], self.prev, self.sizes[(t + 1) % self.n] == 1)
-
-    def can_pass(self, moves: list[Move]) -> bool:
-        return self.prev is not None and not (self.must_beat and moves)
-
-    def apply(self, move: Move | None) -> None:
-        seat = self.turn
-        if move is None:
-            self.passes += 1
-            if self.passes >= self.n - 1:
-                if self.pending is not None:
-                    self.bombs[self.pending] += 1
-                    self.pending = None
-                assert self.prev_seat is not None
-                self.turn = self.prev_seat
-                self.prev = None
-                self.prev_seat = None
-                self.passes = 0
-            else:
-                self.turn = (seat + 1) % self.n
-            return
-        self.counts[seat] -= move[0]
-        self.sizes[seat] = size_of(self.counts[seat])
-        self.played_any[seat] = True
-        self.prev = move
-        self.prev_seat = seat
-        self.passes = 0
-        self.pending = seat if move[1] == BOMB else None
-        if self.sizes[seat] == 0:
-            self.winner = seat
-            if self.pending is not None:
-                self.bombs[seat] += 1
-            return
-        self.turn = (seat + 1) % self.n
 
     def score(self, me: int, profile: Profile) -> float:
         """This seat's settlement (card payment with 全关, and bomb bonuses of this search)."""
@@ -155,9 +83,9 @@ class Sim:
                 total -= self.sizes[me] * per_card * (1 if self.played_any[me] else mult)
         for o in range(self.n):
             if o == me:
-                total += self.bombs[o] * bonus * (self.n - 1)
+                total += self.bomb_bonuses[o] * bonus * (self.n - 1)
             else:
-                total -= self.bombs[o] * bonus
+                total -= self.bomb_bonuses[o] * bonus
         return total
 
 
@@ -266,9 +194,9 @@ def rollout(sim: Sim, policy: str, profile: Profile, limit: int = 400) -> None:
         moves = sim.moves()
         can_pass = sim.can_pass(moves)
         if policy == "judge":
-            sim.apply(judged(sim, moves, can_pass, profile))
+            sim.advance(judged(sim, moves, can_pass, profile))
         else:
-            sim.apply(greedy(sim, moves, can_pass))
+            sim.advance(greedy(sim, moves, can_pass))
 
 
 class Solver:
@@ -311,7 +239,7 @@ class Solver:
         result = not mine
         for m in options:
             child = sim.clone()
-            child.apply(m)
+            child.advance(m)
             if self._wins(child) == mine:
                 result = mine
                 break
@@ -404,7 +332,7 @@ class HardBot:
                     out_of_time = True  # this sample is dropped: every candidate counts alike
                     break
                 sim = base.clone()
-                sim.apply(cand)
+                sim.advance(cand)
                 won = Solver(me, self.solve_nodes).wins(sim.clone()) if solving else None
                 if won:
                     proven[i] += 1
