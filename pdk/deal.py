@@ -6,15 +6,16 @@ The shuffle uses its own SplitMix64 generator and an unbiased Fisher–Yates, no
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from struct import Struct
 from typing import TypeVar
 
 from pdk.profile import Profile, card_from_name
 
 _MASK64 = (1 << 64) - 1
+_BATCH = 64  # words ``Rng`` buffers at a time
 T = TypeVar("T")
 
 
@@ -35,24 +36,22 @@ class Rng:
     The same SplitMix64 stream as ``splitmix64(seed)``, made cheap because a random-bot
     deal draws about fifty numbers: the state is a plain int (resuming a Python generator
     per draw cost more than the arithmetic), and ``below`` takes its words from a buffer
-    filled 16, then 32, then 64 at a time by ``_stream_words``, which works out a block
-    of the stream in one go. The buffer changes no result: the words are those the
-    stream would give one by one.
+    filled 64 at a time by ``_stream_words``, which works out a block of the stream in
+    one go (about 0.1 µs a word against 0.4 µs one by one; a block costs as much as
+    fifteen single draws, and most generators here draw dozens or thousands). The buffer
+    changes no result: the words are those the stream would give one by one.
     """
 
-    __slots__ = ("_ahead", "_batch", "_state")
+    __slots__ = ("_ahead", "_state")
 
     def __init__(self, seed: int) -> None:
         self._state = seed & _MASK64  # the state after the last word drawn or buffered
         self._ahead: list[int] = []  # the next words of the stream, the next one last
-        self._batch = 16
 
     def _refill(self) -> int:
-        """Buffer the stream's next ``_batch`` words and draw the first of them."""
-        k = self._batch
-        self._ahead = ahead = _stream_words(self._state, k)
-        self._state = (self._state + k * 0x9E3779B97F4A7C15) & _MASK64
-        self._batch = min(2 * k, 64)
+        """Buffer the stream's next ``_BATCH`` words and draw the first of them."""
+        self._ahead = ahead = _stream_words(self._state, _BATCH)
+        self._state = (self._state + _BATCH * 0x9E3779B97F4A7C15) & _MASK64
         return ahead.pop()
 
     def below(self, n: int) -> int:
@@ -121,16 +120,16 @@ def _mixed_lanes(state: int, k: int) -> int:
     return z ^ (z >> 31)
 
 
-@lru_cache(maxsize=8)
-def _lane_struct(k: int) -> Struct:
-    return Struct(f">{2 * k}Q")
+# Where the lanes' low halves sit among the 64-bit words of ``to_bytes(..., sys.byteorder)``,
+# last lane first: little-endian words run (low, high) from lane 0 up, big-endian words
+# (high, low) from the last lane down.
+_LOW_HALVES_LAST_FIRST = slice(-2, None, -2) if sys.byteorder == "little" else slice(1, None, 2)
 
 
 def _stream_words(state: int, k: int) -> list[int]:
     """The ``k`` words after ``state``, last word first (so ``pop`` draws them in order)."""
     z = _mixed_lanes(state, k)
-    # Big-endian, the lanes come out last first, each as (high half, low half).
-    return list(_lane_struct(k).unpack(z.to_bytes(16 * k, "big"))[1::2])
+    return memoryview(z.to_bytes(16 * k, sys.byteorder)).cast("Q")[_LOW_HALVES_LAST_FIRST].tolist()
 
 
 @lru_cache(maxsize=128)
