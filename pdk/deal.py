@@ -144,9 +144,13 @@ def _swap_indexes(word: int, n: int) -> bytes | list[int]:
     """The Fisher–Yates swap partners for ``items[n-1], items[n-2], …, items[1]``.
 
     Step ``t + 1`` of the shuffle's stream (seeded by ``word``) gives the index
-    ``(mix(word + (t + 1) * golden) * (n - t)) >> 64``; all ``n - 1`` are worked out at
-    once in lanes, which halves the cost of a deal.
+    ``(mix(word + (t + 1) * golden) * (n - t)) >> 64``; up to 256 items (every deck) all
+    ``n - 1`` are worked out at once in lanes, which halves the cost of a deal.
     """
+    if n > 256:
+        # Indexes past one byte, and lanes that would grow quadratically: word by word.
+        words = splitmix64(word)
+        return [(next(words) * (n - t)) >> 64 for t in range(n - 1)]
     z = _mixed_lanes(word, n - 1)
     # Multiply each lane by its own bound n - t, one bit of the bounds at a time (the
     # masks also drop the junk in the high halves).
@@ -154,10 +158,7 @@ def _swap_indexes(word: int, n: int) -> bytes | list[int]:
     for shift, mask in enumerate(_multiplier_masks(n)):
         product += (z & mask) << shift
     # The index is each lane's product >> 64: the low byte of the lane's upper half.
-    high = (product >> 64).to_bytes(16 * (n - 1), "little")
-    if n <= 256:
-        return high[::16]
-    return [int.from_bytes(high[16 * t : 16 * t + 8], "little") for t in range(n - 1)]
+    return (product >> 64).to_bytes(16 * (n - 1), "little")[::16]
 
 
 @dataclass(frozen=True, slots=True)
