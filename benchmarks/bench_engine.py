@@ -14,7 +14,8 @@ Prints a small table:
   No records are written. Three lines: on ``Playout`` (the engine's rank-count core: what
   search and mass simulation run on; the target applies here), on ``GameState`` (which
   also attaches suits to every play and keeps the history of actions), and through the
-  checked ``GameState.play`` path, for scale. The first two play the same games.
+  checked ``GameState.play`` path, for scale. The first two play the same games. A last
+  line times ``deal`` alone on the same seeds: its share of each deal.
 
 Rates are items per second of this process's CPU time (``time.process_time``): the speed
 of one core, whatever else the machine is running. The best of ``--repeats`` runs is
@@ -205,6 +206,16 @@ def main() -> None:
 
         return run
 
+    def deals_dealt(i: int) -> Callable[[], int]:
+        batch = seeds(4, i, n)
+
+        def run() -> int:
+            for s in batch:
+                deal(profile, s)
+            return len(batch)
+
+        return run
+
     def deals_checked(i: int) -> Callable[[], int]:
         batch = seeds(5, i, max(1, n // 4))
 
@@ -230,6 +241,7 @@ def main() -> None:
     rows += [
         ("random-bot deals on GameState (cards, history)", "deals/s", timed(deals_fast, r), None),
         ("random-bot deals, every play checked (play)", "deals/s", timed(deals_checked, r), None),
+        ("  the deal alone (deal: shuffle, hands, leader)", "deals/s", timed(deals_dealt, r), None),
     ]
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
