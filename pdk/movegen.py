@@ -257,12 +257,15 @@ class MoveGenerator:
             # trio are any two cards of the other ranks, so they come from two tables on
             # rank masks (two different ranks; a pair of one rank); a trio with no kicker
             # left over is a short last hand.
+            two_ranks, pair_counts = self._two_ranks, self._pair_counts
             for t in _BITS[h.m3 >> (above + 1) << (above + 1)]:
                 body = 3 * ONE[t]
                 keep = ~(1 << t)
-                kick = self._two_ranks[m1 & keep] + self._pair_counts[m2 & keep]
-                if kick:
-                    out.extend([(body + kk, TRIO, t, 1) for kk in kick])
+                twos = two_ranks[m1 & keep]
+                pairs = pair_counts[m2 & keep]
+                if twos or pairs:
+                    out += [(body + kk, TRIO, t, 1) for kk in twos]
+                    out += [(body + kk, TRIO, t, 1) for kk in pairs]
                 elif short and C.count(free, t) == 3:
                     out.append((h.counts, TRIO, t, 1))
             return
@@ -350,9 +353,11 @@ class MoveGenerator:
         else:
             out.extend(self._lead1[m1])
         out.extend(self._lead2[h.m2])
-        if h.m3:
+        m3 = h.m3
+        if m3:
             self._trios(h, -1, out)
-            self._planes(h, -1, None, out)
+            if m3 & (m3 >> 1):  # two trios in a row: maybe a plane
+                self._planes(h, -1, None, out)
         return out
 
     def follows(self, counts: int, prev: Move, next_has_one: bool = False) -> list[Move]:
