@@ -8,6 +8,11 @@ arrangement, so luck of the cards cancels out and a bot's pooled score measures 
 Statistics are computed in the parent from small ``GameResult`` values that carry the game's
 index, so they do not depend on which worker finished first. The module does no terminal
 I/O; the CLI drives ``iter_games`` and renders the ``Summary``.
+
+A bot is named by a level or a plug-in spec (``pdk.bots.make_bot``); tasks carry only that
+name, so every worker builds its own bots. The built-in bots are trusted; a plug-in's every
+answer is checked against the legal moves, and an illegal move or an exception in its
+``choose`` stops the match with a ``MatchError`` naming the bot, the game and the deal.
 """
 
 from __future__ import annotations
@@ -16,15 +21,19 @@ import itertools
 import math
 import os
 import signal
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from pdk import record as R
-from pdk.bots import make_bot
+from pdk.bots import Bot, BotSpecError, bot_label, is_plugin, make_bot, one_line
+from pdk.combos import ComboKind, Move
 from pdk.deal import deal, splitmix64
+from pdk.i18n import Lang, register, tr
 from pdk.movegen import BOMB
 from pdk.profile import Profile
+from pdk.rules import move_notation
 from pdk.state import GameState
 
 if TYPE_CHECKING:
@@ -86,9 +95,72 @@ class GameResult:
     record: str | None = None
 
 
+register(
+    {
+        "match_game_failed": (
+            "game {game} (deal seed {seed}, {bots}) failed: {error}",
+            "第 {game} 局（牌种子 {seed}，{bots}）出错：{error}",
+        ),
+        "match_bot_raised": (
+            "bot {bot} raised {error} in game {game} (deal seed {seed}, seat {seat})",
+            "AI {bot} 在第 {game} 局（牌种子 {seed}，座位 {seat}）出错：{error}",
+        ),
+        "match_bot_illegal": (
+            "bot {bot} made an illegal move in game {game} (deal seed {seed}, seat {seat}): "
+            "{move} is not one of its {n} legal plays",
+            "AI {bot} 在第 {game} 局（牌种子 {seed}，座位 {seat}）出了不合法的牌：{move} "
+            "不在它的 {n} 种合法出法之中",
+        ),
+        "match_bot_illegal_pass": (
+            "bot {bot} made an illegal move in game {game} (deal seed {seed}, seat {seat}): "
+            "it passed, but must play (it has {n} legal plays)",
+            "AI {bot} 在第 {game} 局（牌种子 {seed}，座位 {seat}）出了不合法的牌：它选择不出，"
+            "但必须出牌（它有 {n} 种合法出法）",
+        ),
+        "match_bot_broken": (
+            "game {game} (deal seed {seed}, seat {seat}): {cause}",
+            "第 {game} 局（牌种子 {seed}，座位 {seat}）：{cause}",
+        ),
+    }
+)
+
+
+class MatchFault(Enum):
+    """Why a match stopped; values are message keys."""
+
+    GAME_FAILED = "match_game_failed"
+    BOT_RAISED = "match_bot_raised"
+    BOT_ILLEGAL = "match_bot_illegal"
+    BOT_ILLEGAL_PASS = "match_bot_illegal_pass"
+    BOT_BROKEN = "match_bot_broken"
+
+
 class MatchError(RuntimeError):
     """A game that could not be played or recorded (a bot or engine fault), named by its
-    number and deal seed so it can be reproduced; the message is one line."""
+    number and deal seed so it can be reproduced; the message is one line. ``cause`` is a
+    plug-in's ``BotSpecError`` when its factory failed in the middle of a match."""
+
+    def __init__(self, reason: MatchFault, cause: BotSpecError | None = None, /, **params: str) -> None:
+        self.reason = reason
+        self.cause = cause
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, lang: Lang = "en") -> str:
+        cause = self.cause.message(lang) if self.cause is not None else ""
+        return tr(self.reason.value, lang, cause=cause, **self.params)
+
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[..., MatchError], tuple[MatchFault, BotSpecError | None, dict[str, str]]]:
+        # Raised in a worker, it is pickled back to the parent, which prints it in its language.
+        return _rebuild_match_error, (self.reason, self.cause, self.params)
+
+
+def _rebuild_match_error(
+    reason: MatchFault, cause: BotSpecError | None, params: dict[str, str]
+) -> MatchError:
+    return MatchError(reason, cause, **params)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -99,23 +171,32 @@ def play_game(profile: Profile, task: GameTask) -> GameResult:
     """Play one game to the end: each bot chooses from its own seat's view only."""
     try:
         return _play(profile, task)
+    except MatchError:
+        raise
     except Exception as exc:
         # Crossing a process boundary and reaching the user as one line: keep it simple.
         raise MatchError(
-            f"game {task.index + 1} (deal seed {task.seed}, {','.join(task.bots)}) failed: "
-            f"{type(exc).__name__}: {exc}"
+            MatchFault.GAME_FAILED,
+            game=str(task.index + 1),
+            seed=str(task.seed),
+            bots=",".join(task.bots),
+            error=one_line(exc),
         ) from None
 
 
 def _play(profile: Profile, task: GameTask) -> GameResult:
     state = GameState(profile, deal(profile, task.seed))
-    bots = [make_bot(name, bot_seed(task.seed, seat)) for seat, name in enumerate(task.bots)]
+    bots = [_build(task, seat, name) for seat, name in enumerate(task.bots)]
+    checked = [is_plugin(name) for name in task.bots]
     n = profile.players
     bombs = [0] * n
     plays = [0] * n
     while not state.over:
         seat = state.turn
-        move = bots[seat].choose(state.view(seat))
+        if checked[seat]:
+            move = _checked_choice(state, seat, bots[seat], task)
+        else:
+            move = bots[seat].choose(state.view(seat))
         if move is not None:
             plays[seat] += 1
             if move[1] == BOMB:
@@ -148,6 +229,56 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
         turns=len(state.history),
         record=text,
     )
+
+
+def _build(task: GameTask, seat: int, name: str) -> Bot:
+    try:
+        return make_bot(name, bot_seed(task.seed, seat))
+    except BotSpecError as exc:
+        raise MatchError(
+            MatchFault.BOT_BROKEN, exc, game=str(task.index + 1), seed=str(task.seed), seat=str(seat)
+        ) from None
+
+
+def _checked_choice(state: GameState, seat: int, bot: Bot, task: GameTask) -> Move | None:
+    """A plug-in's answer, accepted only if it is one of the legal choices: its exceptions
+    and illegal moves stop the match before they can reach the game state."""
+    view = state.view(seat)
+    facts = {
+        "bot": _bot_name(bot, task.bots[seat]),
+        "game": str(task.index + 1),
+        "seed": str(task.seed),
+        "seat": str(seat),
+    }
+    try:
+        move = bot.choose(view)
+    except Exception as exc:
+        raise MatchError(MatchFault.BOT_RAISED, error=one_line(exc), **facts) from None
+    pos = view.position()
+    legal = pos.legal_moves()
+    if move is None:
+        if pos.can_pass(legal):
+            return None
+        raise MatchError(MatchFault.BOT_ILLEGAL_PASS, n=str(len(legal)), **facts)
+    try:
+        # The engine's own tuple from here on, whatever equal value the bot built.
+        return legal[legal.index(move)]
+    except ValueError:
+        raise MatchError(MatchFault.BOT_ILLEGAL, move=_describe(move), n=str(len(legal)), **facts) from None
+
+
+def _bot_name(bot: object, spec: str) -> str:
+    label = bot_label(bot, spec)
+    return spec if label == spec else f"{label} ({spec})"
+
+
+def _describe(move: object) -> str:
+    """A move a plug-in returned, in notation with its kind if it has the shape of one."""
+    try:
+        text = f"{move_notation(move)} ({ComboKind(move[1]).label})"  # type: ignore[arg-type, index]
+    except Exception:
+        text = repr(move)
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def iter_tasks(
@@ -295,6 +426,7 @@ class Line:
     bot: str
     seat: int | None
     games_per_deal: int = 1
+    label: str | None = None  # what to show for a plug-in (its ``name``) when not ``bot``
     deals: int = 0
     wins: int = 0
     bombs: int = 0
@@ -355,8 +487,10 @@ class Line:
         out: dict[str, Any] = {}
         if self.seat is not None:
             out["seat"] = self.seat
+        out["bot"] = self.label or self.bot
+        if self.label:
+            out["spec"] = self.bot
         out.update(
-            bot=self.bot,
             deals=self.deals,
             wins=self.wins,
             win_rate=round(self.win_rate, 4),
@@ -406,15 +540,20 @@ class Summary:
 class Tally:
     """Statistics accumulated game by game, in any order of arrival: per-seat lines count
     only the games played in the arrangement given (the first); pooled bot lines count every
-    seat a bot sat in."""
+    seat a bot sat in. ``labels`` maps a plug-in spec to the name to show for it."""
 
-    def __init__(self, players: Sequence[str], duplicate: bool = False) -> None:
+    def __init__(
+        self, players: Sequence[str], duplicate: bool = False, labels: Mapping[str, str] | None = None
+    ) -> None:
         self.players = tuple(players)
         self.arrangements = len(arrangements(players, duplicate))
-        self.seats = [Line(bot=name, seat=i) for i, name in enumerate(self.players)]
+        shown = _labels(self.players, labels or {})
+        self.seats = [Line(bot=name, seat=i, label=shown[name]) for i, name in enumerate(self.players)]
         self.pooled: dict[str, Line] = {}
         for name in self.players:
-            self.pooled.setdefault(name, Line(bot=name, seat=None, games_per_deal=self.arrangements))
+            self.pooled.setdefault(
+                name, Line(bot=name, seat=None, games_per_deal=self.arrangements, label=shown[name])
+            )
         self.games = 0
         self.deals = 0
         self._open: dict[int, int] = {}  # deal index -> games still to come
@@ -451,6 +590,21 @@ class Tally:
         )
 
 
+def _labels(players: Sequence[str], labels: Mapping[str, str]) -> dict[str, str | None]:
+    """A label per player that differs from its name, kept only if it names one player:
+    two plug-ins both called "greedy", or one called "normal", show as ``name (spec)``."""
+    out: dict[str, str | None] = {}
+    names = set(players)
+    for name in names:
+        label = labels.get(name, name)
+        if label == name:
+            out[name] = None
+            continue
+        clash = label in names or any(labels.get(o, o) == label for o in names - {name})
+        out[name] = f"{label} ({name})" if clash else label
+    return out
+
+
 def summarize(
     players: Sequence[str],
     results: Iterable[GameResult],
@@ -475,6 +629,7 @@ __all__ = [
     "GameTask",
     "Line",
     "MatchError",
+    "MatchFault",
     "Summary",
     "Tally",
     "arrangements",

@@ -1,14 +1,27 @@
 """AI players. A bot sees only a ``PlayerView`` and returns a generated move or a pass.
 
 ``make_bot(name, seed)`` builds any level by name; every bot is reproducible from its seed.
+A name may also be a *plug-in spec* naming a user's bot: ``module.path:factory`` (an
+importable module) or ``path/to/file.py:factory`` (a file loaded by path), where
+``factory`` is any callable ``seed -> Bot`` (a class taking the seed works). A plug-in is
+loaded once per spec and process; a bad spec raises ``BotSpecError``, whose message names
+what is wrong in one line.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import importlib.util
+import sys
 from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
 from typing import Protocol
 
 from pdk.combos import Move
+from pdk.i18n import Lang, tr
+from pdk.i18n import register as register_messages
 from pdk.state import PlayerView
 
 
@@ -22,6 +35,7 @@ class Bot(Protocol):
 
 BotFactory = Callable[[int], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
+_PLUGINS: dict[str, BotFactory] = {}
 
 
 def register(name: str) -> Callable[[BotFactory], BotFactory]:
@@ -33,18 +47,191 @@ def register(name: str) -> Callable[[BotFactory], BotFactory]:
 
 
 def bot_names() -> list[str]:
+    """The built-in levels."""
     _load_all()
     return list(_REGISTRY)
 
 
+register_messages(
+    {
+        "bot_unknown": (
+            "unknown bot {name!r} (known: {known}; or your own: module:factory or file.py:factory)",
+            "没有名为 {name!r} 的 AI（可选：{known}；或你自己的：module:factory 或 file.py:factory）",
+        ),
+        "bot_bad_spec": (
+            "bot {spec!r}: a plug-in is module.path:factory or path/to/file.py:factory",
+            "AI {spec!r}：插件的写法是 module.path:factory 或 path/to/file.py:factory",
+        ),
+        "bot_no_module": (
+            "bot {spec!r}: no module named {module!r} (is it on PYTHONPATH? a file works as file.py:factory)",
+            "AI {spec!r}：找不到模块 {module!r}（它在 PYTHONPATH 上吗？文件可写成 file.py:factory）",
+        ),
+        "bot_no_file": ("bot {spec!r}: no such file {path}", "AI {spec!r}：文件 {path} 不存在"),
+        "bot_no_attr": (
+            "bot {spec!r}: {module} has no attribute {attr!r}",
+            "AI {spec!r}：{module} 里没有 {attr!r}",
+        ),
+        "bot_import_failed": (
+            "bot {spec!r}: importing {module} raised {error}",
+            "AI {spec!r}：导入 {module} 时出错：{error}",
+        ),
+        "bot_not_callable": (
+            "bot {spec!r}: {attr!r} is not callable (it must take a seed and return a bot)",
+            "AI {spec!r}：{attr!r} 不可调用（它应接受一个种子并返回一个 AI）",
+        ),
+        "bot_factory_failed": (
+            "bot {spec!r}: {attr}({seed}) raised {error}",
+            "AI {spec!r}：{attr}({seed}) 出错：{error}",
+        ),
+        "bot_no_choose": (
+            "bot {spec!r}: {attr}(seed) gave a {type} with no choose(view) method",
+            "AI {spec!r}：{attr}(seed) 返回的 {type} 没有 choose(view) 方法",
+        ),
+    }
+)
+
+
+class SpecReason(Enum):
+    """Why a bot name or plug-in spec cannot give a bot; values are message keys."""
+
+    UNKNOWN = "bot_unknown"
+    BAD_SPEC = "bot_bad_spec"
+    NO_MODULE = "bot_no_module"
+    NO_FILE = "bot_no_file"
+    NO_ATTR = "bot_no_attr"
+    IMPORT_FAILED = "bot_import_failed"
+    NOT_CALLABLE = "bot_not_callable"
+    FACTORY_FAILED = "bot_factory_failed"
+    NO_CHOOSE = "bot_no_choose"
+
+
+class BotSpecError(ValueError):
+    """A bot that cannot be built: a reason code plus the facts its one-line message needs."""
+
+    def __init__(self, reason: SpecReason, **params: str) -> None:
+        self.reason = reason
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, lang: Lang = "en") -> str:
+        return tr(self.reason.value, lang, **self.params)
+
+    def __reduce__(self) -> tuple[Callable[..., BotSpecError], tuple[SpecReason, dict[str, str]]]:
+        # Raised in a worker process, it must survive pickling back to the parent.
+        return _rebuild_spec_error, (self.reason, self.params)
+
+
+def _rebuild_spec_error(reason: SpecReason, params: dict[str, str]) -> BotSpecError:
+    return BotSpecError(reason, **params)
+
+
+def is_plugin(name: str) -> bool:
+    """Whether ``name`` is a plug-in spec rather than a level (no level has a colon)."""
+    return ":" in name
+
+
+def one_line(exc: BaseException, limit: int = 200) -> str:
+    """``Type: message`` on one line, for an exception raised by a user's code."""
+    text = " ".join(str(exc).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by level name (random, easy, normal, hard)."""
+    """A bot by level name (random, easy, normal, hard) or plug-in spec."""
+    if is_plugin(name):
+        factory = load_factory(name)
+        attr = name.rpartition(":")[2]
+        try:
+            bot = factory(seed)
+        except Exception as exc:
+            raise BotSpecError(
+                SpecReason.FACTORY_FAILED, spec=name, attr=attr, seed=str(seed), error=one_line(exc)
+            ) from None
+        if not callable(getattr(bot, "choose", None)):
+            raise BotSpecError(SpecReason.NO_CHOOSE, spec=name, attr=attr, type=type(bot).__name__)
+        return bot
     _load_all()
     try:
         factory = _REGISTRY[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(_REGISTRY)})") from None
+        raise BotSpecError(SpecReason.UNKNOWN, name=name, known=", ".join(_REGISTRY)) from None
     return factory(seed)
+
+
+def check_bot(name: str) -> str:
+    """Build ``name``'s bot once (seed 0), so that a bad name or spec fails before any game
+    starts, and return what to call it: a plug-in's ``name`` attribute, else its spec."""
+    return bot_label(make_bot(name), name)
+
+
+def bot_label(bot: object, name: str) -> str:
+    label = getattr(bot, "name", None)
+    return label if isinstance(label, str) and label.strip() else name
+
+
+def load_factory(spec: str) -> BotFactory:
+    """The factory a plug-in spec names, imported on first use and cached per spec."""
+    factory = _PLUGINS.get(spec)
+    if factory is None:
+        factory = _PLUGINS[spec] = _load_factory(spec)
+    return factory
+
+
+def _load_factory(spec: str) -> BotFactory:
+    # rpartition: a Windows path (C:\bots\mine.py:Bot) keeps its drive colon.
+    where, _, attr = spec.rpartition(":")
+    where, attr = where.strip(), attr.strip()
+    if not where or not attr.isidentifier():
+        raise BotSpecError(SpecReason.BAD_SPEC, spec=spec)
+    is_file = where.endswith(".py") or "/" in where or "\\" in where
+    module = _import_file(spec, Path(where)) if is_file else _import_module(spec, where)
+    try:
+        factory = getattr(module, attr)
+    except AttributeError:
+        raise BotSpecError(SpecReason.NO_ATTR, spec=spec, module=where, attr=attr) from None
+    if not callable(factory):
+        raise BotSpecError(SpecReason.NOT_CALLABLE, spec=spec, attr=attr)
+    return factory  # type: ignore[no-any-return]
+
+
+def _import_module(spec: str, name: str) -> object:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        # Only the module asked for (or a package on its path) missing is "no such module";
+        # a module that imports something missing has failed to import.
+        if exc.name is not None and (name == exc.name or name.startswith(exc.name + ".")):
+            raise BotSpecError(SpecReason.NO_MODULE, spec=spec, module=name) from None
+        raise BotSpecError(SpecReason.IMPORT_FAILED, spec=spec, module=name, error=one_line(exc)) from None
+    except Exception as exc:
+        raise BotSpecError(SpecReason.IMPORT_FAILED, spec=spec, module=name, error=one_line(exc)) from None
+
+
+def _import_file(spec: str, path: Path) -> object:
+    path = path.expanduser().resolve()
+    if not path.is_file():
+        raise BotSpecError(SpecReason.NO_FILE, spec=spec, path=str(path))
+    # A private module name per file, registered in sys.modules so that dataclasses and
+    # pickling inside the plug-in work as they do in any module.
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:10]
+    mod_name = f"_pdk_plugin_{digest}_{''.join(c if c.isalnum() else '_' for c in path.stem)}"
+    if mod_name in sys.modules:
+        return sys.modules[mod_name]
+    loader_spec = importlib.util.spec_from_file_location(mod_name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise BotSpecError(SpecReason.BAD_SPEC, spec=spec)
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[mod_name] = module
+    try:
+        loader_spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[mod_name]
+        raise BotSpecError(
+            SpecReason.IMPORT_FAILED, spec=spec, module=str(path), error=one_line(exc)
+        ) from None
+    return module
 
 
 def _load_all() -> None:
