@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from pdk.bots import bot_names
+from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.app import app
 from pdk.cli.common import (
     JsonOpt,
@@ -93,8 +93,8 @@ register(
 
 
 def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
-    """One bot name per seat; a single name fills every seat. Unknown names fail here,
-    before any process starts."""
+    """One bot name per seat; a single name fills every seat. Unknown names and bad
+    plug-in specs fail here, before any process starts."""
     names = [p.strip() for p in (text or "normal").split(",") if p.strip()]
     if len(names) == 1:
         names = names * seats
@@ -102,9 +102,17 @@ def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
         fail(tr("sp_players_count", lang, n=seats, got=len(names)))
     known = bot_names()
     for name in names:
-        if name not in known:
+        if name not in known and not is_plugin(name):
             fail(tr("sp_unknown_bot", lang, name=name, known=", ".join(known)))
     return names
+
+
+def plugin_labels(names: list[str], lang: Lang) -> dict[str, str]:
+    """Load and build each plug-in once (failing in one line) and return its ``name``."""
+    try:
+        return {name: check_bot(name) for name in dict.fromkeys(names) if is_plugin(name)}
+    except BotSpecError as exc:
+        fail(exc.message(lang))
 
 
 def _fmt_ci(line: Line) -> str:
@@ -195,7 +203,8 @@ def selfplay(
         typer.Option(
             "--players",
             "-p",
-            help="Bots per seat, comma-separated (random, easy, normal, hard); one name fills every seat.",
+            help="Bots per seat, comma-separated (random, easy, normal, hard, or your own as "
+            "module:factory or path/to/file.py:factory); one name fills every seat.",
         ),
     ] = None,
     variant: VariantOpt = "classic16",
@@ -238,7 +247,7 @@ def _run(
     profile = profile_or_fail(variant)
     names = parse_players(players, profile.players, language)
     n_workers = workers or default_workers()
-    tally = Tally(names, duplicate)
+    tally = Tally(names, duplicate, plugin_labels(names, language))
     planned = games * tally.arrangements
     tasks = iter_tasks(names, games, seed, duplicate, keep_records=out is not None)
     fh: IO[str] | None = None
@@ -267,7 +276,7 @@ def _run(
     except KeyboardInterrupt:
         stop.requested = True
     except MatchError as exc:
-        failure = str(exc)
+        failure = exc.message(language)
     finally:
         stream.close()
         if progress is not None:
