@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
+from functools import partial
+
+from pdk.i18n import Lang, register, tr
 
 
 class Rank(IntEnum):
@@ -56,8 +59,57 @@ JOKER_RANKS = frozenset({Rank.BLACK_JOKER, Rank.RED_JOKER})
 _UNICODE_JOKERS = {Rank.BLACK_JOKER: "小王", Rank.RED_JOKER: "大王"}
 
 
+class CardReason(Enum):
+    """Why card text cannot be read or taken; values are message keys in ``pdk.i18n``."""
+
+    UNKNOWN_CARD = "card_unknown"
+    NO_CARDS = "card_none"
+    NOT_AVAILABLE = "card_not_available"
+
+
+class CardPlace(Enum):
+    """Where ``resolve_cards`` takes cards from, as the message names it."""
+
+    HAND = "card_place_hand"
+    DECK = "card_place_deck"
+    OUTSIDE_HAND = "card_place_outside_hand"
+
+
+register(
+    {
+        "card_unknown": (
+            "unknown card {char!r} at position {pos} in {text!r} "
+            "(ranks are 3-9 T/10 J Q K A 2 B R, suits s h c d)",
+            "无法识别的牌 {char!r}（{text!r} 的第 {pos} 个字符；点数为 3-9 T/10 J Q K A 2 B R，"
+            "花色为 s h c d）",
+        ),
+        "card_none": ("no cards in {text!r}", "{text!r} 里没有牌"),
+        "card_not_available": (
+            "not enough cards: {card} is not available in the {place}",
+            "牌不够：{place}中没有 {card}",
+        ),
+        "card_place_hand": ("hand", "手牌"),
+        "card_place_deck": ("deck", "这副牌"),
+        "card_place_outside_hand": ("deck outside your hand", "你手牌以外的牌"),
+    }
+)
+
+
 class CardParseError(ValueError):
-    """A card string that is not valid notation; the message says where and why."""
+    """Card text that is not valid notation, or names cards that are not there: a reason
+    code plus the facts its message needs (``str()`` is the English message)."""
+
+    def __init__(self, reason: CardReason, /, **params: object) -> None:
+        self.reason = reason
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, lang: Lang = "en") -> str:
+        params = {k: tr(v.value, lang) if isinstance(v, CardPlace) else v for k, v in self.params.items()}
+        return tr(self.reason.value, lang, **params)
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return partial(type(self), self.reason, **self.params), ()
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -121,10 +173,7 @@ def parse_specs(text: str) -> list[CardSpec]:
         else:
             idx = RANK_CHARS.find(ch.upper())
             if idx < 0:
-                raise CardParseError(
-                    f"unknown card {ch!r} at position {i + 1} in {text!r} "
-                    f"(ranks are 3-9 T/10 J Q K A 2 B R, suits s h c d)"
-                )
+                raise CardParseError(CardReason.UNKNOWN_CARD, char=ch, pos=i + 1, text=text)
             rank = Rank(idx)
             i += 1
         suit: int | None = None

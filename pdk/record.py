@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pdk.cards import CardParseError, cards_of, format_cards, rank_label
+from pdk.cards import CardParseError, CardPlace, cards_of, format_cards, rank_label
 from pdk.combos import ComboKind
 from pdk.deal import Deal, deal_from_hands
+from pdk.i18n import Lang, register, tr
 from pdk.profile import Profile, ProfileError, profile_from_dict
 from pdk.rules import IllegalPlay, resolve_cards
 from pdk.settlement import Settlement
@@ -26,8 +29,111 @@ FORMAT = "pdk-record"
 VERSION = 1
 
 
+class RecordReason(Enum):
+    """Why a record cannot be read or does not replay; values are message keys in ``pdk.i18n``."""
+
+    NO_FILE = "rpe_no_file"
+    CANNOT_READ = "rpe_cannot_read"
+    NO_GAME = "rpe_no_game"
+    JSON = "rpe_json"
+    NOT_RECORD = "rpe_not_record"
+    VERSION = "rpe_version"
+    PROFILE = "rpe_profile"
+    DEAL_MISSING = "rpe_deal_missing"
+    DEAL_HAND = "rpe_deal_hand"
+    DEAL_CARDS = "rpe_deal_bad"
+    DEAL_SIZES = "rpe_deal_sizes"
+    DEAL_LEADER = "rpe_deal_leader"
+    PLAYS_MISSING = "rpe_plays_missing"
+    MALFORMED = "rpe_malformed"
+    MOVE_CARDS = "rpe_move_bad"
+    OVER = "rpe_over"
+    TURN = "rpe_turn"
+    ILLEGAL = "rpe_illegal"
+    KIND = "rpe_kind"
+    UNFINISHED = "rpe_unfinished"
+    SETTLEMENT = "rpe_settlement"
+
+
+register(
+    {
+        "rpe_in_file": ("{path}: {detail}", "{path}: {detail}"),
+        "rpe_no_file": ("no such file", "文件不存在"),
+        "rpe_cannot_read": ("cannot read: {detail}", "无法读取：{detail}"),
+        "rpe_no_game": ("no game {k} (the file holds {n})", "没有第 {k} 局（文件共 {n} 局）"),
+        "rpe_json": ("invalid JSON at line {line} column {col}", "JSON 格式错误（第 {line} 行第 {col} 列）"),
+        "rpe_not_record": ("not a pdk game record", "不是 pdk 牌谱"),
+        "rpe_version": (
+            "unsupported record version {v} (this pdk reads {r})",
+            "不支持的牌谱版本 {v}（本程序读取版本 {r}）",
+        ),
+        # The profile's own message names the bad field (English field paths).
+        "rpe_profile": ("{detail}", "牌谱中的规则配置无效：{detail}"),
+        "rpe_deal_missing": ("the deal is missing", "缺少发牌信息"),
+        "rpe_deal_hand": ("deal: {detail} (hand {hand})", "发牌信息有误：座位 {hand} 的手牌：{detail}"),
+        "rpe_deal_bad": ("deal: {detail}", "发牌信息有误：{detail}"),
+        "rpe_deal_sizes": (
+            "deal: the hands do not match the profile's players and hand size",
+            "发牌信息有误：手牌与规则配置的人数或每人张数不符",
+        ),
+        "rpe_deal_leader": (
+            "deal: seat {seat} cannot lead, seat {leader} holds the lead card",
+            "发牌信息有误：座位 {seat} 不能首家出牌，首出的牌在座位 {leader} 手里",
+        ),
+        "rpe_plays_missing": ("the plays are missing", "缺少出牌记录"),
+        "rpe_malformed": ("move {n}: malformed entry", "第 {n} 手：记录格式错误"),
+        "rpe_move_bad": ("move {n}: {detail}", "第 {n} 手：{detail}"),
+        "rpe_over": ("move {n}: the deal was already over", "第 {n} 手：本局已经结束"),
+        "rpe_turn": (
+            "move {n}: seat {seat} played out of turn (seat {turn} to move)",
+            "第 {n} 手：座位 {seat} 不该出牌（应由座位 {turn} 出牌）",
+        ),
+        "rpe_illegal": ("move {n}: illegal: {reason}", "第 {n} 手不合法：{reason}"),
+        "rpe_kind": (
+            "move {n}: recorded as {kind} but the cards read as {actual}",
+            "第 {n} 手：记录的牌型是 {kind}，但这些牌是 {actual}",
+        ),
+        "rpe_unfinished": (
+            "record ends after move {n} but the deal is not over",
+            "牌谱在第 {n} 手后结束，但本局尚未结束",
+        ),
+        "rpe_settlement": (
+            "the settlement {got} does not match the plays (it is {want})",
+            "结算 {got} 与出牌记录不符（应为 {want}）",
+        ),
+    }
+)
+
+
 class RecordError(ValueError):
-    """A record that cannot be read or does not replay; the message is one line."""
+    """A record that cannot be read or does not replay: a reason code plus the facts its
+    message needs, and the file it came from if known. ``str()`` is the English line.
+
+    A parameter may itself be an error with ``message(lang)`` (the rules' ``IllegalPlay``
+    for an illegal move, a ``CardParseError`` for unreadable cards): it is said in the
+    same language, so no message is ever translated from English text.
+    """
+
+    def __init__(self, reason: RecordReason, /, *, path: str | None = None, **params: object) -> None:
+        self.reason = reason
+        self.path = path
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, lang: Lang = "en") -> str:
+        params = {
+            k: v.message(lang) if isinstance(v, (IllegalPlay, CardParseError)) else v
+            for k, v in self.params.items()
+        }
+        text = tr(self.reason.value, lang, **params)
+        return text if self.path is None else tr("rpe_in_file", lang, path=self.path, detail=text)
+
+    def in_file(self, path: Path | str) -> RecordError:
+        """The same error, naming the file it came from."""
+        return RecordError(self.reason, path=str(path), **self.params)
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return partial(RecordError, self.reason, path=self.path, **self.params), ()
 
 
 @dataclass
@@ -117,13 +223,13 @@ class GameRecord:
 
 def _replay_one(state: GameState, number: int, seat: int, cards: tuple[int, ...] | None) -> None:
     if state.over:
-        raise RecordError(f"move {number}: the deal was already over")
+        raise RecordError(RecordReason.OVER, n=number)
     if seat != state.turn:
-        raise RecordError(f"move {number}: seat {seat} played out of turn (seat {state.turn} to move)")
+        raise RecordError(RecordReason.TURN, n=number, seat=seat, turn=state.turn)
     try:
         state.play(cards)
     except IllegalPlay as exc:
-        raise RecordError(f"move {number}: illegal: {exc.message('en')}") from None
+        raise RecordError(RecordReason.ILLEGAL, n=number, reason=exc) from None
 
 
 def dumps(record: GameRecord) -> str:
@@ -140,48 +246,49 @@ def dump(record: GameRecord, path: Path) -> None:
 def from_dict(data: Any) -> GameRecord:
     """Validate and replay a decoded record; RecordError says what is wrong."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError("not a pdk game record")
+        raise RecordError(RecordReason.NOT_RECORD)
     if data.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {data.get('version')!r} (this pdk reads {VERSION})")
+        raise RecordError(RecordReason.VERSION, v=repr(data.get("version")), r=VERSION)
     try:
         profile = profile_from_dict(data.get("profile"), "record profile")
     except ProfileError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(RecordReason.PROFILE, detail=str(exc)) from None
     deal_data = data.get("deal")
     if not isinstance(deal_data, dict) or not isinstance(deal_data.get("hands"), list):
-        raise RecordError("the deal is missing")
+        raise RecordError(RecordReason.DEAL_MISSING)
     deck = 0
     for cid in profile.deck_cards:
         deck |= 1 << cid
     hands: list[int] = []
     left = deck
+    for i, text in enumerate(deal_data["hands"]):
+        try:
+            cards = resolve_cards(str(text), left, CardPlace.DECK)
+        except CardParseError as exc:
+            raise RecordError(RecordReason.DEAL_HAND, hand=i, detail=exc) from None
+        hands.append(sum(1 << c for c in cards))
+        left &= ~hands[-1]
+    aside_text = str(deal_data.get("set_aside") or "")
     try:
-        for i, text in enumerate(deal_data["hands"]):
-            cards = resolve_cards(str(text), left, f"deck (hand {i})")
-            hands.append(sum(1 << c for c in cards))
-            left &= ~hands[-1]
-        aside_text = str(deal_data.get("set_aside") or "")
-        aside = sum(1 << c for c in resolve_cards(aside_text, left, "deck")) if aside_text else 0
+        aside = sum(1 << c for c in resolve_cards(aside_text, left, CardPlace.DECK)) if aside_text else 0
     except CardParseError as exc:
-        raise RecordError(f"deal: {exc}") from None
+        raise RecordError(RecordReason.DEAL_CARDS, detail=exc) from None
     if len(hands) != profile.players or any(len(cards_of(h)) != profile.hand_size for h in hands):
-        raise RecordError("deal: the hands do not match the profile's players and hand size")
+        raise RecordError(RecordReason.DEAL_SIZES)
     deal = deal_from_hands(profile, tuple(hands), aside)
     recorded = deal_data.get("leader", deal.leader)
     if profile.lead.winner_leads and isinstance(recorded, int) and 0 <= recorded < profile.players:
         # Match rule (seed 003): a later deal is led by the last deal's winner, not the card.
         deal = deal_from_hands(profile, tuple(hands), aside, leader=recorded)
     if deal_data.get("leader", deal.leader) != deal.leader:
-        raise RecordError(
-            f"deal: seat {deal_data.get('leader')} cannot lead, seat {deal.leader} holds the lead card"
-        )
+        raise RecordError(RecordReason.DEAL_LEADER, seat=deal_data.get("leader"), leader=deal.leader)
     seed = data.get("seed")
     record = GameRecord(profile, deal, seed if isinstance(seed, int) else None)
     meta = data.get("meta")
     record.meta = meta if isinstance(meta, dict) else {}
     plays = data.get("plays")
     if not isinstance(plays, list):
-        raise RecordError("the plays are missing")
+        raise RecordError(RecordReason.PLAYS_MISSING)
     state = GameState(profile, deal)
     for number, entry in enumerate(plays, 1):
         _load_action(state, number, entry)
@@ -189,40 +296,40 @@ def from_dict(data: Any) -> GameRecord:
     result = data.get("result")
     if result is not None:
         if not state.over:
-            raise RecordError(f"record ends after move {len(plays)} but the deal is not over")
+            raise RecordError(RecordReason.UNFINISHED, n=len(plays))
         expected = list(state.settlement().totals)
         seats = result.get("seats") if isinstance(result, dict) else None
         got = None
         if isinstance(seats, list):
             got = [s.get("total") if isinstance(s, dict) else None for s in seats]
         if got != expected:
-            raise RecordError(f"the settlement {got} does not match the plays (it is {expected})")
+            raise RecordError(RecordReason.SETTLEMENT, got=got, want=expected)
     return record
 
 
 def _load_action(state: GameState, number: int, entry: Any) -> None:
     if not isinstance(entry, dict) or not isinstance(entry.get("seat"), int):
-        raise RecordError(f"move {number}: malformed entry")
+        raise RecordError(RecordReason.MALFORMED, n=number)
     if entry.get("pass"):
         _replay_one(state, number, entry["seat"], None)
         return
     try:
-        cards = resolve_cards(str(entry.get("cards", "")), state.hands[state.turn], "hand")
+        cards = resolve_cards(str(entry.get("cards", "")), state.hands[state.turn], CardPlace.HAND)
     except CardParseError as exc:
-        raise RecordError(f"move {number}: {exc}") from None
+        raise RecordError(RecordReason.MOVE_CARDS, n=number, detail=exc) from None
     _replay_one(state, number, entry["seat"], cards)
     played = state.history[-1].play
     assert played is not None
     kind = entry.get("kind")
     if kind is not None and kind != played.kind.label:
-        raise RecordError(f"move {number}: recorded as {kind} but the cards read as {played.kind.label}")
+        raise RecordError(RecordReason.KIND, n=number, kind=kind, actual=played.kind.label)
 
 
 def loads(text: str) -> GameRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"invalid JSON at line {exc.lineno} column {exc.colno}") from None
+        raise RecordError(RecordReason.JSON, line=exc.lineno, col=exc.colno) from None
     return from_dict(data)
 
 
@@ -231,18 +338,18 @@ def load(path: Path, game: int | None = None) -> GameRecord:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
+        raise RecordError(RecordReason.NO_FILE, path=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read: {exc}") from None
+        raise RecordError(RecordReason.CANNOT_READ, path=str(path), detail=str(exc)) from None
     if game is not None:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if not 1 <= game <= len(lines):
-            raise RecordError(f"{path}: no game {game} (the file holds {len(lines)})")
+            raise RecordError(RecordReason.NO_GAME, path=str(path), k=game, n=len(lines))
         text = lines[game - 1]
     try:
         return loads(text)
     except RecordError as exc:
-        raise RecordError(f"{path}: {exc}") from None
+        raise exc.in_file(path) from None
 
 
-__all__ = ["ComboKind", "GameRecord", "RecordError", "dump", "dumps", "load", "loads"]
+__all__ = ["ComboKind", "GameRecord", "RecordError", "RecordReason", "dump", "dumps", "load", "loads"]

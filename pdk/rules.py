@@ -18,6 +18,8 @@ from pdk import counts as C
 from pdk.cards import (
     RANK_CHARS,
     CardParseError,
+    CardPlace,
+    CardReason,
     Rank,
     cards_of,
     format_cards,
@@ -222,15 +224,15 @@ def _rank_cards(hand: int, rank: int) -> list[int]:
     return out
 
 
-def resolve_cards(text: str, available: int, what: str = "hand") -> tuple[int, ...]:
+def resolve_cards(text: str, available: int, what: CardPlace = CardPlace.HAND) -> tuple[int, ...]:
     """Turn notation into physical cards taken from ``available`` (a bitmask).
 
     A rank without a suit takes any free card of that rank; a named suit must be there.
-    Raises ``CardParseError`` with a one-line reason.
+    Raises ``CardParseError`` with a reason code; ``what`` names ``available`` in it.
     """
     specs = parse_specs(text)
     if not specs:
-        raise CardParseError(f"no cards in {text!r}")
+        raise CardParseError(CardReason.NO_CARDS, text=text)
     left = available
     chosen: list[int] = []
     for spec in sorted(specs, key=lambda s: s.suit is None):
@@ -243,7 +245,7 @@ def resolve_cards(text: str, available: int, what: str = "hand") -> tuple[int, .
                 if spec.suit is not None
                 else (rank_label(spec.rank))
             )
-            raise CardParseError(f"not enough cards: {label} is not available in the {what}")
+            raise CardParseError(CardReason.NOT_AVAILABLE, card=label, place=what)
         chosen.append(pool[0])
         left &= ~(1 << pool[0])
     return tuple(sorted(chosen))

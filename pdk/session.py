@@ -22,6 +22,8 @@ import secrets
 import time
 import uuid
 from dataclasses import dataclass, field
+from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -29,6 +31,7 @@ from pdk.bots import make_bot
 from pdk.bots.hints import hints
 from pdk.combos import Move
 from pdk.deal import deal, next_leader
+from pdk.i18n import Lang, register, tr
 from pdk.profile import Profile
 from pdk.record import GameRecord, RecordError, from_dict
 from pdk.settlement import Settlement
@@ -41,8 +44,62 @@ _SEED_MASK = (1 << 63) - 1
 MAX_SLOTS = 9
 
 
+class SaveReason(Enum):
+    """Why a save cannot be read back or written; values are message keys in ``pdk.i18n``."""
+
+    CANNOT_READ = "save_err_cannot_read"
+    JSON = "save_err_json"
+    NOT_SAVE = "save_err_not_save"
+    VERSION = "save_err_version"
+    SESSION_MISSING = "save_err_session_missing"
+    FIELD = "save_err_field"
+    DEAL = "save_err_deal"
+    TOTALS = "save_err_totals"
+    SLOTS_BUSY = "save_err_slots_busy"
+
+
+register(
+    {
+        "save_err_cannot_read": ("cannot read: {detail}", "无法读取：{detail}"),
+        "save_err_json": (
+            "invalid JSON at line {line} column {col}",
+            "JSON 格式错误（第 {line} 行第 {col} 列）",
+        ),
+        "save_err_not_save": ("not a pdk save", "不是 pdk 存档"),
+        "save_err_version": ("unsupported save version {v}", "不支持的存档版本 {v}"),
+        "save_err_session_missing": ("the session is missing", "缺少对局信息"),
+        "save_err_field": (
+            "session.{key} is missing or not a {kind}",
+            "session.{key} 缺失或不是 {kind} 类型",
+        ),
+        "save_err_deal": ("saved deal: {detail}", "存档中的牌局：{detail}"),
+        "save_err_totals": (
+            "the running totals do not match the number of players",
+            "累计得分与玩家人数不符",
+        ),
+        "save_err_slots_busy": (
+            "{n} games are already running in {path}",
+            "{path} 中已有 {n} 局对局在进行",
+        ),
+    }
+)
+
+
 class SaveError(ValueError):
-    """A save that cannot be read back; the message is one line."""
+    """A save that cannot be read back (or no free slot to write one): a reason code plus
+    the facts its message needs. ``str()`` is the English line."""
+
+    def __init__(self, reason: SaveReason, /, **params: object) -> None:
+        self.reason = reason
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, lang: Lang = "en") -> str:
+        params = {k: v.message(lang) if isinstance(v, RecordError) else v for k, v in self.params.items()}
+        return tr(self.reason.value, lang, **params)
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return partial(SaveError, self.reason, **self.params), ()
 
 
 def _mix(*parts: int) -> int:
@@ -161,39 +218,41 @@ def new_session(profile: Profile, variant: str, difficulty: str, seed: int | Non
 def session_from_dict(data: Any) -> Session:
     """Rebuild a session; every play of the saved deal is re-checked (via the record)."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError("not a pdk save")
+        raise SaveError(SaveReason.NOT_SAVE)
     if data.get("version") != SAVE_VERSION:
-        raise SaveError(f"unsupported save version {data.get('version')!r}")
+        raise SaveError(SaveReason.VERSION, v=repr(data.get("version")))
     s = data.get("session")
     if not isinstance(s, dict):
-        raise SaveError("the session is missing")
+        raise SaveError(SaveReason.SESSION_MISSING)
     try:
         record = from_dict(data.get("record"))
+        state = record.replay()
     except RecordError as exc:
-        raise SaveError(f"saved deal: {exc}") from None
+        raise SaveError(SaveReason.DEAL, detail=exc) from None
     try:
-        sess = Session(
-            id=_typed(s, "id", str),
-            difficulty=_typed(s, "difficulty", str),
-            variant=_typed(s, "variant", str),
-            seed_base=_typed(s, "seed_base", int),
-            deal_no=_typed(s, "deal_no", int),
-            state=record.replay(),
-            totals=[int(x) for x in _typed(s, "totals", list)],
-            deals_done=_typed(s, "deals_done", int),
-            ui=dict(_typed(s, "ui", dict)),
-        )
-    except (TypeError, ValueError) as exc:
-        raise SaveError(str(exc)) from None
+        totals = [int(x) for x in _typed(s, "totals", list)]
+    except (TypeError, ValueError):
+        raise SaveError(SaveReason.FIELD, key="totals", kind="list") from None
+    sess = Session(
+        id=_typed(s, "id", str),
+        difficulty=_typed(s, "difficulty", str),
+        variant=_typed(s, "variant", str),
+        seed_base=_typed(s, "seed_base", int),
+        deal_no=_typed(s, "deal_no", int),
+        state=state,
+        totals=totals,
+        deals_done=_typed(s, "deals_done", int),
+        ui=dict(_typed(s, "ui", dict)),
+    )
     if len(sess.totals) != sess.state.players:
-        raise SaveError("the running totals do not match the number of players")
+        raise SaveError(SaveReason.TOTALS)
     return sess
 
 
 def _typed(d: dict[str, Any], key: str, kind: type) -> Any:
     value = d.get(key)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise TypeError(f"session.{key} is missing or not a {kind.__name__}")
+        raise SaveError(SaveReason.FIELD, key=key, kind=kind.__name__)
     return value
 
 
@@ -226,11 +285,11 @@ def load_save(path: Path) -> Session:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(f"cannot read: {exc}") from None
+        raise SaveError(SaveReason.CANNOT_READ, detail=str(exc)) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SaveError(f"invalid JSON at line {exc.lineno} column {exc.colno}") from None
+        raise SaveError(SaveReason.JSON, line=exc.lineno, col=exc.colno) from None
     return session_from_dict(data)
 
 
@@ -279,7 +338,7 @@ def claim_slot(data_dir: Path) -> Slot:
         if _try_lock(lock):
             return Slot(number, path, lock)
         lock.close()
-    raise SaveError(f"{MAX_SLOTS} games are already running in {data_dir}")
+    raise SaveError(SaveReason.SLOTS_BUSY, n=MAX_SLOTS, path=data_dir)
 
 
 def _try_lock(f: IO[bytes]) -> bool:
@@ -297,6 +356,7 @@ def _try_lock(f: IO[bytes]) -> bool:
 __all__ = [
     "HUMAN",
     "SaveError",
+    "SaveReason",
     "Session",
     "Slot",
     "atomic_write",

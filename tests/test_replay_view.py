@@ -156,8 +156,8 @@ def test_every_selfplay_and_replay_message_exists_in_both_languages() -> None:
     import string
 
     import pdk.cli.replay
-    import pdk.cli.replay_errors
-    import pdk.cli.selfplay  # noqa: F401  (registers its messages)
+    import pdk.cli.selfplay
+    import pdk.record  # noqa: F401  (registers their messages)
     from pdk.i18n import MESSAGES
 
     fmt = string.Formatter()
@@ -170,23 +170,34 @@ def test_every_selfplay_and_replay_message_exists_in_both_languages() -> None:
 
 
 @pytest.mark.parametrize(
-    ("english", "chinese"),
+    ("reason", "params", "english", "chinese"),
     [
-        ("f.json: no such file", "f.json: 文件不存在"),
-        ("f.json: invalid JSON at line 3 column 7", "f.json: JSON 格式错误（第 3 行第 7 列）"),
+        ("NO_FILE", {}, "f.json: no such file", "f.json: 文件不存在"),
         (
+            "JSON",
+            {"line": 3, "col": 7},
+            "f.json: invalid JSON at line 3 column 7",
+            "f.json: JSON 格式错误（第 3 行第 7 列）",
+        ),
+        (
+            "VERSION",
+            {"v": "2", "r": 1},
             "f.json: unsupported record version 2 (this pdk reads 1)",
             "f.json: 不支持的牌谱版本 2（本程序读取版本 1）",
         ),
         (
+            "TURN",
+            {"n": 4, "seat": 1, "turn": 2},
             "f.json: move 4: seat 1 played out of turn (seat 2 to move)",
             "f.json: 第 4 手：座位 1 不该出牌（应由座位 2 出牌）",
         ),
-        ("f.json: something new", "f.json: something new"),  # unknown lines pass through
     ],
 )
-def test_record_errors_are_localized(english: str, chinese: str) -> None:
-    from pdk.cli.replay_errors import localize
+def test_record_errors_are_localized(
+    reason: str, params: dict[str, object], english: str, chinese: str
+) -> None:
+    from pdk.record import RecordError, RecordReason
 
-    assert localize(english, Path("f.json"), "zh") == chinese
-    assert localize(english, Path("f.json"), "en") == english
+    exc = RecordError(RecordReason[reason], path="f.json", **params)
+    assert str(exc) == exc.message("en") == english
+    assert exc.message("zh") == chinese

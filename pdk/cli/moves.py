@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from pdk import counts as C
-from pdk.cards import CardParseError, format_cards, parse_specs
+from pdk.cards import CardParseError, CardPlace, format_cards, parse_specs
 from pdk.cli.app import app
 from pdk.cli.common import (
     JsonOpt,
@@ -33,18 +33,18 @@ def _deck_mask(profile: Profile) -> int:
     return mask
 
 
-def parse_beat(profile: Profile, text: str, available: int) -> Move:
+def parse_beat(profile: Profile, text: str, available: int, lang: Lang) -> Move:
     """The play to beat, read as a lead would be (D2); one-line error if it is no play."""
     try:
-        cards = resolve_cards(text, available, "deck outside your hand")
+        cards = resolve_cards(text, available, CardPlace.OUTSIDE_HAND)
     except CardParseError as exc:
-        fail(f"--beat: {exc}")
+        fail(f"--beat: {exc.message(lang)}")
     # A straight flush only when the suits were written out (unsuited ranks take any suit).
     suited = all(spec.suit is not None for spec in parse_specs(text))
     flush = profile.combinations.straight_flush != "none" and suited and is_one_suit(cards)
     readings = classify(profile, C.from_cards(cards), whole_hand=False, flush=flush)
     if not readings:
-        fail(f"--beat: {format_cards(cards)} is not a combination")
+        fail(f"--beat: {tr(Reason.NOT_A_COMBINATION.value, lang, cards=format_cards(cards))}")
     r = preferred_lead(readings)
     return (C.from_cards(cards), int(r.kind), r.top, r.units)
 
@@ -69,14 +69,14 @@ def moves(
 ) -> None:
     """List every legal play for a hand, or judge one play (exit 1 if illegal)."""
     language = lang_or_fail(lang)
-    profile = profile_or_fail(variant)
+    profile = profile_or_fail(variant, language)
     deck = _deck_mask(profile)
     try:
-        hand_cards = resolve_cards(hand, deck, "deck")
+        hand_cards = resolve_cards(hand, deck, CardPlace.DECK)
     except CardParseError as exc:
-        fail(f"--hand: {exc}")
+        fail(f"--hand: {exc.message(language)}")
     hand_mask = sum(1 << c for c in hand_cards)
-    prev = parse_beat(profile, beat, deck & ~hand_mask) if beat else None
+    prev = parse_beat(profile, beat, deck & ~hand_mask, language) if beat else None
     pos = Position(profile, hand_mask, prev, next_holds == 1)
     console = out_console()
     if play is not None:
@@ -109,9 +109,9 @@ def _judge(pos: Position, text: str, as_json: bool, lang: Lang) -> None:
             try:
                 parse_specs(text)
             except CardParseError as exc:
-                fail(f"--play: {exc}")
+                fail(f"--play: {exc.message(lang)}")
             try:
-                cards = resolve_cards(text, pos.hand, "hand")
+                cards = resolve_cards(text, pos.hand, CardPlace.HAND)
             except CardParseError:
                 raise IllegalPlay(Reason.NOT_IN_HAND, cards=text.strip()) from None
         result = check(pos, cards)

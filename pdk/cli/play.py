@@ -39,7 +39,7 @@ from pdk.combos import ComboKind, Move
 from pdk.history import DealRow, History
 from pdk.i18n import Lang, tr
 from pdk.profile import DEFAULT_PROFILE
-from pdk.record import dump
+from pdk.record import RecordError, dump
 from pdk.rules import IllegalPlay, move_notation
 from pdk.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 
@@ -63,6 +63,16 @@ def make_console() -> Console:
     if plain or not console.is_terminal:
         console = Console(highlight=False, color_system=None, soft_wrap=False)
     return console
+
+
+def error_detail(exc: Exception, lang: Lang) -> str:
+    """Why a save or record could not be written or read, in ``lang`` (an OS error's own
+    text is all there is to say about it)."""
+    if isinstance(exc, (RecordError, SaveError)):
+        return exc.message(lang)
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    return str(exc)
 
 
 def check_difficulty(name: str, lang: Lang) -> None:
@@ -145,7 +155,7 @@ class Game:
         try:
             self.slot.save(self.session)
         except (OSError, ValueError) as exc:  # ValueError: RecordError, the deal does not replay
-            self.ui.messages.append(tr("save_failed", self.ui.lang, detail=str(exc)))
+            self.ui.messages.append(tr("save_failed", self.ui.lang, detail=error_detail(exc, self.ui.lang)))
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -313,7 +323,7 @@ class Game:
             dump(s.record(), path)
             self.say(tr("record_saved", lang, path=path))
         except (OSError, ValueError) as exc:
-            self.say(tr("record_failed", lang, detail=str(exc)))
+            self.say(tr("record_failed", lang, detail=error_detail(exc, lang)))
         try:
             self.history.add(
                 DealRow(
@@ -373,8 +383,10 @@ def play(
     base = data_dir(save_dir)
     try:
         slot = claim_slot(base)
-    except (SaveError, OSError) as exc:
-        fail(str(exc))
+    except SaveError as exc:
+        fail(exc.message(language))
+    except OSError as exc:
+        fail(tr("err_save_dir", language, path=base, detail=error_detail(exc, language)))
     notes: list[str] = []
     if slot.number > 1:
         notes.append(tr("slot_other", language, busy=base / "save.json", mine=slot.path))
@@ -384,7 +396,8 @@ def play(
             session = load_save(slot.path)
         except SaveError as exc:
             moved = move_aside(slot.path)
-            notes.append(tr("save_corrupt", language, path=slot.path, detail=str(exc), moved=moved))
+            detail = exc.message(language)
+            notes.append(tr("save_corrupt", language, path=slot.path, detail=detail, moved=moved))
         else:
             notes.append(tr("resumed", language, n=session.deal_no, path=slot.path))
             asked_variant = variant is not None and variant not in (session.variant, session.profile.name)
@@ -395,7 +408,7 @@ def play(
                 )
             check_difficulty(session.difficulty, language)
     if session is None:
-        profile = profile_or_fail(variant or DEFAULT_PROFILE)
+        profile = profile_or_fail(variant or DEFAULT_PROFILE, language)
         diff = difficulty or "normal"
         check_difficulty(diff, language)
         session = new_session(profile, variant or profile.name, diff, seed)

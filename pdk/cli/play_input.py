@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from pdk.cards import RANK_CHARS, CardParseError, format_cards, parse_specs
+from pdk.cards import RANK_CHARS, CardParseError, CardPlace, format_cards, parse_specs
 from pdk.rules import resolve_cards
 
 
@@ -125,7 +125,7 @@ def resolve_input(text: str, hand: int) -> tuple[int, ...]:
     if not specs:
         raise InputError("input_unreadable", text=text)
     try:
-        return resolve_cards(expanded, hand, "hand")
+        return resolve_cards(expanded, hand, CardPlace.HAND)
     except CardParseError:
         shown = "".join(RANK_CHARS[s.rank] + ("shcd"[s.suit] if s.suit is not None else "") for s in specs)
         raise InputError("not_in_hand", cards=shown) from None

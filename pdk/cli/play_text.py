@@ -105,6 +105,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "另一个 pdk play 正在使用 {busy}；本终端在 {mine} 进行自己的对局",
     ),
     "save_failed": ("could not save the game: {detail}", "无法保存对局：{detail}"),
+    "err_save_dir": ("cannot keep the game in {path}: {detail}", "无法在 {path} 保存对局：{detail}"),
     # end of a deal
     "deal_won": ("You went out first: you win deal {n}!", "你先出完：第 {n} 局你赢了！"),
     "deal_lost": ("{who} went out first: deal {n} is over.", "{who}先出完：第 {n} 局结束。"),
@@ -137,6 +138,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "此版本还没有难度 {name!r}（可用：{known}）",
     ),
     # pdk stats
+    "stats_err_history": ("cannot read the history: {detail}", "无法读取历史战绩：{detail}"),
     "stats_title": ("Your record", "你的战绩"),
     "stats_none": (
         "No finished deals yet: play one with pdk play.",

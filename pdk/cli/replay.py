@@ -25,10 +25,9 @@ from rich.console import Console
 from pdk.bots import bot_names
 from pdk.cli.app import app
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
-from pdk.cli.replay_errors import decoded, localize
 from pdk.cli.replay_view import Explanation, Frame, explain, render_frame, seat_names, transcript
 from pdk.i18n import Lang, register, tr
-from pdk.record import GameRecord, RecordError, load, loads
+from pdk.record import GameRecord, RecordError, RecordReason, load, loads
 from pdk.state import GameState
 
 register(
@@ -240,12 +239,11 @@ def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
     try:
         return load(path, game)
     except RecordError as exc:
-        if game is None and "invalid JSON" in str(exc):
+        if game is None and exc.reason is RecordReason.JSON:
             n = _is_jsonl(path)
             if n:
                 fail(tr("rp_err_jsonl", lang, path=path, n=n))
-        data = decoded(path, game) if lang != "en" else None
-        fail(localize(str(exc), path, lang, data))
+        fail(exc.message(lang))
     except (KeyError, TypeError, AttributeError, ValueError):
         # A record shaped so oddly the loader did not foresee it: still one line, no traceback.
         fail(tr("rp_err_invalid", lang, path=path))
@@ -258,8 +256,7 @@ def check_all(path: Path, lang: Lang) -> int:
         try:
             loads(line)
         except RecordError as exc:
-            data = decoded(path, k) if lang != "en" else None
-            fail(f"{path}: {tr('rp_game_k', lang, k=k)}: {localize(str(exc), path, lang, data)}")
+            fail(f"{path}: {tr('rp_game_k', lang, k=k)}: {exc.message(lang)}")
         except (KeyError, TypeError, AttributeError, ValueError):
             fail(tr("rp_err_invalid", lang, path=f"{path}: {tr('rp_game_k', lang, k=k)}"))
     return len(lines)

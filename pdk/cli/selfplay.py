@@ -244,7 +244,7 @@ def _run(
     stop: _Stop,
 ) -> None:
     language = lang_or_fail(lang)
-    profile = profile_or_fail(variant)
+    profile = profile_or_fail(variant, language)
     names = parse_players(players, profile.players, language)
     n_workers = workers or default_workers()
     tally = Tally(names, duplicate, plugin_labels(names, language))

@@ -88,7 +88,7 @@ def stats(
     try:
         st = History(data_dir(save_dir) / "history.sqlite3").stats()
     except (sqlite3.Error, OSError) as exc:
-        fail(f"cannot read the history: {exc}")
+        fail(tr("stats_err_history", language, detail=exc))
     if as_json:
         print(json.dumps(stats_json(st), ensure_ascii=False))
         return

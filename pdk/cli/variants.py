@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from pdk.cli.app import app
-from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
+from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_error, profile_or_fail
 from pdk.explain import explain, sections
 from pdk.i18n import register, tr
 from pdk.profile import ProfileError, available_profiles, load_profile, profile_path
@@ -30,6 +30,7 @@ register(
             "{path}：配置有效，名称 {name!r} — {title}",
         ),
         "variants_not_yaml": ("{path}: not a .yaml file", "{path}：不是 .yaml 文件"),
+        "variants_cannot_read": ("{path}: cannot read: {detail}", "{path}：无法读取：{detail}"),
     }
 )
 
@@ -57,7 +58,7 @@ def list_variants(
     try:
         profiles = sorted(available_profiles(), key=lambda p: (p.name != "classic16", p.name))
     except ProfileError as exc:
-        fail(str(exc))
+        fail(tr("err_profile", language, detail=exc))
     if as_json:
         rows = [
             {
@@ -94,12 +95,14 @@ def show(
 ) -> None:
     """Explain a profile's rules in plain words (generated from its knobs)."""
     language = lang_or_fail(lang)
-    profile = profile_or_fail(name)
+    profile = profile_or_fail(name, language)
     if as_yaml:
         try:
             print(profile_path(name).read_text(encoding="utf-8"), end="")
-        except (ProfileError, OSError) as exc:
-            fail(str(exc))
+        except ProfileError as exc:
+            fail(profile_error(exc, name, language))
+        except OSError as exc:
+            fail(tr("variants_cannot_read", language, path=exc.filename or name, detail=exc.strerror or exc))
         return
     if as_json:
         out = {
@@ -125,6 +128,6 @@ def check_file(
     try:
         profile = load_profile(path)
     except ProfileError as exc:
-        fail(str(exc))
+        fail(profile_error(exc, path, language))
     title = profile.title.zh if language == "zh" else profile.title.en
     out_console().print(tr("variants_ok", language, path=path, name=profile.name, title=title), markup=False)
