@@ -426,7 +426,7 @@ class Line:
     bot: str
     seat: int | None
     games_per_deal: int = 1
-    label: str | None = None  # what to show for a plug-in (its ``name``) when not ``bot``
+    spec: str | None = None  # a plug-in's spec in ``--players``, when ``bot`` is its name
     deals: int = 0
     wins: int = 0
     bombs: int = 0
@@ -487,9 +487,9 @@ class Line:
         out: dict[str, Any] = {}
         if self.seat is not None:
             out["seat"] = self.seat
-        out["bot"] = self.label or self.bot
-        if self.label:
-            out["spec"] = self.bot
+        out["bot"] = self.bot
+        if self.spec is not None:
+            out["spec"] = self.spec
         out.update(
             deals=self.deals,
             wins=self.wins,
@@ -548,12 +548,11 @@ class Tally:
         self.players = tuple(players)
         self.arrangements = len(arrangements(players, duplicate))
         shown = _labels(self.players, labels or {})
-        self.seats = [Line(bot=name, seat=i, label=shown[name]) for i, name in enumerate(self.players)]
+        self.seats = [Line(shown[name][0], i, spec=shown[name][1]) for i, name in enumerate(self.players)]
         self.pooled: dict[str, Line] = {}
         for name in self.players:
-            self.pooled.setdefault(
-                name, Line(bot=name, seat=None, games_per_deal=self.arrangements, label=shown[name])
-            )
+            bot, spec = shown[name]
+            self.pooled.setdefault(name, Line(bot, None, games_per_deal=self.arrangements, spec=spec))
         self.games = 0
         self.deals = 0
         self._open: dict[int, int] = {}  # deal index -> games still to come
@@ -590,18 +589,19 @@ class Tally:
         )
 
 
-def _labels(players: Sequence[str], labels: Mapping[str, str]) -> dict[str, str | None]:
-    """A label per player that differs from its name, kept only if it names one player:
-    two plug-ins both called "greedy", or one called "normal", show as ``name (spec)``."""
-    out: dict[str, str | None] = {}
+def _labels(players: Sequence[str], labels: Mapping[str, str]) -> dict[str, tuple[str, str | None]]:
+    """(bot, spec) of each player's lines: a plug-in shows by its label where that names one
+    player; two plug-ins both called "greedy", or one called "normal", show as
+    ``greedy (spec)``."""
+    out: dict[str, tuple[str, str | None]] = {}
     names = set(players)
     for name in names:
         label = labels.get(name, name)
         if label == name:
-            out[name] = None
+            out[name] = (name, None)
             continue
         clash = label in names or any(labels.get(o, o) == label for o in names - {name})
-        out[name] = f"{label} ({name})" if clash else label
+        out[name] = (f"{label} ({name})" if clash else label, name)
     return out
 
 
