@@ -9,9 +9,12 @@ guard bit above every field, subtract, and every guard survives exactly when no 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
-from pdk.cards import NUM_RANKS, rank_of
+from pdk.cards import NUM_RANKS, cards_of, rank_of
+
+V = TypeVar("V")
 
 BITS = 5
 FIELD = (1 << BITS) - 1
@@ -95,23 +98,52 @@ def items(counts: int) -> list[tuple[int, int]]:
     return out
 
 
+class Table(dict[int, V]):
+    """A dict that fills itself: ``table[key]`` builds a missing entry once. A hit is a
+    plain subscript with no Python call, which matters on the per-turn paths (legal-play
+    generation, the bots' hand planning)."""
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: Callable[[int], V]) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key: int) -> V:
+        value = self[key] = self.build(key)
+        return value
+
+
+def _compact_spread(spread: int) -> int:
+    """Rank bitmask from a mask with at most one bit, the lowest, in each 5-bit field."""
+    m = 0
+    r = 0
+    while spread:
+        if spread & 1:
+            m |= 1 << r
+        spread >>= BITS
+        r += 1
+    return m
+
+
+LOW_BITS = sum(ONE)  # bit 0 of every field
+COMPACT: Table[int] = Table(_compact_spread)  # at most 2**15 keys: one per rank mask
+SET_BITS: Table[list[int]] = Table(cards_of)  # a rank mask's ranks, lowest first
+
+
 def rank_masks(counts: int) -> tuple[int, int, int]:
     """Bitmasks over ranks held at least once, twice and three times: what singles, pairs
-    and trios (and the chains of each) can be made of."""
-    m1 = m2 = m3 = 0
-    r = 0
-    while counts:
-        n = counts & FIELD
-        if n:
-            bit = 1 << r
-            m1 |= bit
-            if n >= 2:
-                m2 |= bit
-                if n >= 3:
-                    m3 |= bit
-        counts >>= BITS
-        r += 1
-    return m1, m2, m3
+    and trios (and the chains of each) can be made of.
+
+    Worked on every field at once from the count bits (a count c >= 3 exactly when bit 2
+    or higher is set, or bits 0 and 1 both are), then each spread mask is compacted to one
+    bit per rank by a table lookup: the bots' hand planning asks this ~100,000 times a
+    second, and a loop over ranks cost ten times as much.
+    """
+    b0 = counts & LOW_BITS
+    b1 = (counts >> 1) & LOW_BITS
+    high = ((counts >> 2) | (counts >> 3) | (counts >> 4)) & LOW_BITS
+    return COMPACT[b0 | b1 | high], COMPACT[b1 | high], COMPACT[(b0 & b1) | high]
 
 
 def ranks_list(counts: int) -> list[int]:

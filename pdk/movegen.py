@@ -9,12 +9,10 @@ independently, and a property test holds the two in exact agreement.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 from pdk import counts as C
-from pdk.cards import cards_of
 from pdk.combos import ComboKind, Move
 from pdk.profile import Profile, card_from_name
 
@@ -29,42 +27,13 @@ BOMB = ComboKind.BOMB.value
 ONE = C.ONE
 
 
-V = TypeVar("V")
-
 # The hand memo is emptied when it reaches this many entries, so a long self-play run keeps
 # a bounded footprint (the other tables are bounded by the number of rank masks, 2**15).
 _MEMO_LIMIT = 50_000
 
 
-class Table(dict[int, V]):
-    """A dict that fills itself: ``table[key]`` builds a missing entry once. A hit is a
-    plain subscript with no Python call, which matters on the per-turn path."""
-
-    __slots__ = ("build",)
-
-    def __init__(self, build: Callable[[int], V]) -> None:
-        super().__init__()
-        self.build = build
-
-    def __missing__(self, key: int) -> V:
-        value = self[key] = self.build(key)
-        return value
-
-
-def _compact_spread(spread: int) -> int:
-    """Rank bitmask from a mask with one bit at the bottom of each 5-bit field."""
-    m = 0
-    r = 0
-    while spread:
-        if spread & 1:
-            m |= 1 << r
-        spread >>= 5
-        r += 1
-    return m
-
-
-_BITS: Table[list[int]] = Table(cards_of)  # set bit indexes of a rank mask, lowest first
-_COMPACT: Table[int] = Table(_compact_spread)
+_BITS = C.SET_BITS  # set bit indexes of a rank mask, lowest first
+_COMPACT = C.COMPACT
 
 
 def kicker_sets(its: list[tuple[int, int]], k: int) -> list[int]:
@@ -82,7 +51,7 @@ def kicker_sets(its: list[tuple[int, int]], k: int) -> list[int]:
     return by_size[k]
 
 
-_L0 = sum(ONE)
+_L0 = C.LOW_BITS
 
 
 class Hand(NamedTuple):
@@ -176,15 +145,15 @@ class MoveGenerator:
         # are shared: callers copy before extending.
         # - what a leader can make of the ranks held once (singles, straights) and twice
         #   (pairs, pair chains);
-        self._lead1: Table[list[Move]] = Table(self._build_lead1)
-        self._lead2: Table[list[Move]] = Table(self._build_lead2)
+        self._lead1: C.Table[list[Move]] = C.Table(self._build_lead1)
+        self._lead2: C.Table[list[Move]] = C.Table(self._build_lead2)
         # - the singles and pairs of the ranks in a mask (a follower's mask is cut above
         #   the rank to beat);
-        self._singles: Table[list[Move]] = Table(self._build_singles)
-        self._pairs: Table[list[Move]] = Table(self._build_pairs)
+        self._singles: C.Table[list[Move]] = C.Table(self._build_singles)
+        self._pairs: C.Table[list[Move]] = C.Table(self._build_pairs)
         # - trio kickers: two cards of two different ranks, or a pair of one rank;
-        self._two_ranks: Table[list[int]] = Table(self._build_two_ranks)
-        self._pair_counts: Table[list[int]] = Table(self._build_pair_counts)
+        self._two_ranks: C.Table[list[int]] = C.Table(self._build_two_ranks)
+        self._pair_counts: C.Table[list[int]] = C.Table(self._build_pair_counts)
         # - chains of each length, by width (1 straights, 2 pair chains); a follower's
         #   list is keyed by mask and length.
         self._chain_runs: dict[tuple[int, int, int], list[Move]] = {}

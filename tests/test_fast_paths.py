@@ -220,6 +220,14 @@ def test_total_sums_every_field(fields: list[int]) -> None:
     assert C.total(counts) == ref_total(counts) == sum(fields)
 
 
+@settings(max_examples=500, deadline=None)
+@given(fields=st.lists(st.integers(0, C.FIELD), min_size=NUM_RANKS, max_size=NUM_RANKS))
+def test_rank_masks_mark_the_ranks_held_once_twice_three_times(fields: list[int]) -> None:
+    counts = sum(n << (C.BITS * r) for r, n in enumerate(fields))
+    at_least = [sum(1 << r for r, n in enumerate(fields) if n >= k) for k in (1, 2, 3)]
+    assert list(C.rank_masks(counts)) == at_least
+
+
 def test_splitmix64_is_the_reference_stream() -> None:
     for seed in (0, 1, 2026, -1, 2**64 + 5):
         fast, ref = splitmix64(seed), ref_splitmix64(seed)
