@@ -69,8 +69,8 @@ register(
         "save_err_version": ("unsupported save version {v}", "不支持的存档版本 {v}"),
         "save_err_session_missing": ("the session is missing", "缺少对局信息"),
         "save_err_field": (
-            "session.{key} is missing or not a {kind}",
-            "session.{key} 缺失或不是 {kind} 类型",
+            "session.{field} is missing or not a {kind}",
+            "session.{field} 缺失或不是 {kind} 类型",
         ),
         "save_err_deal": ("saved deal: {detail}", "存档中的牌局：{detail}"),
         "save_err_totals": (
@@ -232,7 +232,7 @@ def session_from_dict(data: Any) -> Session:
     try:
         totals = [int(x) for x in _typed(s, "totals", list)]
     except (TypeError, ValueError):
-        raise SaveError(SaveReason.FIELD, key="totals", kind="list") from None
+        raise SaveError(SaveReason.FIELD, field="totals", kind="list") from None
     sess = Session(
         id=_typed(s, "id", str),
         difficulty=_typed(s, "difficulty", str),
@@ -252,7 +252,7 @@ def session_from_dict(data: Any) -> Session:
 def _typed(d: dict[str, Any], key: str, kind: type) -> Any:
     value = d.get(key)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise SaveError(SaveReason.FIELD, key=key, kind=kind.__name__)
+        raise SaveError(SaveReason.FIELD, field=key, kind=kind.__name__)
     return value
 
 
