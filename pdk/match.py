@@ -275,7 +275,8 @@ def _bot_name(bot: object, spec: str) -> str:
 def _describe(move: object) -> str:
     """A move a plug-in returned, in notation with its kind if it has the shape of one."""
     try:
-        text = f"{move_notation(move)} ({ComboKind(move[1]).label})"  # type: ignore[arg-type, index]
+        notation = move_notation(move)  # type: ignore[arg-type]
+        text = f"{notation} ({ComboKind(move[1]).label})" if notation else repr(move)  # type: ignore[index]
     except Exception:
         text = repr(move)
     return text if len(text) <= 80 else text[:79] + "…"

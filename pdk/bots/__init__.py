@@ -84,8 +84,8 @@ register_messages(
             "AI {spec!r}：{attr}({seed}) 出错：{error}",
         ),
         "bot_no_choose": (
-            "bot {spec!r}: {attr}(seed) gave a {type} with no choose(view) method",
-            "AI {spec!r}：{attr}(seed) 返回的 {type} 没有 choose(view) 方法",
+            "bot {spec!r}: {attr}(seed) returned a {type!r} object, which has no choose(view) method",
+            "AI {spec!r}：{attr}(seed) 返回的 {type!r} 对象没有 choose(view) 方法",
         ),
     }
 )
