@@ -304,3 +304,32 @@ def test_play_resumes_a_save_whose_deal_does_not_replay(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     out = " ".join(proc.stdout.split())
     assert "存档中的牌局：第 1 手：座位" in out and "不该出牌" in out, out
+
+
+@pytest.mark.parametrize(
+    ("args", "zh", "en"),
+    [
+        (
+            ("moves", "--hand", "33", "--bogus"),
+            "没有选项 --bogus（见 'pdk moves -h'）",
+            "No such option: --bogus",
+        ),
+        (("moves",), "缺少选项 '--hand'（见 'pdk moves -h'）", "Missing option '--hand'."),
+        (
+            ("moves", "--hand", "3", "--hnd", "3"),
+            "没有选项 --hnd（可用的选项：--hand）",
+            "Possible options: --hand",
+        ),
+        (
+            ("moves", "--hand", "3", "--next-holds", "0"),
+            "'--next-holds' 的值无效：",
+            "Invalid value for '--next-holds'",
+        ),
+        (("replay",), "缺少参数 'file'", "Missing argument 'file'."),
+        (("nosuch",), "用法错误：No such command 'nosuch'.", "No such command 'nosuch'."),
+    ],
+)
+def test_usage_errors_in_the_language_asked_for(args: tuple[str, ...], zh: str, en: str) -> None:
+    assert zh in one_line(pdk(*args, "--lang", "zh"), "zh")
+    assert zh in one_line(pdk(*args, "--lang=zh"), "zh")
+    assert en in one_line(pdk(*args, "--lang", "en"), "en")

@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from pdk import __version__
+from pdk.i18n import Lang, default_lang, register, tr
+
+register(
+    {
+        "usage_line": ("{message} (see '{where} -h')", "{message}（见 '{where} -h'）"),
+        "usage_no_option": ("No such option: {name}", "没有选项 {name}"),
+        "usage_no_option_alts": (
+            "No such option: {name} (Possible options: {alts})",
+            "没有选项 {name}（可用的选项：{alts}）",
+        ),
+        "usage_missing_option": ("Missing option {hint}.", "缺少选项 {hint}"),
+        "usage_missing_argument": ("Missing argument {hint}.", "缺少参数 {hint}"),
+        # The detail is the parser's own (English) reason, e.g. a range it must be in.
+        "usage_bad_value": ("Invalid value for {hint}: {detail}", "{hint} 的值无效：{detail}"),
+        "usage_other": ("{detail}", "用法错误：{detail}"),
+        "interrupted": ("interrupted", "已中断"),
+    }
+)
 
 app = typer.Typer(
     name="pdk",
@@ -59,6 +77,48 @@ def _click_kind(exc: BaseException) -> str | None:
     return None
 
 
+def argv_lang(argv: list[str]) -> Lang:
+    """The language asked for on the command line (``--lang zh``), else the locale's: for
+    the errors found before a command has read its options."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.removeprefix("--lang=")
+        else:
+            continue
+        if value in ("en", "zh"):
+            return value  # type: ignore[return-value]
+    return default_lang()
+
+
+def usage_message(exc: Any, lang: Lang) -> str:
+    """A usage error in ``lang``. English is the parser's own line; in Chinese the common
+    kinds are said from the error's fields (the option, the parameter), and any other
+    kind keeps the parser's text inside a Chinese sentence."""
+    english: str = exc.format_message()
+    if lang == "en":
+        return english
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    param = getattr(exc, "param", None)
+    hint = getattr(exc, "param_hint", None)
+    if hint is None and param is not None:
+        hint = param.get_error_hint()
+    elif hint is not None and not isinstance(hint, str):
+        hint = " / ".join(repr(h) for h in hint)
+    if "NoSuchOption" in names:
+        alts = getattr(exc, "possibilities", None)
+        if alts:
+            return tr("usage_no_option_alts", lang, name=exc.option_name, alts=", ".join(sorted(alts)))
+        return tr("usage_no_option", lang, name=exc.option_name)
+    if "MissingParameter" in names and hint:
+        kind = getattr(exc, "param_type", None) or getattr(param, "param_type_name", "option")
+        return tr("usage_missing_argument" if kind == "argument" else "usage_missing_option", lang, hint=hint)
+    if "BadParameter" in names and hint:
+        return tr("usage_bad_value", lang, hint=hint, detail=exc.message)
+    return tr("usage_other", lang, detail=english)
+
+
 def main() -> None:
     """Run the program. A usage error (unknown option, bad value, missing option) is one
     line on stderr and exit 2, like every other user error, instead of a framed box."""
@@ -70,14 +130,15 @@ def main() -> None:
             ctx = getattr(exc, "ctx", None)
             print(ctx.get_help() if ctx is not None else "pdk -h for help")
             sys.exit(0)
+        lang = argv_lang(sys.argv[1:])
         if kind == "Abort":
-            print("pdk: interrupted", file=sys.stderr)
+            print(f"pdk: {tr('interrupted', lang)}", file=sys.stderr)
             sys.exit(130)
         if kind in ("UsageError", "ClickException"):
             ctx = getattr(exc, "ctx", None)
             where = f"pdk {ctx.info_name}" if ctx is not None and ctx.parent is not None else "pdk"
-            message = exc.format_message()  # type: ignore[attr-defined]
-            print(f"pdk: error: {message} (see '{where} -h')", file=sys.stderr)
+            line = tr("usage_line", lang, message=usage_message(exc, lang), where=where)
+            print(f"pdk: error: {line}", file=sys.stderr)
             sys.exit(int(getattr(exc, "exit_code", 2)))
         raise
     sys.exit(result if isinstance(result, int) else 0)
