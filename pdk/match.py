@@ -263,7 +263,7 @@ def _checked_choice(state: GameState, seat: int, bot: Bot, task: GameTask) -> Mo
     try:
         # The engine's own tuple from here on, whatever equal value the bot built.
         return legal[legal.index(move)]
-    except ValueError:
+    except Exception:  # not in the list, or a value whose == raises (an array, say)
         raise MatchError(MatchFault.BOT_ILLEGAL, move=_describe(move), n=str(len(legal)), **facts) from None
 
 
