@@ -295,6 +295,8 @@ class Settlement(_Model):
         """The factor on a loser's card payment, from how many cards they played."""
         if played == 0:
             return self.shut_out_multiplier
+        if not self.graded:
+            return 1
         for grade in sorted(self.graded, key=lambda g: g.played_under):
             if played < grade.played_under * hand_size:
                 return grade.multiplier

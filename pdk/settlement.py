@@ -10,7 +10,6 @@ payments. Only the numbers the deal produced come in; the rules come from the pr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from pdk.profile import Profile
@@ -33,8 +32,9 @@ class SeatResult(NamedTuple):
     liable: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(NamedTuple):
+    """A deal's result: the winner, one line per seat, and the bomb doubling applied."""
+
     winner: int
     seats: tuple[SeatResult, ...]
     doubling: int = 1
@@ -114,20 +114,25 @@ def settle(
             if other != seat:
                 incomes[seat] += count * rules.bomb_bonus
                 incomes[other] -= count * rules.bomb_bonus
+    # Positional, in SeatResult's field order (seat, cards_left, shut_out, card_payment,
+    # bombs, bomb_income, total, place, multiplier, exempt, liable): keywords cost twice as
+    # much, and every simulated deal settles.
     seats = tuple(
-        SeatResult(
-            seat=seat,
-            cards_left=cards_left[seat],
-            shut_out=seat != winner and not played_any[seat],
-            card_payment=payments[seat],
-            bombs=bomb_bonuses[seat],
-            bomb_income=incomes[seat],
-            total=payments[seat] + incomes[seat],
-            place=places[seat],
-            multiplier=mults[seat],
-            exempt=exempt[seat],
-            liable=seat == liable and liable != winner,
-        )
-        for seat in range(n)
+        [
+            SeatResult(
+                seat,
+                cards_left[seat],
+                seat != winner and not played_any[seat],
+                payments[seat],
+                bomb_bonuses[seat],
+                incomes[seat],
+                payments[seat] + incomes[seat],
+                places[seat],
+                mults[seat],
+                exempt[seat],
+                seat == liable and liable != winner,
+            )
+            for seat in range(n)
+        ]
     )
     return Settlement(winner, seats, factor)
