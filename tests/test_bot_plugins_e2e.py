@@ -156,3 +156,71 @@ def test_an_import_that_raises_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "needs_gpu.py").write_text("raise OSError('no CUDA device')\n")
     line = one_error_line(pdk("selfplay", "-p", f"{tmp_path}/needs_gpu.py:Bot", "-n", "2", "--lang", "zh"))
     assert "导入" in line and "OSError: no CUDA device" in line
+
+
+REPLAY_BOTS = """
+class Boom:
+    name = "boom"
+
+    def __init__(self, seed):
+        pass
+
+    def choose(self, view):
+        raise KeyError("nope")
+
+
+class AlwaysPass:
+    name = "passer"
+
+    def __init__(self, seed):
+        pass
+
+    def choose(self, view):
+        return None  # a leader may not pass
+"""
+
+
+@pytest.fixture
+def replay_setup(tmp_path: Path) -> tuple[Path, Path]:
+    games = tmp_path / "g.jsonl"
+    done = pdk("selfplay", "-n", "1", "-p", "easy", "--seed", "4", "-w", "1", "--out", str(games))
+    assert done.returncode == 0, done.stderr
+    bots = tmp_path / "replay_bots.py"
+    bots.write_text(REPLAY_BOTS)
+    return games, bots
+
+
+def test_replay_explains_with_a_plug_in_bot(replay_setup: tuple[Path, Path]) -> None:
+    games, _ = replay_setup
+    done = pdk("replay", str(games), "--game", "1", "--print", "--explain", "--bot", GREEDY, "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    assert f"({GREEDY} would play" in done.stdout  # where the plug-in differs from the record
+
+
+@pytest.mark.parametrize(
+    ("bot", "lang", "said"),
+    [
+        (
+            "Boom",
+            "en",
+            r"^pdk: error: the bot .*replay_bots\.py:Boom raised KeyError: 'nope' when asked about play 1$",
+        ),
+        ("Boom", "zh", r"^pdk: error: AI .*replay_bots\.py:Boom 在第 1 手出错：KeyError: 'nope'$"),
+        (
+            "AlwaysPass",
+            "en",
+            r"^pdk: error: the bot .*:AlwaysPass chose pass at play 1, which is not a legal play",
+        ),
+        ("Missing", "en", r"^pdk: error: bot '.*replay_bots\.py:Missing': .* has no attribute 'Missing'$"),
+    ],
+)
+def test_replay_stops_on_a_misbehaving_plug_in_with_one_line(
+    replay_setup: tuple[Path, Path], bot: str, lang: str, said: str
+) -> None:
+    games, bots = replay_setup
+    done = pdk(
+        "replay", str(games), "--game", "1", "--print", "--explain", "--bot", f"{bots}:{bot}", "--lang", lang
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and re.match(said, lines[0]), done.stderr

@@ -22,10 +22,18 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pdk.bots import bot_names
+from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.app import app
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
-from pdk.cli.replay_view import Explanation, Frame, explain, render_frame, seat_names, transcript
+from pdk.cli.replay_view import (
+    ExplainError,
+    Explanation,
+    Frame,
+    explain,
+    render_frame,
+    seat_names,
+    transcript,
+)
 from pdk.i18n import Lang, register, tr
 from pdk.record import GameRecord, RecordError, RecordReason, load, loads
 from pdk.state import GameState
@@ -280,7 +288,10 @@ def replay(
         typer.Option("--explain", help="Show what the bot would play at each step, and the legal plays."),
     ] = False,
     bot: Annotated[
-        str | None, typer.Option("--bot", help="The bot that explains (default: normal, else easy).")
+        str | None,
+        typer.Option(
+            "--bot", help="The bot that explains: a level, or a plug-in spec file.py:Bot (default: normal)."
+        ),
     ] = None,
     lang: LangOpt = None,
 ) -> None:
@@ -293,7 +304,12 @@ def replay(
     language = lang_or_fail(lang)
     known = bot_names()
     bot_name = bot or ("normal" if "normal" in known else "easy")
-    if bot_name not in known:
+    if is_plugin(bot_name):
+        try:
+            check_bot(bot_name)  # a bad spec fails here, before the record is read
+        except BotSpecError as exc:
+            fail(exc.message(language))
+    elif bot_name not in known:
         fail(tr("rp_err_bot", language, name=bot_name, known=", ".join(known)))
     if check and game is None and _is_jsonl(file):
         n = check_all(file, language)
@@ -315,14 +331,17 @@ def replay(
         out_console().print(msg, markup=False, highlight=False)
         return
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    if print_ or not interactive:
-        lines = transcript(
-            record,
-            language,
-            viewer=as_seat,
-            bot=bot_name if explain_on else None,
-            bot_seed=record.seed or 0,
-        )
-        sys.stdout.write("\n".join(lines) + "\n")
-        return
-    run_interactive(Replayer(record, as_seat, bot_name, explain_on), source, language)
+    try:
+        if print_ or not interactive:
+            lines = transcript(
+                record,
+                language,
+                viewer=as_seat,
+                bot=bot_name if explain_on else None,
+                bot_seed=record.seed or 0,
+            )
+            sys.stdout.write("\n".join(lines) + "\n")
+            return
+        run_interactive(Replayer(record, as_seat, bot_name, explain_on), source, language)
+    except ExplainError as exc:
+        fail(exc.message(language))

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pdk import counts as C
-from pdk.bots import make_bot
+from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
 from pdk.cards import cards_of, format_unicode, rank_label, rank_of, suit_of
 from pdk.combos import ComboKind, Move
 from pdk.i18n import Lang, register, tr
@@ -63,6 +63,14 @@ register(
             "{bot} 在此处的选择（{who} 出牌）",
         ),
         "rp_explain_bot": ("{bot} plays: {play}", "{bot} 出：{play}"),
+        "rp_bot_raised": (
+            "the bot {bot} raised {error} when asked about play {step}",
+            "AI {bot} 在第 {step} 手出错：{error}",
+        ),
+        "rp_bot_illegal": (
+            "the bot {bot} chose {play} at play {step}, which is not a legal play there",
+            "AI {bot} 在第 {step} 手选了 {play}，这不是合法出法",
+        ),
         "rp_explain_actual": ("the record plays: {play}", "实际出牌：{play}"),
         "rp_explain_legal": ("legal plays ({n}):", "合法出牌（{n} 种）："),
         "rp_explain_more": ("… and {n} more", "… 另有 {n} 种"),
@@ -190,15 +198,40 @@ class Explanation:
     actual: Action | None
 
 
+class ExplainError(RuntimeError):
+    """A plug-in bot that failed while explaining a play: it raised, or it chose a play
+    that is not legal there. The message is one line, in either language."""
+
+    def __init__(self, key: str, **params: str) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, lang: Lang = "en") -> str:
+        return tr(self.key, lang, **self.params)
+
+
 def explain(state: GameState, bot: str, seed: int, actual: Action | None) -> Explanation:
     """Ask ``bot`` (built fresh from ``seed``, so the answer is reproducible) for the seat to
-    move; it sees only that seat's view, as in a real game."""
+    move; it sees only that seat's view, as in a real game. A plug-in bot's answer is
+    checked (the built-in ones are trusted, as in a match)."""
     seat = state.turn
     view = state.view(seat)
     pos = view.position()
     legal = pos.legal_moves()
-    choice = make_bot(bot, seed).choose(view)
-    return Explanation(bot, seat, choice, tuple(legal), pos.can_pass(legal), actual)
+    can_pass = pos.can_pass(legal)
+    step = str(len(state.history) + 1)
+    try:
+        choice = make_bot(bot, seed).choose(view)
+    except BotSpecError:
+        raise
+    except Exception as exc:
+        if not is_plugin(bot):
+            raise
+        raise ExplainError("rp_bot_raised", bot=bot, step=step, error=one_line(exc)) from None
+    if is_plugin(bot) and not (choice in legal if choice is not None else can_pass):
+        raise ExplainError("rp_bot_illegal", bot=bot, step=step, play=move_plain(choice, "en"))
+    return Explanation(bot, seat, choice, tuple(legal), can_pass, actual)
 
 
 def explanation_panel(ex: Explanation, names: Sequence[str], lang: Lang, limit: int = 12) -> RenderableType:
