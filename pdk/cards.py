@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from functools import partial
 
-from pdk.i18n import Lang, register, tr
+from pdk.i18n import LocalizedError, register
 
 
 class Rank(IntEnum):
@@ -95,21 +94,11 @@ register(
 )
 
 
-class CardParseError(ValueError):
-    """Card text that is not valid notation, or names cards that are not there: a reason
-    code plus the facts its message needs (``str()`` is the English message)."""
+class CardParseError(LocalizedError, ValueError):
+    """Card text that is not valid notation, or names cards that are not there (a
+    ``CardPlace`` parameter says where the cards were looked for)."""
 
-    def __init__(self, reason: CardReason, /, **params: object) -> None:
-        self.reason = reason
-        self.params = params
-        super().__init__(self.message("en"))
-
-    def message(self, lang: Lang = "en") -> str:
-        params = {k: tr(v.value, lang) if isinstance(v, CardPlace) else v for k, v in self.params.items()}
-        return tr(self.reason.value, lang, **params)
-
-    def __reduce__(self) -> tuple[object, tuple[()]]:
-        return partial(type(self), self.reason, **self.params), ()
+    reason: CardReason
 
 
 @dataclass(frozen=True, slots=True, order=True)

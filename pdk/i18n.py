@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import locale
 import os
-from typing import Literal
+from collections.abc import Callable
+from enum import Enum
+from typing import Any, Literal
 
 Lang = Literal["en", "zh"]
 
@@ -92,3 +94,41 @@ def default_lang() -> Lang:
 def tr(key: str, lang: Lang, **params: object) -> str:
     en, zh = MESSAGES[key]
     return (zh if lang == "zh" else en).format(**params)
+
+
+class LocalizedError(Exception):
+    """An error a player reads: a reason (an ``Enum`` whose values are message keys) plus
+    the facts its message needs. ``str()`` is the English line and ``message(lang)`` says
+    it in either language, so nothing is ever translated from English text.
+
+    A parameter that is itself a ``LocalizedError`` (the rules' reason inside a record
+    error, say) is said in the same language; one that is an ``Enum`` names a message.
+    Errors raised in a worker process are pickled back to the parent, so they rebuild from
+    their attributes rather than from their constructor's arguments.
+    """
+
+    def __init__(self, reason: Enum, /, **params: object) -> None:
+        self.reason = reason
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, lang: Lang = "en") -> str:
+        return tr(self.reason.value, lang, **{k: _said(v, lang) for k, v in self.params.items()})
+
+    def __reduce__(self) -> tuple[Callable[..., LocalizedError], tuple[type[LocalizedError], dict[str, Any]]]:
+        return _rebuild, (type(self), self.__dict__)
+
+
+def _said(value: object, lang: Lang) -> object:
+    if isinstance(value, LocalizedError):
+        return value.message(lang)
+    if isinstance(value, Enum):
+        return tr(value.value, lang)
+    return value
+
+
+def _rebuild(cls: type[LocalizedError], state: dict[str, Any]) -> LocalizedError:
+    err = cls.__new__(cls)
+    err.__dict__.update(state)
+    Exception.__init__(err, err.message("en"))
+    return err

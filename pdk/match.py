@@ -30,7 +30,7 @@ from pdk import record as R
 from pdk.bots import Bot, BotSpecError, bot_label, is_plugin, make_bot, one_line
 from pdk.combos import ComboKind, Move
 from pdk.deal import deal, splitmix64
-from pdk.i18n import Lang, register, tr
+from pdk.i18n import LocalizedError, register
 from pdk.movegen import BOMB
 from pdk.profile import Profile
 from pdk.rules import move_notation
@@ -135,32 +135,16 @@ class MatchFault(Enum):
     BOT_BROKEN = "match_bot_broken"
 
 
-class MatchError(RuntimeError):
+class MatchError(LocalizedError, RuntimeError):
     """A game that could not be played or recorded (a bot or engine fault), named by its
     number and deal seed so it can be reproduced; the message is one line. ``cause`` is a
     plug-in's ``BotSpecError`` when its factory failed in the middle of a match."""
 
+    reason: MatchFault
+
     def __init__(self, reason: MatchFault, cause: BotSpecError | None = None, /, **params: str) -> None:
-        self.reason = reason
         self.cause = cause
-        self.params = params
-        super().__init__(self.message("en"))
-
-    def message(self, lang: Lang = "en") -> str:
-        cause = self.cause.message(lang) if self.cause is not None else ""
-        return tr(self.reason.value, lang, cause=cause, **self.params)
-
-    def __reduce__(
-        self,
-    ) -> tuple[Callable[..., MatchError], tuple[MatchFault, BotSpecError | None, dict[str, str]]]:
-        # Raised in a worker, it is pickled back to the parent, which prints it in its language.
-        return _rebuild_match_error, (self.reason, self.cause, self.params)
-
-
-def _rebuild_match_error(
-    reason: MatchFault, cause: BotSpecError | None, params: dict[str, str]
-) -> MatchError:
-    return MatchError(reason, cause, **params)
+        super().__init__(reason, cause="" if cause is None else cause, **params)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

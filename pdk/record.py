@@ -12,14 +12,13 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pdk.cards import CardParseError, CardPlace, cards_of, format_cards, rank_label
 from pdk.combos import ComboKind
 from pdk.deal import Deal, deal_from_hands
-from pdk.i18n import Lang, register, tr
+from pdk.i18n import Lang, LocalizedError, register, tr
 from pdk.profile import Profile, ProfileError, profile_from_dict
 from pdk.rules import IllegalPlay, resolve_cards
 from pdk.settlement import Settlement
@@ -105,7 +104,7 @@ register(
 )
 
 
-class RecordError(ValueError):
+class RecordError(LocalizedError, ValueError):
     """A record that cannot be read or does not replay: a reason code plus the facts its
     message needs, and the file it came from if known. ``str()`` is the English line.
 
@@ -114,26 +113,19 @@ class RecordError(ValueError):
     same language, so no message is ever translated from English text.
     """
 
+    reason: RecordReason
+
     def __init__(self, reason: RecordReason, /, *, path: str | None = None, **params: object) -> None:
-        self.reason = reason
         self.path = path
-        self.params = params
-        super().__init__(self.message("en"))
+        super().__init__(reason, **params)
 
     def message(self, lang: Lang = "en") -> str:
-        params = {
-            k: v.message(lang) if isinstance(v, (IllegalPlay, CardParseError)) else v
-            for k, v in self.params.items()
-        }
-        text = tr(self.reason.value, lang, **params)
+        text = super().message(lang)
         return text if self.path is None else tr("rpe_in_file", lang, path=self.path, detail=text)
 
     def in_file(self, path: Path | str) -> RecordError:
         """The same error, naming the file it came from."""
         return RecordError(self.reason, path=str(path), **self.params)
-
-    def __reduce__(self) -> tuple[object, tuple[()]]:
-        return partial(RecordError, self.reason, path=self.path, **self.params), ()
 
 
 @dataclass

@@ -30,7 +30,7 @@ from pdk.cards import (
     suit_of,
 )
 from pdk.combos import ComboKind, Move, Reading, beats, classify, follow_key, preferred_lead
-from pdk.i18n import Lang, tr
+from pdk.i18n import LocalizedError
 from pdk.movegen import MoveGenerator, generator_for
 from pdk.profile import Profile
 
@@ -51,16 +51,10 @@ class Reason(Enum):
     GAME_OVER = "game_over"
 
 
-class IllegalPlay(ValueError):
-    """A refused play: a reason code plus the facts its message needs."""
+class IllegalPlay(LocalizedError, ValueError):
+    """A refused play: a ``Reason`` plus the facts its message needs."""
 
-    def __init__(self, reason: Reason, **params: str) -> None:
-        self.reason = reason
-        self.params = params
-        super().__init__(self.message("en"))
-
-    def message(self, lang: Lang = "en") -> str:
-        return tr(self.reason.value, lang, **self.params)
+    reason: Reason
 
 
 class Play(NamedTuple):

@@ -23,7 +23,6 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -31,7 +30,7 @@ from pdk.bots import make_bot
 from pdk.bots.hints import hints
 from pdk.combos import Move
 from pdk.deal import deal, next_leader
-from pdk.i18n import Lang, register, tr
+from pdk.i18n import LocalizedError, register
 from pdk.profile import Profile
 from pdk.record import GameRecord, RecordError, from_dict
 from pdk.settlement import Settlement
@@ -85,21 +84,11 @@ register(
 )
 
 
-class SaveError(ValueError):
-    """A save that cannot be read back (or no free slot to write one): a reason code plus
-    the facts its message needs. ``str()`` is the English line."""
+class SaveError(LocalizedError, ValueError):
+    """A save that cannot be read back (or no free slot to write one); a broken saved deal
+    carries its ``RecordError``."""
 
-    def __init__(self, reason: SaveReason, /, **params: object) -> None:
-        self.reason = reason
-        self.params = params
-        super().__init__(self.message("en"))
-
-    def message(self, lang: Lang = "en") -> str:
-        params = {k: v.message(lang) if isinstance(v, RecordError) else v for k, v in self.params.items()}
-        return tr(self.reason.value, lang, **params)
-
-    def __reduce__(self) -> tuple[object, tuple[()]]:
-        return partial(SaveError, self.reason, **self.params), ()
+    reason: SaveReason
 
 
 def _mix(*parts: int) -> int:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pdk.combos import Move
-from pdk.i18n import Lang, tr
+from pdk.i18n import LocalizedError
 from pdk.i18n import register as register_messages
 from pdk.state import PlayerView
 
@@ -105,24 +105,10 @@ class SpecReason(Enum):
     NO_CHOOSE = "bot_no_choose"
 
 
-class BotSpecError(ValueError):
-    """A bot that cannot be built: a reason code plus the facts its one-line message needs."""
+class BotSpecError(LocalizedError, ValueError):
+    """A bot that cannot be built (a level name or a plug-in spec)."""
 
-    def __init__(self, reason: SpecReason, **params: str) -> None:
-        self.reason = reason
-        self.params = params
-        super().__init__(self.message("en"))
-
-    def message(self, lang: Lang = "en") -> str:
-        return tr(self.reason.value, lang, **self.params)
-
-    def __reduce__(self) -> tuple[Callable[..., BotSpecError], tuple[SpecReason, dict[str, str]]]:
-        # Raised in a worker process, it must survive pickling back to the parent.
-        return _rebuild_spec_error, (self.reason, self.params)
-
-
-def _rebuild_spec_error(reason: SpecReason, params: dict[str, str]) -> BotSpecError:
-    return BotSpecError(reason, **params)
+    reason: SpecReason
 
 
 def is_plugin(name: str) -> bool:

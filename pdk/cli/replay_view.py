@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -20,7 +21,7 @@ from pdk import counts as C
 from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
 from pdk.cards import cards_of, format_unicode, rank_label, rank_of, suit_of
 from pdk.combos import ComboKind, Move
-from pdk.i18n import Lang, register, tr
+from pdk.i18n import Lang, LocalizedError, register, tr
 from pdk.record import GameRecord
 from pdk.rules import move_notation
 from pdk.settlement import Settlement
@@ -198,17 +199,18 @@ class Explanation:
     actual: Action | None
 
 
-class ExplainError(RuntimeError):
-    """A plug-in bot that failed while explaining a play: it raised, or it chose a play
-    that is not legal there. The message is one line, in either language."""
+class ExplainFault(Enum):
+    """How a plug-in bot failed while explaining a play; values are message keys."""
 
-    def __init__(self, key: str, **params: str) -> None:
-        self.key = key
-        self.params = params
-        super().__init__(self.message("en"))
+    RAISED = "rp_bot_raised"
+    ILLEGAL = "rp_bot_illegal"
 
-    def message(self, lang: Lang = "en") -> str:
-        return tr(self.key, lang, **self.params)
+
+class ExplainError(LocalizedError, RuntimeError):
+    """A plug-in bot that raised, or chose a play that is not legal there, while
+    explaining a record."""
+
+    reason: ExplainFault
 
 
 def explain(state: GameState, bot: str, seed: int, actual: Action | None) -> Explanation:
@@ -228,9 +230,9 @@ def explain(state: GameState, bot: str, seed: int, actual: Action | None) -> Exp
     except Exception as exc:
         if not is_plugin(bot):
             raise
-        raise ExplainError("rp_bot_raised", bot=bot, step=step, error=one_line(exc)) from None
+        raise ExplainError(ExplainFault.RAISED, bot=bot, step=step, error=one_line(exc)) from None
     if is_plugin(bot) and not (choice in legal if choice is not None else can_pass):
-        raise ExplainError("rp_bot_illegal", bot=bot, step=step, play=move_plain(choice, "en"))
+        raise ExplainError(ExplainFault.ILLEGAL, bot=bot, step=step, play=move_plain(choice, "en"))
     return Explanation(bot, seat, choice, tuple(legal), can_pass, actual)
 
 
