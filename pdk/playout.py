@@ -1,12 +1,13 @@
-"""A deal on rank counts only: the transition every faster-than-a-table caller shares.
+"""A deal on rank counts only: the transition the game state, the bots' search and mass
+simulation share.
 
 The rules of a trick never look at suits (classic16 and every profile without straight
 flushes), so turns, passes, the end of a trick, 报单 (a hand size of 1), bombs scored
 when their trick is won and the end of the deal on the first player out need nothing but
 each seat's packed rank counts. ``Playout`` holds exactly that. ``GameState`` extends it
 with the cards, the history and the variant rules; the hard bot's search runs on it
-directly; and mass simulation (``pdk.match``'s random deals, ``benchmarks/``) plays whole
-deals on it without attaching suits to a single play.
+directly; and mass simulation (``benchmarks/bench_engine.py``, or your own: see the
+README) plays whole deals on it without attaching suits to a single play.
 
 ``Playout.exact_for(profile)`` says when a playout settles a deal exactly as ``GameState``
 would: the first player out ends the deal, bombs score when their trick is won, and
