@@ -8,15 +8,20 @@ classic16 behaviour (RULES.md), so a profile only spells out what differs.
 
 from __future__ import annotations
 
+import errno
+from dataclasses import dataclass
+from enum import Enum
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Protocol, runtime_checkable
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 
 from pdk.cards import NUM_RANKS, RANK_CHARS, CardParseError, Rank, card_id, parse_specs
+from pdk.i18n import MESSAGES, Lang, LocalizedError, register, tr
 
 DEFAULT_PROFILE = "classic16"
 
@@ -31,8 +36,278 @@ _BOMB_KIND_ORDER: tuple[BombKind, ...] = (
 )
 
 
-class ProfileError(ValueError):
-    """A profile that cannot be found, read or validated; the message is one line."""
+class ProfileReason(Enum):
+    """Why a profile cannot be found, read or validated; values are message keys in ``pdk.i18n``."""
+
+    UNKNOWN = "pfe_unknown"
+    CANNOT_READ = "pfe_cannot_read"
+    NOT_TEXT = "pfe_not_text"
+    YAML_AT = "pfe_yaml_at"
+    YAML = "pfe_yaml"
+    NOT_MAPPING = "pfe_not_mapping"
+    BASE_BAD = "pfe_base_bad"
+    BASE_UNKNOWN = "pfe_base_unknown"
+    INVALID = "pfe_invalid"
+
+
+register(
+    {
+        "pfe_unknown": (
+            "unknown variant {name!r} (known: {known}; or give a path to a .yaml file)",
+            "没有名为 {name!r} 的规则配置（可选：{known}；也可以给出 .yaml 文件的路径）",
+        ),
+        "pfe_cannot_read": ("{path}: cannot read profile: {detail}", "无法读取规则配置 {path}：{detail}"),
+        "pfe_not_text": (
+            "{path}: cannot read profile: not UTF-8 text",
+            "无法读取规则配置 {path}：不是 UTF-8 编码的文本",
+        ),
+        "pfe_yaml_at": ("{path}: line {line} not valid YAML", "规则配置 {path} 第 {line} 行不是有效的 YAML"),
+        "pfe_yaml": ("{path}: not valid YAML", "规则配置 {path} 不是有效的 YAML"),
+        "pfe_not_mapping": (
+            "{source}: a profile must be a mapping of fields",
+            "规则配置 {source} 必须是字段的映射（每行“字段: 值”）",
+        ),
+        "pfe_base_bad": (
+            "{source}: invalid profile: base: must name one profile (and not loop)",
+            "规则配置无效：{source}：base：必须是一个规则配置的名称（且不能循环引用）",
+        ),
+        "pfe_base_unknown": (
+            "{source}: invalid profile: base: unknown profile {name!r}",
+            "规则配置无效：{source}：base：没有名为 {name!r} 的规则配置",
+        ),
+        # Every bad field, each named by its YAML key path (the same in both languages).
+        "pfe_invalid": ("{source}: invalid profile: {problems}", "规则配置无效：{source}：{problems}"),
+        "pfe_field": ("{field}: {detail}", "{field}：{detail}"),
+        # Pydantic's checks, by its error type; its own English is used for any other type.
+        "pfv_missing": ("Field required", "缺少此字段"),
+        "pfv_extra_forbidden": ("Extra inputs are not permitted", "没有这个字段（拼写错误？）"),
+        "pfv_bool_parsing": (
+            "Input should be a valid boolean, unable to interpret input",
+            "应为 true 或 false，无法识别所给的值",
+        ),
+        "pfv_bool_type": ("Input should be a valid boolean", "应为 true 或 false"),
+        "pfv_int_parsing": (
+            "Input should be a valid integer, unable to parse string as an integer",
+            "应为整数，所给的文字不是整数",
+        ),
+        "pfv_int_type": ("Input should be a valid integer", "应为整数"),
+        "pfv_int_from_float": (
+            "Input should be a valid integer, got a number with a fractional part",
+            "应为整数，不能带小数",
+        ),
+        "pfv_float_parsing": (
+            "Input should be a valid number, unable to parse string as a number",
+            "应为数字，所给的文字不是数字",
+        ),
+        "pfv_float_type": ("Input should be a valid number", "应为数字"),
+        "pfv_string_type": ("Input should be a valid string", "应为字符串"),
+        "pfv_tuple_type": ("Input should be a valid tuple", "应为列表"),
+        "pfv_model_type": (
+            "Input should be a valid dictionary or instance of {class_name}",
+            "应为映射（字段: 值）",
+        ),
+        "pfv_literal_error": ("Input should be {expected}", "应为 {expected} 之一"),
+        "pfv_greater_than_equal": ("Input should be greater than or equal to {ge}", "应大于或等于 {ge}"),
+        "pfv_less_than_equal": ("Input should be less than or equal to {le}", "应小于或等于 {le}"),
+        "pfv_greater_than": ("Input should be greater than {gt}", "应大于 {gt}"),
+        "pfv_other": ("{msg}", "{msg}"),
+        "pfv_card": ("{error}", "{error}"),
+        # The profile's own checks of single fields.
+        "pfv_one_card": (
+            "{value!r} must name exactly one card with its suit, like '3s'",
+            "{value!r} 必须是一张带花色的牌，例如 '3s'",
+        ),
+        "pfv_chain_char": (
+            "{value!r} holds a character that is not a chainable rank (3..A, 2)",
+            "{value!r} 中有不能连成顺的点数（只能是 3..A 和 2）",
+        ),
+        "pfv_chain_order": (
+            "{value!r} must be consecutive ranks in order, like '3456789TJQKA'",
+            "{value!r} 必须是依次相连的点数，例如 '3456789TJQKA'",
+        ),
+        # Settings that cannot go together (``_problems``).
+        "pfp_hand_size": (
+            "{players} players x {hand_size} cards + {set_aside} set aside = {needed},"
+            " but the deck has {size} cards",
+            "{players} 名玩家 × 每人 {hand_size} 张 + {set_aside} 张不发 = {needed} 张，但这副牌有 {size} 张",
+        ),
+        "pfp_hand_size_dummies": (
+            "{players} players + {dummies} hidden hand(s) x {hand_size} cards + {set_aside} set aside"
+            " = {needed}, but the deck has {size} cards",
+            "（{players} 名玩家 + {dummies} 手暗牌）× 每手 {hand_size} 张 + {set_aside} 张不发"
+            " = {needed} 张，但这副牌有 {size} 张",
+        ),
+        "pfp_removed_joker": (
+            "{card} is a joker but deck.jokers is false",
+            "{card} 是王，但 deck.jokers 为 false",
+        ),
+        "pfp_not_in_deck": ("{card} is not in the deck", "这副牌里没有 {card}"),
+        "pfp_lead_fallback": (
+            "cards are set aside, so the lead card may be undealt; a fallback is needed",
+            "有牌不发给玩家，首出的那张牌可能没人拿到，需要打开 fallback",
+        ),
+        "pfp_too_long": ("{length} is longer than any chain", "{length} 比任何可能的连牌都长"),
+        "pfp_low_ace_two_start": (
+            "chain_ranks must start at 3 for A and 2 to sit below it",
+            "chain_ranks 必须从 3 开始，A 和 2 才能接在 3 下面",
+        ),
+        "pfp_low_ace_two_no_ace": ("chain_ranks holds 2 but not A", "chain_ranks 含有 2 却没有 A"),
+        "pfp_more_than": ("{value} is more than {other} ({limit})", "{value} 大于 {other}（{limit}）"),
+        "pfp_kickers_not_pairs": (
+            "{kickers} kickers cannot be made of pairs",
+            "{kickers} 张带牌无法全由对子组成",
+        ),
+        "pfp_no_kicker_count": ("no kicker count is allowed", "没有任何允许的带牌张数"),
+        "pfp_plane_pairs": (
+            "pairs need an even number of kickers per trio",
+            "带对子时，每个三张的带牌张数必须是偶数",
+        ),
+        "pfp_four_with_min": ("more than max_kickers", "大于 max_kickers"),
+        "pfp_four_with_pairs": (
+            "pairs need an even number of kickers",
+            "带对子时，带牌张数必须是偶数",
+        ),
+        "pfp_straights_off": ("straights are disabled", "顺子已被关闭"),
+        "pfp_no_rank_has": ("no rank has {size} cards in this deck", "这副牌里没有哪个点数有 {size} 张"),
+        "pfp_three_aces": ("the deck has fewer than three aces", "这副牌里不到三张 A"),
+        "pfp_joker_pair": ("the deck has no jokers", "这副牌里没有王"),
+        "pfp_four_jokers": ("needs two packs with jokers", "需要两副带王的牌"),
+        "pfp_order_twice": ("a kind is listed twice", "有炸弹种类列了两次"),
+        "pfp_order_kinds": (
+            "must list exactly the enabled bomb kinds ({kinds})",
+            "必须恰好列出启用的炸弹种类（{kinds}）",
+        ),
+        "pfp_order_no_kinds": (
+            "must list exactly the enabled bomb kinds (none)",
+            "必须恰好列出启用的炸弹种类（现在一种也没有启用）",
+        ),
+        "pfp_bao_pei_highest": (
+            "with bao_dan_highest_single on nobody can break the 报单 rule; turn one of them off",
+            "bao_dan_highest_single 打开时没有人能违反报单规则，包赔无从说起，请关掉其中一个",
+        ),
+        "pfp_placement_end": ("placement needs end: last_one", "placement 需要 end: last_one"),
+        "pfp_placement_points": (
+            "needs {players} values (one per place), got {got}",
+            "需要 {players} 个数（每个名次一个），实际有 {got} 个",
+        ),
+        "pfp_cards_left_end": (
+            "cards_left needs end: first_out (use placement with last_one)",
+            "cards_left 需要 end: first_out（last_one 请配合 placement）",
+        ),
+        "pfp_placement_only": ("only used by scheme: placement", "只在 scheme: placement 时使用"),
+        "pfp_reverse_spring": ("反春 needs scheme: cards_left", "反春需要 scheme: cards_left"),
+        "pfp_bao_pei_scheme": (
+            "包赔 shifts card payments, so it needs scheme: cards_left",
+            "包赔转移的是按剩牌张数的赔付，所以需要 scheme: cards_left",
+        ),
+        "pfp_graded_twice": ("two grades share a fraction", "有两档的 played_under 相同"),
+    }
+)
+
+
+@runtime_checkable
+class _Said(Protocol):
+    """A value that says itself in either language: a nested error (a ``CardParseError``
+    in a card field) or one of the small value types below."""
+
+    def message(self, lang: Lang = "en") -> str: ...
+
+
+def _say(value: object, lang: Lang) -> object:
+    if isinstance(value, _Said):
+        return value.message(lang)
+    if isinstance(value, tuple) and value and all(isinstance(v, ProfileProblem) for v in value):
+        return ("；" if lang == "zh" else "; ").join(v.message(lang) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class ProfileProblem:
+    """One thing wrong in a profile: the field it is about, as its YAML key path
+    (``rules.must_beat``; the same in both languages), and why, as a message key + params."""
+
+    field: str
+    key: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, field: str, key: str, /, **params: object) -> ProfileProblem:
+        return cls(field, key, tuple(params.items()))
+
+    def message(self, lang: Lang = "en") -> str:
+        detail = tr(self.key, lang, **{k: _say(v, lang) for k, v in self.params})
+        return tr("pfe_field", lang, field=self.field, detail=detail) if self.field else detail
+
+
+@dataclass(frozen=True)
+class _OsReason:
+    """Why the system could not read a file: its own English words, and ours in 中文."""
+
+    errno: int | None
+    strerror: str
+
+    def message(self, lang: Lang = "en") -> str:
+        if lang == "zh" and self.errno in _OS_ZH:
+            return _OS_ZH[self.errno]
+        return self.strerror
+
+
+_OS_ZH = {
+    errno.ENOENT: "文件不存在",
+    errno.EACCES: "没有读取权限",
+    errno.EPERM: "没有读取权限",
+    errno.EISDIR: "这是一个文件夹",
+    errno.ENOTDIR: "路径中有一段不是文件夹",
+    errno.ENAMETOOLONG: "文件名太长",
+    errno.ELOOP: "符号链接循环",
+    errno.EIO: "读写错误",
+}
+
+
+@dataclass(frozen=True)
+class _Choices:
+    """Pydantic's list of allowed values ("'a', 'b' or 'c'"), with 或 for "or" in 中文."""
+
+    text: str
+
+    def message(self, lang: Lang = "en") -> str:
+        if lang == "zh" and " or " in self.text:
+            head, last = self.text.rsplit(" or ", 1)
+            return f"{head} 或 {last}"
+        return self.text
+
+
+class ProfileError(LocalizedError, ValueError):
+    """A profile that cannot be found, read or validated, said in one line. For an invalid
+    profile ``problems`` holds every bad field, each naming its YAML key path."""
+
+    reason: ProfileReason
+
+    @property
+    def problems(self) -> tuple[ProfileProblem, ...]:
+        found = self.params.get("problems", ())
+        return found if isinstance(found, tuple) else ()
+
+    def message(self, lang: Lang = "en") -> str:
+        # Its parameters include the problem list and the values below, not only errors.
+        return tr(self.reason.value, lang, **{k: _say(v, lang) for k, v in self.params.items()})
+
+
+class _BadValue(ValueError):
+    """A field validator's refusal, as a message key + params (pydantic keeps the exception)."""
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(tr(key, "en", **params))
+
+
+class _Inconsistent(ValueError):
+    """Settings that cannot go together, every one found."""
+
+    def __init__(self, problems: list[ProfileProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(p.message("en") for p in problems))
 
 
 class _Model(BaseModel):
@@ -47,12 +322,9 @@ class Text(_Model):
 
 
 def _single_card(value: str) -> str:
-    try:
-        specs = parse_specs(value)
-    except CardParseError as exc:
-        raise ValueError(str(exc)) from None
+    specs = parse_specs(value)  # a CardParseError is a ValueError: pydantic keeps it
     if len(specs) != 1 or (specs[0].suit is None and specs[0].rank < Rank.BLACK_JOKER):
-        raise ValueError(f"{value!r} must name exactly one card with its suit, like '3s'")
+        raise _BadValue("pfv_one_card", value=value)
     return value
 
 
@@ -177,9 +449,9 @@ class Combinations(_Model):
         value = value.upper()
         idx = [RANK_CHARS.find(c) for c in value]
         if any(i < 0 for i in idx) or any(i >= Rank.BLACK_JOKER for i in idx):
-            raise ValueError(f"{value!r} holds a character that is not a chainable rank (3..A, 2)")
+            raise _BadValue("pfv_chain_char", value=value)
         if not idx or idx != list(range(idx[0], idx[0] + len(idx))):
-            raise ValueError(f"{value!r} must be consecutive ranks in order, like '3456789TJQKA'")
+            raise _BadValue("pfv_chain_order", value=value)
         return value
 
     @cached_property
@@ -342,7 +614,7 @@ class Profile(_Model):
     def _consistent(self) -> Profile:
         problems = _problems(self)
         if problems:
-            raise ValueError("; ".join(problems))
+            raise _Inconsistent(problems)
         return self
 
     @cached_property
@@ -406,111 +678,128 @@ class Profile(_Model):
         )
 
 
-def _problems(p: Profile) -> list[str]:
+def _problems(p: Profile) -> list[ProfileProblem]:
     """Every impossible combination of settings, each naming its field."""
-    out: list[str] = []
+    out: list[ProfileProblem] = []
+
+    def bad(field: str, key: str, /, **params: object) -> None:
+        out.append(ProfileProblem.of(field, key, **params))
+
     deck = set(p.deck_cards)
     size = len(deck)
     needed = p.seats_dealt * p.hand_size + p.deck.set_aside
     if needed != size:
-        dummies = f" + {p.dummy_hands} hidden hand(s)" if p.dummy_hands else ""
-        out.append(
-            f"hand_size: {p.players} players{dummies} x {p.hand_size} cards"
-            f" + {p.deck.set_aside} set aside = {needed}, but the deck has {size} cards"
+        bad(
+            "hand_size",
+            "pfp_hand_size_dummies" if p.dummy_hands else "pfp_hand_size",
+            players=p.players,
+            dummies=p.dummy_hands,
+            hand_size=p.hand_size,
+            set_aside=p.deck.set_aside,
+            needed=needed,
+            size=size,
         )
     for name in p.deck.remove:
         cid = card_from_name(name)
         if cid >> 2 >= Rank.BLACK_JOKER and not p.deck.jokers:
-            out.append(f"deck.remove: {name} is a joker but deck.jokers is false")
+            bad("deck.remove", "pfp_removed_joker", card=name)
     if card_from_name(p.lead.card) not in deck:
-        out.append(f"lead.card: {p.lead.card} is not in the deck")
+        bad("lead.card", "pfp_not_in_deck", card=p.lead.card)
     elif (p.deck.set_aside or p.dummy_hands) and not p.lead.fallback:
-        out.append(
-            "lead.fallback: cards are set aside, so the lead card may be undealt; a fallback is needed"
-        )
+        bad("lead.fallback", "pfp_lead_fallback")
     c = p.combinations
     chain = c.chain_rank_indexes
     for label, rules in (("pair_chain", c.pair_chain), ("straight", c.straight)):
         if rules.enabled and rules.min_length > len(chain) + (2 if c.low_ace_two else 0):
-            out.append(f"combinations.{label}.min_length: {rules.min_length} is longer than any chain")
+            bad(f"combinations.{label}.min_length", "pfp_too_long", length=rules.min_length)
     if c.low_ace_two and chain[0] != Rank.THREE:
-        out.append("combinations.low_ace_two: chain_ranks must start at 3 for A and 2 to sit below it")
+        bad("combinations.low_ace_two", "pfp_low_ace_two_start")
     if c.low_ace_two and any(r in chain for r in (Rank.ACE, Rank.TWO)) and Rank.ACE not in chain:
-        out.append("combinations.low_ace_two: chain_ranks holds 2 but not A")
+        bad("combinations.low_ace_two", "pfp_low_ace_two_no_ace")
     t = c.trio
     if t.min_kickers is not None and t.min_kickers > t.kickers:
-        out.append(f"combinations.trio.min_kickers: {t.min_kickers} is more than kickers ({t.kickers})")
+        bad(
+            "combinations.trio.min_kickers",
+            "pfp_more_than",
+            value=t.min_kickers,
+            other="kickers",
+            limit=t.kickers,
+        )
     if t.kicker_kind == "pairs" and t.kickers % 2:
-        out.append(f"combinations.trio.kickers: {t.kickers} kickers cannot be made of pairs")
+        bad("combinations.trio.kickers", "pfp_kickers_not_pairs", kickers=t.kickers)
     if not t.counts:
-        out.append("combinations.trio: no kicker count is allowed")
+        bad("combinations.trio", "pfp_no_kicker_count")
     pl = c.plane
     if pl.low > pl.kickers_per_trio:
-        out.append(
-            f"combinations.plane.min_kickers_per_trio: {pl.low} is more than kickers_per_trio"
-            f" ({pl.kickers_per_trio})"
+        bad(
+            "combinations.plane.min_kickers_per_trio",
+            "pfp_more_than",
+            value=pl.low,
+            other="kickers_per_trio",
+            limit=pl.kickers_per_trio,
         )
     if pl.kicker_kind == "pairs" and (pl.kickers_per_trio % 2 or pl.low % 2):
-        out.append("combinations.plane.kicker_kind: pairs need an even number of kickers per trio")
+        bad("combinations.plane.kicker_kind", "pfp_plane_pairs")
     if pl.enabled and pl.min_length > len(chain) + (2 if c.low_ace_two else 0):
-        out.append(f"combinations.plane.min_length: {pl.min_length} is longer than any chain")
+        bad("combinations.plane.min_length", "pfp_too_long", length=pl.min_length)
     fw = c.four_with
     if fw.enabled and fw.min_kickers > fw.max_kickers:
-        out.append("combinations.four_with.min_kickers: more than max_kickers")
+        bad("combinations.four_with.min_kickers", "pfp_four_with_min")
     if fw.enabled and fw.kicker_kind == "pairs" and (fw.min_kickers % 2 or fw.max_kickers % 2):
-        out.append("combinations.four_with.kicker_kind: pairs need an even number of kickers")
+        bad("combinations.four_with.kicker_kind", "pfp_four_with_pairs")
     if c.straight_flush != "none" and not c.straight.enabled:
-        out.append("combinations.straight_flush: straights are disabled")
+        bad("combinations.straight_flush", "pfp_straights_off")
     b = p.bombs
     most = max(p.rank_totals[: Rank.BLACK_JOKER])
     if b.min_size > b.max_size:
-        out.append(f"bombs.min_size: {b.min_size} is more than max_size ({b.max_size})")
+        bad("bombs.min_size", "pfp_more_than", value=b.min_size, other="max_size", limit=b.max_size)
     if b.four and b.min_size > most:
-        out.append(f"bombs.min_size: no rank has {b.min_size} cards in this deck")
+        bad("bombs.min_size", "pfp_no_rank_has", size=b.min_size)
     if b.max_size > most and b.max_size != 4:
-        out.append(f"bombs.max_size: no rank has {b.max_size} cards in this deck")
+        bad("bombs.max_size", "pfp_no_rank_has", size=b.max_size)
     if b.three_aces and p.rank_totals[Rank.ACE] < 3:
-        out.append("bombs.three_aces: the deck has fewer than three aces")
+        bad("bombs.three_aces", "pfp_three_aces")
     if b.joker_pair and not p.deck.jokers:
-        out.append("bombs.joker_pair: the deck has no jokers")
+        bad("bombs.joker_pair", "pfp_joker_pair")
     if b.four_jokers and (not p.deck.jokers or p.deck.packs < 2):
-        out.append("bombs.four_jokers: needs two packs with jokers")
+        bad("bombs.four_jokers", "pfp_four_jokers")
     if b.order is not None:
         wanted = set(b.enabled(c.straight_flush == "bomb"))
         given = list(b.order)
         if len(set(given)) != len(given):
-            out.append("bombs.order: a kind is listed twice")
+            bad("bombs.order", "pfp_order_twice")
         if set(given) != wanted:
-            names = ", ".join(sorted(wanted)) or "none"
-            out.append(f"bombs.order: must list exactly the enabled bomb kinds ({names})")
+            if wanted:
+                bad("bombs.order", "pfp_order_kinds", kinds=", ".join(sorted(wanted)))
+            else:
+                bad("bombs.order", "pfp_order_no_kinds")
     r = p.rules
     if r.bao_pei and r.bao_dan_highest_single:
-        out.append(
-            "rules.bao_pei: with bao_dan_highest_single on nobody can break the 报单 rule;"
-            " turn one of them off"
-        )
+        bad("rules.bao_pei", "pfp_bao_pei_highest")
     s = p.settlement
     if s.scheme == "placement":
         if p.end != "last_one":
-            out.append("settlement.scheme: placement needs end: last_one")
+            bad("settlement.scheme", "pfp_placement_end")
         if len(s.placement_points) != p.players:
-            out.append(
-                f"settlement.placement_points: needs {p.players} values (one per place),"
-                f" got {len(s.placement_points)}"
+            bad(
+                "settlement.placement_points",
+                "pfp_placement_points",
+                players=p.players,
+                got=len(s.placement_points),
             )
     else:
         if p.end != "first_out":
-            out.append("settlement.scheme: cards_left needs end: first_out (use placement with last_one)")
+            bad("settlement.scheme", "pfp_cards_left_end")
         if s.placement_points:
-            out.append("settlement.placement_points: only used by scheme: placement")
+            bad("settlement.placement_points", "pfp_placement_only")
         if s.first_out_bonus:
-            out.append("settlement.first_out_bonus: only used by scheme: placement")
+            bad("settlement.first_out_bonus", "pfp_placement_only")
     if s.reverse_spring_multiplier > 1 and s.scheme != "cards_left":
-        out.append("settlement.reverse_spring_multiplier: 反春 needs scheme: cards_left")
+        bad("settlement.reverse_spring_multiplier", "pfp_reverse_spring")
     if r.bao_pei and s.scheme != "cards_left":
-        out.append("rules.bao_pei: 包赔 shifts card payments, so it needs scheme: cards_left")
+        bad("rules.bao_pei", "pfp_bao_pei_scheme")
     if len({g.played_under for g in s.graded}) != len(s.graded):
-        out.append("settlement.graded: two grades share a fraction")
+        bad("settlement.graded", "pfp_graded_twice")
     return out
 
 
@@ -528,14 +817,46 @@ def available_profiles() -> list[Profile]:
     return [load_profile(p) for p in sorted(variants_dir().glob("*.yaml"))]
 
 
-def _format_error(source: str, exc: ValidationError) -> str:
-    parts = []
+def _validation_problems(exc: ValidationError) -> tuple[ProfileProblem, ...]:
+    """Every error pydantic found, each naming its field; the whole-profile checks
+    (``_problems``) name their own fields."""
+    out: list[ProfileProblem] = []
     for err in exc.errors():
-        loc = ".".join(str(x) for x in err["loc"])
-        msg = err["msg"].removeprefix("Value error, ")
-        # Whole-profile checks already name their fields inside the message.
-        parts.append(f"{loc}: {msg}" if loc else msg)
-    return f"{source}: invalid profile: " + "; ".join(parts)
+        cause = err.get("ctx", {}).get("error")
+        if isinstance(cause, _Inconsistent):
+            out.extend(cause.problems)
+        else:
+            out.append(_field_problem(err, cause))
+    return tuple(out)
+
+
+def _field_problem(err: ErrorDetails, cause: object) -> ProfileProblem:
+    field = ".".join(str(x) for x in err["loc"])
+    msg = err["msg"].removeprefix("Value error, ")
+    other = ProfileProblem.of(field, "pfv_other", msg=msg)
+    key = f"pfv_{err['type']}"
+    if isinstance(cause, _BadValue):
+        return ProfileProblem.of(field, cause.key, **cause.params)
+    if isinstance(cause, CardParseError):
+        return ProfileProblem.of(field, "pfv_card", error=cause)
+    if key not in MESSAGES:
+        return other
+    params: dict[str, object] = {}
+    for name, value in err.get("ctx", {}).items():
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # pydantic writes 0.0 as 0
+        if isinstance(value, str) and name == "expected":
+            value = _Choices(value)
+        if isinstance(value, int | float | str | _Choices):
+            params[name] = value
+    problem = ProfileProblem(field, key, tuple(params.items()))
+    # Our words only where they say what pydantic says (its English may change between
+    # versions); otherwise its own English line.
+    try:
+        same = problem.message("en") == other.message("en")
+    except (KeyError, IndexError):
+        same = False
+    return problem if same else other
 
 
 def _merge(base: dict[str, object], over: dict[str, object]) -> dict[str, object]:
@@ -557,40 +878,44 @@ def _resolve_base(data: dict[str, object], source: str, depth: int = 0) -> dict[
     base_name = data["base"]
     rest = {k: v for k, v in data.items() if k != "base"}
     if not isinstance(base_name, str) or depth > 8:
-        raise ProfileError(f"{source}: invalid profile: base: must name one profile (and not loop)")
+        raise ProfileError(ProfileReason.BASE_BAD, source=source)
     base_path = Path(base_name)
     if not (base_path.suffix in {".yaml", ".yml"} and base_path.exists()):
         try:
             base_path = _find_named(base_name)
         except ProfileError:
-            raise ProfileError(f"{source}: invalid profile: base: unknown profile {base_name!r}") from None
+            raise ProfileError(ProfileReason.BASE_UNKNOWN, source=source, name=base_name) from None
     base_data = _read_yaml(base_path)
     if not isinstance(base_data, dict):
-        raise ProfileError(f"{base_path}: a profile must be a mapping of fields")
+        raise ProfileError(ProfileReason.NOT_MAPPING, source=str(base_path))
     return _merge(_resolve_base(base_data, str(base_path), depth + 1), rest)
 
 
 def profile_from_dict(data: object, source: str = "profile") -> Profile:
     if not isinstance(data, dict):
-        raise ProfileError(f"{source}: a profile must be a mapping of fields")
+        raise ProfileError(ProfileReason.NOT_MAPPING, source=source)
     data = _resolve_base(data, source)
     try:
         return Profile.model_validate(data)
     except ValidationError as exc:
-        raise ProfileError(_format_error(source, exc)) from None
+        raise ProfileError(ProfileReason.INVALID, source=source, problems=_validation_problems(exc)) from None
 
 
 def _read_yaml(path: Path) -> object:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ProfileError(f"{path}: cannot read profile: {exc.strerror}") from None
+        reason = _OsReason(exc.errno, exc.strerror or str(exc))
+        raise ProfileError(ProfileReason.CANNOT_READ, path=str(path), detail=reason) from None
+    except UnicodeDecodeError:
+        raise ProfileError(ProfileReason.NOT_TEXT, path=str(path)) from None
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        raise ProfileError(f"{path}:{where} not valid YAML") from None
+        if mark is None:
+            raise ProfileError(ProfileReason.YAML, path=str(path)) from None
+        raise ProfileError(ProfileReason.YAML_AT, path=str(path), line=mark.line + 1) from None
 
 
 def profile_path(name_or_path: str | Path) -> Path:
@@ -617,9 +942,9 @@ def _find_named(name: str) -> Path:
     for p in sorted(folder.glob("*.yaml")):
         try:
             data = yaml.safe_load(p.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
             continue
         if isinstance(data, dict) and name in (data.get("aliases") or ()):
             return p
     names = ", ".join(sorted(p.stem for p in folder.glob("*.yaml")))
-    raise ProfileError(f"unknown variant {name!r} (known: {names}; or give a path to a .yaml file)")
+    raise ProfileError(ProfileReason.UNKNOWN, name=name, known=names)

@@ -4,25 +4,17 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 
 from pdk.i18n import Lang, default_lang, register, tr
-from pdk.profile import Profile, ProfileError, load_profile, profile_path, variants_dir
+from pdk.profile import Profile, ProfileError, load_profile
 
 register(
     {
         "err_lang": ("--lang must be zh or en, not {value!r}", "--lang 只能是 zh 或 en，不能是 {value!r}"),
-        "err_unknown_variant": (
-            "unknown variant {name!r} (known: {known}; or give a path to a .yaml file)",
-            "没有名为 {name!r} 的规则配置（可选：{known}；也可以给出 .yaml 文件的路径）",
-        ),
-        # The profile loader's message, with the validator's English field paths, is the
-        # detail; in Chinese a sentence says what it is about.
-        "err_profile": ("{detail}", "规则配置无效：{detail}"),
     }
 )
 
@@ -55,18 +47,7 @@ def profile_or_fail(variant: str, lang: Lang) -> Profile:
     try:
         return load_profile(variant)
     except ProfileError as exc:
-        fail(profile_error(exc, variant, lang))
-
-
-def profile_error(exc: ProfileError, name: str | Path, lang: Lang) -> str:
-    """A profile that failed to load, in ``lang``: a name that finds no profile is said in
-    full; a file that is unreadable or invalid keeps the loader's detail."""
-    try:
-        profile_path(name)
-    except ProfileError:
-        known = ", ".join(sorted(p.stem for p in variants_dir().glob("*.yaml")))
-        return tr("err_unknown_variant", lang, name=str(name), known=known)
-    return tr("err_profile", lang, detail=str(exc))
+        fail(exc.message(lang))
 
 
 def lang_or_fail(lang: str | None) -> Lang:

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from pdk.cli.app import app
-from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_error, profile_or_fail
+from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
 from pdk.explain import explain, sections
 from pdk.i18n import register, tr
 from pdk.profile import ProfileError, available_profiles, load_profile, profile_path
@@ -58,7 +58,7 @@ def list_variants(
     try:
         profiles = sorted(available_profiles(), key=lambda p: (p.name != "classic16", p.name))
     except ProfileError as exc:
-        fail(tr("err_profile", language, detail=exc))
+        fail(exc.message(language))
     if as_json:
         rows = [
             {
@@ -100,7 +100,7 @@ def show(
         try:
             print(profile_path(name).read_text(encoding="utf-8"), end="")
         except ProfileError as exc:
-            fail(profile_error(exc, name, language))
+            fail(exc.message(language))
         except OSError as exc:
             fail(tr("variants_cannot_read", language, path=exc.filename or name, detail=exc.strerror or exc))
         return
@@ -128,6 +128,6 @@ def check_file(
     try:
         profile = load_profile(path)
     except ProfileError as exc:
-        fail(profile_error(exc, path, language))
+        fail(exc.message(language))
     title = profile.title.zh if language == "zh" else profile.title.en
     out_console().print(tr("variants_ok", language, path=path, name=profile.name, title=title), markup=False)
