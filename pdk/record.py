@@ -67,7 +67,7 @@ register(
             "不支持的牌谱版本 {v}（本程序读取版本 {r}）",
         ),
         # The profile's own message names the bad field (English field paths).
-        "rpe_profile": ("{detail}", "牌谱中的规则配置无效：{detail}"),
+        "rpe_profile": ("{detail}", "牌谱：{detail}"),  # detail: the ProfileError, in the same language
         "rpe_deal_missing": ("the deal is missing", "缺少发牌信息"),
         "rpe_deal_hand": ("deal: {detail} (hand {hand})", "发牌信息有误：座位 {hand} 的手牌：{detail}"),
         "rpe_deal_bad": ("deal: {detail}", "发牌信息有误：{detail}"),
@@ -244,7 +244,7 @@ def from_dict(data: Any) -> GameRecord:
     try:
         profile = profile_from_dict(data.get("profile"), "record profile")
     except ProfileError as exc:
-        raise RecordError(RecordReason.PROFILE, detail=str(exc)) from None
+        raise RecordError(RecordReason.PROFILE, detail=exc) from None
     deal_data = data.get("deal")
     if not isinstance(deal_data, dict) or not isinstance(deal_data.get("hands"), list):
         raise RecordError(RecordReason.DEAL_MISSING)
