@@ -271,11 +271,10 @@ def test_stats_on_an_unreadable_history(tmp_path: Path) -> None:
     assert en.startswith("pdk: error: cannot read the history: ")
 
 
-@pytest.mark.parametrize(("lang", "said"), [("zh", "已损坏（不是 pdk 存档）"), ("en", "(not a pdk save)")])
-def test_play_resumes_a_corrupt_save_in_the_chosen_language(tmp_path: Path, lang: str, said: str) -> None:
-    (tmp_path / "save.json").write_text('{"format": "other"}', encoding="utf-8")
+def play_and_quit(save_dir: Path, *args: str) -> str:
+    """``pdk play`` on ``save_dir``, quit at once; its output with whitespace collapsed."""
     proc = subprocess.run(
-        ["pdk", "play", "--save-dir", str(tmp_path), "--seed", "2", "--lang", lang],
+        ["pdk", "play", "--save-dir", str(save_dir), *args],
         input="q\n",
         capture_output=True,
         text=True,
@@ -283,7 +282,13 @@ def test_play_resumes_a_corrupt_save_in_the_chosen_language(tmp_path: Path, lang
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "400", "LANG": "C.UTF-8"},
     )
     assert proc.returncode == 0, proc.stderr
-    out = " ".join(proc.stdout.split())
+    return " ".join(proc.stdout.split())
+
+
+@pytest.mark.parametrize(("lang", "said"), [("zh", "已损坏（不是 pdk 存档）"), ("en", "(not a pdk save)")])
+def test_play_resumes_a_corrupt_save_in_the_chosen_language(tmp_path: Path, lang: str, said: str) -> None:
+    (tmp_path / "save.json").write_text('{"format": "other"}', encoding="utf-8")
+    out = play_and_quit(tmp_path, "--seed", "2", "--lang", lang)
     assert said in out, out
     assert list(tmp_path.glob("save.json.corrupt-*"))
 
@@ -293,16 +298,7 @@ def test_play_resumes_a_save_whose_deal_does_not_replay(tmp_path: Path) -> None:
     data: dict[str, Any] = sess.to_dict()
     data["record"]["plays"] = [{"seat": (data["record"]["deal"]["leader"] + 1) % 3, "pass": True}]
     (tmp_path / "save.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    proc = subprocess.run(
-        ["pdk", "play", "--save-dir", str(tmp_path), "--lang", "zh"],
-        input="q\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "400", "LANG": "C.UTF-8"},
-    )
-    assert proc.returncode == 0, proc.stderr
-    out = " ".join(proc.stdout.split())
+    out = play_and_quit(tmp_path, "--lang", "zh")
     assert "存档中的牌局：第 1 手：座位" in out and "不该出牌" in out, out
 
 
