@@ -48,10 +48,6 @@ class ComboKind(IntEnum):
         """The machine name used in JSON and records (``pair_chain``)."""
         return self.name.lower()
 
-    @classmethod
-    def from_label(cls, label: str) -> ComboKind:
-        return cls[label.upper()]
-
 
 register(
     {

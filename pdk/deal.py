@@ -216,11 +216,6 @@ def find_lead(profile: Profile, hands: tuple[int, ...]) -> tuple[int, int | None
     return 0, None
 
 
-def find_leader(profile: Profile, hands: tuple[int, ...]) -> int:
-    """The holder of the profile's lead card; if it was set aside, the fallback holder."""
-    return find_lead(profile, hands)[0]
-
-
 def deal_from_hands(
     profile: Profile, hands: tuple[int, ...], set_aside: int = 0, leader: int | None = None
 ) -> Deal:

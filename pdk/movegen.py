@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from pdk import counts as C
 from pdk.combos import ComboKind, Move
-from pdk.profile import Profile, card_from_name
+from pdk.profile import Profile
 
 SINGLE = ComboKind.SINGLE.value
 PAIR = ComboKind.PAIR.value
@@ -51,9 +51,6 @@ def kicker_sets(its: list[tuple[int, int]], k: int) -> list[int]:
     return by_size[k]
 
 
-_L0 = C.LOW_BITS
-
-
 class Hand(NamedTuple):
     """What the generator needs to know about a hand: its free (not bomb-locked) counts,
     the locked bomb ranks, and which ranks it holds at least 1, 2 or 3 of."""
@@ -70,8 +67,7 @@ class Hands(dict[int, Hand]):
     """counts -> ``Hand``, analysed on a miss (search and self-play meet the same hands
     again) and emptied at ``_MEMO_LIMIT`` entries. The analysis lives in ``__missing__``
     itself: a new hand costs one Python call, and every seat's hand changes each turn it
-    plays. With one pack no count exceeds 4, so the masks come from the count bits
-    directly instead of a loop over ranks."""
+    plays."""
 
     __slots__ = ("one_pack", "unbreakable")
 
@@ -83,26 +79,21 @@ class Hands(dict[int, Hand]):
     def __missing__(self, counts: int) -> Hand:
         if len(self) > _MEMO_LIMIT:
             self.clear()
-        if self.one_pack:
-            b0 = counts & _L0
-            b1 = (counts >> 1) & _L0
-            b2 = (counts >> 2) & _L0
-            if self.unbreakable:
-                locked = _BITS[_COMPACT[b2]] if b2 else []
-                fields = (counts - (b2 << 2), locked, _COMPACT[b0 | b1], _COMPACT[b1], _COMPACT[b0 & b1])
+        free = counts
+        locked: list[int] = []
+        if self.unbreakable:
+            if self.one_pack:
+                # No count exceeds 4, so the fours are exactly the fields with bit 2 set.
+                fours = (counts >> 2) & C.LOW_BITS
+                if fours:
+                    locked = _BITS[_COMPACT[fours]]
+                    free = counts - (fours << 2)
             else:
-                ms = (_COMPACT[b0 | b1 | b2], _COMPACT[b1 | b2], _COMPACT[(b0 & b1) | b2])
-                fields = (counts, [], *ms)
-        else:
-            free = counts
-            locked = []
-            if self.unbreakable:
                 for r, n in C.items(counts):
                     if n >= 4:
                         locked.append(r)
                         free -= n << (5 * r)
-            fields = (free, locked, *C.rank_masks(free))
-        hand = self[counts] = _new(Hand, (counts, *fields))
+        hand = self[counts] = _new(Hand, (counts, free, locked, *C.rank_masks(free)))
         return hand
 
 
@@ -134,7 +125,6 @@ class MoveGenerator:
         self.must_beat = profile.rules.must_beat
         self.bao = profile.rules.bao_dan_highest_single
         self.one_pack = profile.deck.packs == 1
-        self.first_play_card = card_from_name(profile.lead.card) if profile.lead.must_contain else None
         ranks = range(len(ONE))
         self.singles = [(ONE[r], SINGLE, r, 1) for r in ranks]
         self.pairs = [(2 * ONE[r], PAIR, r, 1) for r in ranks]
@@ -157,10 +147,6 @@ class MoveGenerator:
         # - chains of each length, by width (1 straights, 2 pair chains); a follower's
         #   list is keyed by mask and length.
         self._chain_runs: dict[tuple[int, int, int], list[Move]] = {}
-
-    def hand(self, counts: int) -> Hand:
-        """The analysed hand, memoised: search and self-play meet the same hands again."""
-        return self._hands[counts]
 
     # -- bombs -----------------------------------------------------------------------------
 
