@@ -110,11 +110,13 @@ class Playout:
         if prev is not None:
             return self.gen.follows(self.counts[turn], prev, nxt)
         moves = self.gen.leads(self.counts[turn], nxt)
+        return self._with_first_card(moves) if self.first_need else moves
+
+    def _with_first_card(self, moves: list[Move]) -> list[Move]:
+        """The first play of the deal must contain the lead card: keep the plays holding
+        its rank (its holder can always make such a play with that very card)."""
         need = self.first_need
-        if need:
-            # The lead card's holder can always make a play of its rank with that card.
-            moves = [m for m in moves if C.contains(m[0], need)]
-        return moves
+        return [m for m in moves if C.contains(m[0], need)]
 
     def can_pass(self, moves: list[Move]) -> bool:
         return not self.done and self.gen.can_pass(self.prev, moves)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Self
 
 from pdk import counts as C
+from pdk.cards import mask_of
 from pdk.combos import ComboKind, Move
 from pdk.deal import Deal
 from pdk.movegen import BOMB, SINGLE
@@ -40,6 +41,15 @@ class Action(NamedTuple):
 
     seat: int
     play: Play | None
+
+
+def next_holding(sizes: Sequence[int], seat: int) -> int:
+    """The first seat after ``seat`` that still holds cards (``seat`` if none does)."""
+    n = len(sizes)
+    s = (seat + 1) % n
+    while sizes[s] == 0 and s != seat:
+        s = (s + 1) % n
+    return s
 
 
 # A pass is immutable, so each seat (profiles seat 2-4 players) shares one.
@@ -70,11 +80,7 @@ class PlayerView:
     def next_seat(self) -> int:
         """The 下家: the next seat still holding cards (all seats, unless the profile plays
         on after the first player is out)."""
-        n = self.players
-        s = (self.seat + 1) % n
-        while self.hand_sizes[s] == 0 and s != self.seat:
-            s = (s + 1) % n
-        return s
+        return next_holding(self.hand_sizes, self.seat)
 
     def position(self) -> Position:
         return Position(
@@ -117,7 +123,7 @@ class GameState(Playout):
         self.leader = deal.leader
         self.history: list[Action] = []
         self.trick_start = 0
-        # Variant state (``_apply_general``): finishing order, seats still in, bombs
+        # Variant state (``_advance_general``): finishing order, seats still in, bombs
         # played, 包赔 offence (offender, 报单 seat) and the liable seat.
         self.order: list[int] = []
         self.active = profile.players
@@ -128,7 +134,7 @@ class GameState(Playout):
         self.suited = profile.combinations.straight_flush != "none"
         # Plays take the lowest suits of each rank unless a flush or a lead card decides.
         self.plain_cards = self.gen.one_pack and not self.suited
-        # Whether the playout transition is this profile's (else ``_apply_general``).
+        # Whether the playout transition is this profile's (else ``_advance_general``).
         self.simple = Playout.has_its_transition(profile)
 
     # -- queries ---------------------------------------------------------------------------
@@ -139,11 +145,7 @@ class GameState(Playout):
 
     def next_seat(self, seat: int) -> int:
         """The next seat still holding cards (the 下家 of ``seat``)."""
-        n = len(self.hands)
-        s = (seat + 1) % n
-        while self.sizes[s] == 0 and s != seat:
-            s = (s + 1) % n
-        return s
+        return next_holding(self.sizes, seat)
 
     def _must_contain(self) -> int | None:
         if self.history:
@@ -171,10 +173,7 @@ class GameState(Playout):
         turn = self.turn
         nxt = self.sizes[self.next_seat(turn)] == 1
         moves = self.gen.moves(self.counts[turn], self.prev, nxt, hand_mask=self.hands[turn])
-        if not self.history and self.first_card is not None:
-            need = C.ONE[(self.first_card & 63) >> 2]
-            moves = [m for m in moves if C.contains(m[0], need)]
-        return moves
+        return self._with_first_card(moves) if self.first_need else moves
 
     def view(self, seat: int) -> PlayerView:
         return PlayerView(
@@ -216,30 +215,28 @@ class GameState(Playout):
         return self._apply(_new(Play, (cards, _KINDS[move[1]], move[2], move[3])), move, mask)
 
     def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
-        if not self.simple:
-            return self._apply_general(play, move, mask)
+        """Record the action, take the cards from the hand, and advance: by the playout's
+        transition when it is this profile's, else by ``_advance_general``."""
         seat = self.turn
         if play is None:
             action = _PASSES[seat]
         else:
             action = _new(Action, (seat, play))
-            if not mask:
-                for cid in play.cards:
-                    mask |= 1 << cid
-            self.hands[seat] &= ~mask
+            self.hands[seat] &= ~(mask or mask_of(play.cards))
             if move is None:
                 move = play.move
         self.history.append(action)
-        self.advance(move)
+        if self.simple:
+            self.advance(move)
+        else:
+            self._advance_general(move)
         return action
 
-    def _apply_general(self, play: Play | None, move: Move | None, mask: int) -> Action:
+    def _advance_general(self, move: Move | None) -> None:
         """The transition for variant knobs: play on after the first player is out
         (placement), bombs scored when played or doubling the deal, 包赔 offences."""
         seat = self.turn
-        action = Action(seat, play)
-        self.history.append(action)
-        if play is None:
+        if move is None:
             self.passes += 1
             assert self.prev_seat is not None
             # Everyone still in, except the player on top of the trick, must pass.
@@ -248,12 +245,7 @@ class GameState(Playout):
                 self._end_trick()
             else:
                 self.turn = self.next_seat(seat)
-            return action
-        if not mask:
-            for cid in play.cards:
-                mask |= 1 << cid
-        if move is None:
-            move = play.move
+            return
         profile = self.profile
         target = self.next_seat(seat)
         if profile.rules.bao_pei:
@@ -265,9 +257,9 @@ class GameState(Playout):
                 and move[2] != highest_single(profile, self.counts[seat])
             ):
                 self.offence = (seat, target)
-        self.hands[seat] &= ~mask
+        self.first_need = 0
         self.counts[seat] -= move[0]
-        self.sizes[seat] -= len(play.cards)
+        self.sizes[seat] -= C.total(move[0])
         self.played_any[seat] = True
         self.prev = move
         self.prev_seat = seat
@@ -295,9 +287,8 @@ class GameState(Playout):
                     self.pending_bomb = None
                 self.order.extend(s for s in range(len(self.hands)) if self.sizes[s])
                 self.done = True
-                return action
+                return
         self.turn = self.next_seat(seat)
-        return action
 
     def _end_trick(self) -> None:
         top = self.prev_seat
