@@ -15,7 +15,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pdk.cards import CardParseError, CardPlace, cards_of, format_cards, rank_label
+from pdk.cards import CardParseError, CardPlace, cards_of, format_cards, mask_of, rank_label
 from pdk.combos import ComboKind
 from pdk.deal import Deal, deal_from_hands
 from pdk.i18n import Lang, LocalizedError, register, tr
@@ -248,21 +248,18 @@ def from_dict(data: Any) -> GameRecord:
     deal_data = data.get("deal")
     if not isinstance(deal_data, dict) or not isinstance(deal_data.get("hands"), list):
         raise RecordError(RecordReason.DEAL_MISSING)
-    deck = 0
-    for cid in profile.deck_cards:
-        deck |= 1 << cid
     hands: list[int] = []
-    left = deck
+    left = mask_of(profile.deck_cards)
     for i, text in enumerate(deal_data["hands"]):
         try:
             cards = resolve_cards(str(text), left, CardPlace.DECK)
         except CardParseError as exc:
             raise RecordError(RecordReason.DEAL_HAND, hand=i, detail=exc) from None
-        hands.append(sum(1 << c for c in cards))
+        hands.append(mask_of(cards))
         left &= ~hands[-1]
     aside_text = str(deal_data.get("set_aside") or "")
     try:
-        aside = sum(1 << c for c in resolve_cards(aside_text, left, CardPlace.DECK)) if aside_text else 0
+        aside = mask_of(resolve_cards(aside_text, left, CardPlace.DECK)) if aside_text else 0
     except CardParseError as exc:
         raise RecordError(RecordReason.DEAL_CARDS, detail=exc) from None
     if len(hands) != profile.players or any(len(cards_of(h)) != profile.hand_size for h in hands):

@@ -24,6 +24,7 @@ from pdk.cards import (
     cards_of,
     format_cards,
     format_unicode,
+    mask_of,
     parse_specs,
     rank_label,
     rank_of,
@@ -384,9 +385,7 @@ def check(pos: Position, cards: Sequence[int] | None) -> Play | None:
         if profile.rules.must_beat and moves:
             raise IllegalPlay(Reason.MUST_BEAT, prev=prev_text, example=move_notation(moves[0]))
         return None
-    mask = 0
-    for cid in cards:
-        mask |= 1 << cid
+    mask = mask_of(cards)
     text = format_cards(cards)
     if len(set(cards)) != len(cards) or mask & ~pos.hand:
         raise IllegalPlay(Reason.NOT_IN_HAND, cards=text)
