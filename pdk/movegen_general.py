@@ -99,11 +99,11 @@ class GeneralGenerator(MoveGenerator):
         shapes = _ALL if prev is None else _SHAPES_FOR[prev[1]]
         if self.flush_bomb:
             shapes = shapes | {"flush"}
-        plain, flushes = self.candidates(counts, shapes, hand_mask, prev)
-        out: list[Move] = []
-        seen: set[tuple[int, int]] = set()
         profile = self.profile
         locked = locked_ranks(profile, counts)
+        plain, flushes = self._candidates(counts, locked, shapes, hand_mask, prev)
+        out: list[Move] = []
+        seen: set[tuple[int, int]] = set()
         memo = self._readings
         if len(memo) > 200_000:
             memo.clear()
@@ -126,13 +126,13 @@ class GeneralGenerator(MoveGenerator):
                     out.append((cand, int(verdict.kind), verdict.top, verdict.units))
         return out
 
-    def candidates(
-        self, counts: int, shapes: frozenset[str], hand_mask: int, prev: Move | None
+    def _candidates(
+        self, counts: int, locked: list[int], shapes: frozenset[str], hand_mask: int, prev: Move | None
     ) -> tuple[set[int], set[int]]:
-        """Rank multisets worth judging: (plain candidates, one-suit straight candidates)."""
+        """Rank multisets worth judging: (plain candidates, one-suit straight candidates).
+        ``locked`` are the ranks held as unbreakable bombs."""
         profile = self.profile
         combos = profile.combinations
-        locked = locked_ranks(profile, counts)
         free = counts
         for r in locked:
             free -= C.count(counts, r) * ONE[r]
