@@ -107,6 +107,17 @@ def played_mask(state: GameState) -> int:
     return mask
 
 
+def with_knobs(name: str, new_name: str | None = None, **sections: dict[str, object]) -> Profile:
+    """A shipped profile with some knobs changed (and optionally renamed), validated like
+    a user's YAML."""
+    data = load_profile(name).model_dump()
+    if new_name is not None:
+        data["name"] = new_name
+    for section, values in sections.items():
+        data[section].update(values)
+    return Profile.model_validate(data)
+
+
 def random_game(profile: Profile, seed: int, stop: int | None = None) -> GameState:
     """Uniform random play (a pass counts as one choice when allowed), to the end or to
     ``stop`` turns; asserts that a seat always has a choice and that the deal ends."""

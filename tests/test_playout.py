@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import with_knobs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,14 +15,6 @@ from pdk.profile import Profile, available_profiles, load_profile
 from pdk.state import GameState
 
 EXACT = [p for p in available_profiles() if Playout.exact_for(p)]
-
-
-def _knobbed(**sections: dict[str, object]) -> Profile:
-    data = load_profile("classic16").model_dump()
-    data["name"] = "classic16-knobbed"
-    for section, values in sections.items():
-        data[section].update(values)
-    return Profile.model_validate(data)
 
 
 def test_the_classic_profiles_are_exact() -> None:
@@ -40,7 +33,7 @@ def test_the_classic_profiles_are_exact() -> None:
     ids=["bao_pei", "bomb_doubling", "bombs_when_played", "reverse_spring"],
 )
 def test_rules_a_playout_cannot_follow_are_not_claimed(knobs: dict[str, dict[str, object]]) -> None:
-    assert not Playout.exact_for(_knobbed(**knobs))
+    assert not Playout.exact_for(with_knobs("classic16", **knobs))
 
 
 def test_last_one_and_placement_profiles_are_not_claimed() -> None:
@@ -71,7 +64,7 @@ def test_a_playout_plays_and_settles_as_the_game_state(profile: Profile, seed: i
 
 
 def test_the_first_play_must_contain_the_lead_card_rank() -> None:
-    profile = _knobbed(lead={"must_contain": True})
+    profile = with_knobs("classic16", lead={"must_contain": True})
     d = deal(profile, 7)
     game = Playout.of_deal(profile, d)
     assert d.lead_card is not None

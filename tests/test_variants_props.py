@@ -9,36 +9,27 @@ of the hand that ``check`` accepts are generated.
 from __future__ import annotations
 
 import pytest
-from conftest import played_mask, random_game
+from conftest import played_mask, random_game, with_knobs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdk import counts as C
 from pdk.cards import cards_of, format_cards
-from pdk.profile import Profile, available_profiles, load_profile
+from pdk.profile import Profile, available_profiles
 from pdk.record import GameRecord, dumps, loads
 from pdk.rules import IllegalPlay, Position, check
 
-
-def _knobbed(name: str, new_name: str, **sections: dict[str, object]) -> Profile:
-    data = load_profile(name).model_dump()
-    data["name"] = new_name
-    for section, values in sections.items():
-        data[section].update(values)
-    return Profile.model_validate(data)
-
-
 # Knobs no shipped profile turns on get their own random games too.
 KNOBBED = [
-    _knobbed(
+    with_knobs(
         "two-deck",
         "two-deck-flush-bomb",
         combinations={"straight_flush": "bomb"},
         bombs={"order": ("same_rank", "straight_flush", "four_jokers"), "unbreakable": False},
     ),
-    _knobbed("classic16", "classic16-table-options", bombs={"three_aces": True},
+    with_knobs("classic16", "classic16-table-options", bombs={"three_aces": True},
              settlement={"reverse_spring_multiplier": 2}),
-    _knobbed("hearts3", "hearts3-pairs", combinations={"trio": {"kickers": 2, "min_kickers": 0,
+    with_knobs("hearts3", "hearts3-pairs", combinations={"trio": {"kickers": 2, "min_kickers": 0,
              "kicker_kind": "pairs", "follow_same_kickers": False}}, rules={"must_beat": False}),
 ]  # fmt: skip
 PROFILES = available_profiles() + KNOBBED
