@@ -70,14 +70,19 @@ def kind_name(kind: ComboKind, lang: Lang) -> str:
     return tr(f"kind_{kind.label}", lang)
 
 
-def _rank_groups(cards: Sequence[int]) -> list[str]:
+def _by_rank(cards: Sequence[int]) -> list[list[int]]:
+    """Runs of equal rank, in the order given."""
     groups: list[list[int]] = []
     for c in cards:
         if groups and rank_of(groups[-1][0]) == rank_of(c):
             groups[-1].append(c)
         else:
             groups.append([c])
-    return [rank_label(rank_of(g[0])) * len(g) for g in groups]
+    return groups
+
+
+def _rank_groups(cards: Sequence[int]) -> list[str]:
+    return [rank_label(rank_of(g[0])) * len(g) for g in _by_rank(cards)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,13 +254,7 @@ _RED = {1, 3}  # hearts, diamonds
 def hand_text(cards: Sequence[int], width: int, gap: str = "  ") -> Text:
     """Cards grouped by rank in the given order; with suits when the terminal is wide enough."""
     out = Text()
-    groups: list[list[int]] = []
-    for c in cards:
-        if groups and rank_of(groups[-1][0]) == rank_of(c):
-            groups[-1].append(c)
-        else:
-            groups.append([c])
-    for i, g in enumerate(groups):
+    for i, g in enumerate(_by_rank(cards)):
         if i:
             out.append(gap)
         if width >= NARROW:
