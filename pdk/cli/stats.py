@@ -15,13 +15,9 @@ from pdk.cli import play_text  # noqa: F401  (registers the messages)
 from pdk.cli.app import app
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
 from pdk.cli.play import data_dir, make_console
-from pdk.cli.table import fitted_table
+from pdk.cli.table import difficulty_name, fitted_table
 from pdk.history import DealRow, History, Stats, title_for
 from pdk.i18n import Lang, tr
-
-
-def _diff(name: str, lang: Lang) -> str:
-    return tr(f"diff_{name}", lang) if name in ("easy", "normal", "hard") else name
 
 
 def _deal_line(key: str, row: DealRow, lang: Lang) -> str:
@@ -31,7 +27,7 @@ def _deal_line(key: str, row: DealRow, lang: Lang) -> str:
         lang,
         score=row.score,
         variant=row.variant,
-        difficulty=_diff(row.difficulty, lang),
+        difficulty=difficulty_name(row.difficulty, lang),
         when=when,
         path=row.record_path or "",
     )
@@ -103,7 +99,7 @@ def stats(
         table.add_column(tr(key, language), justify="right", no_wrap=True)
     for g in st.groups:
         table.add_row(
-            _diff(g.difficulty, language),
+            difficulty_name(g.difficulty, language),
             g.variant,
             str(g.games),
             str(g.wins),

@@ -70,6 +70,11 @@ def kind_name(kind: ComboKind, lang: Lang) -> str:
     return tr(f"kind_{kind.label}", lang)
 
 
+def difficulty_name(name: str, lang: Lang) -> str:
+    """A built-in difficulty in ``lang``; any other bot name as it is."""
+    return tr(f"diff_{name}", lang) if name in ("easy", "normal", "hard") else name
+
+
 def _by_rank(cards: Sequence[int]) -> list[list[int]]:
     """Runs of equal rank, in the order given."""
     groups: list[list[int]] = []
@@ -152,9 +157,8 @@ def table_view(
 ) -> TableView:
     """Compose one frame for the human sitting at ``view.seat``."""
     you, n = view.seat, view.players
-    diff = tr(f"diff_{difficulty}", lang) if f"diff_{difficulty}" in _DIFFS else difficulty
     title = (
-        tr("play_title", lang, variant=variant, difficulty=diff, n=deal_no)
+        tr("play_title", lang, variant=variant, difficulty=difficulty_name(difficulty, lang), n=deal_no)
         + " · "
         + tr("play_session", lang, total=session_total)
     )
@@ -204,9 +208,6 @@ def table_view(
         messages=tuple(messages),
         auto=auto,
     )
-
-
-_DIFFS = {"diff_easy", "diff_normal", "diff_hard"}
 
 
 def _bao_dan_warning(view: PlayerView, turn: int, lang: Lang) -> str:
@@ -397,6 +398,7 @@ __all__ = [
     "SeatRow",
     "SettlementRow",
     "TableView",
+    "difficulty_name",
     "hand_plain",
     "hand_text",
     "render_settlement",
