@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from pdk import counts as C
-from pdk.cards import CardParseError, CardPlace, format_cards, parse_specs
+from pdk.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
 from pdk.cli.app import app
 from pdk.cli.common import (
     JsonOpt,
@@ -26,13 +26,6 @@ from pdk.profile import Profile
 from pdk.rules import IllegalPlay, Position, Reason, check, is_one_suit, move_notation, resolve_cards
 
 
-def _deck_mask(profile: Profile) -> int:
-    mask = 0
-    for cid in profile.deck_cards:
-        mask |= 1 << cid
-    return mask
-
-
 def parse_beat(profile: Profile, text: str, available: int, lang: Lang) -> Move:
     """The play to beat, read as a lead would be (D2); one-line error if it is no play."""
     try:
@@ -42,11 +35,12 @@ def parse_beat(profile: Profile, text: str, available: int, lang: Lang) -> Move:
     # A straight flush only when the suits were written out (unsuited ranks take any suit).
     suited = all(spec.suit is not None for spec in parse_specs(text))
     flush = profile.combinations.straight_flush != "none" and suited and is_one_suit(cards)
-    readings = classify(profile, C.from_cards(cards), whole_hand=False, flush=flush)
+    counts = C.from_cards(cards)
+    readings = classify(profile, counts, whole_hand=False, flush=flush)
     if not readings:
         fail(f"--beat: {tr(Reason.NOT_A_COMBINATION.value, lang, cards=format_cards(cards))}")
     r = preferred_lead(readings)
-    return (C.from_cards(cards), int(r.kind), r.top, r.units)
+    return (counts, int(r.kind), r.top, r.units)
 
 
 def sort_key(move: Move) -> tuple[int, int, int, int]:
@@ -70,12 +64,12 @@ def moves(
     """List every legal play for a hand, or judge one play (exit 1 if illegal)."""
     language = lang_or_fail(lang)
     profile = profile_or_fail(variant, language)
-    deck = _deck_mask(profile)
+    deck = mask_of(profile.deck_cards)
     try:
         hand_cards = resolve_cards(hand, deck, CardPlace.DECK)
     except CardParseError as exc:
         fail(f"--hand: {exc.message(language)}")
-    hand_mask = sum(1 << c for c in hand_cards)
+    hand_mask = mask_of(hand_cards)
     prev = parse_beat(profile, beat, deck & ~hand_mask, language) if beat else None
     pos = Position(profile, hand_mask, prev, next_holds == 1)
     console = out_console()
