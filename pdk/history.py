@@ -110,6 +110,10 @@ class Stats:
     best: DealRow | None
     worst: DealRow | None
 
+    @property
+    def average(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
 
 class History:
     """The database file; every call opens its own short connection (safe across processes)."""

@@ -52,7 +52,7 @@ def stats_json(st: Stats) -> dict[str, object]:
         "games": st.games,
         "wins": st.wins,
         "total": st.total,
-        "average": st.total / st.games if st.games else 0.0,
+        "average": st.average,
         "groups": [
             {
                 "difficulty": g.difficulty,
@@ -107,14 +107,13 @@ def stats(
             f"{g.average:+.1f}",
         )
     if len(st.groups) > 1:
-        avg = st.total / st.games
         table.add_row(
             tr("stats_all", language),
             "",
             str(st.games),
             str(st.wins),
             f"{st.total:+d}",
-            f"{avg:+.1f}",
+            f"{st.average:+.1f}",
             style="bold",
         )
     console.print(table)
