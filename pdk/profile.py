@@ -928,9 +928,7 @@ def profile_path(name_or_path: str | Path) -> Path:
 
 def load_profile(name_or_path: str | Path = DEFAULT_PROFILE) -> Profile:
     """Find a profile by name, alias or file path, and validate it."""
-    path = Path(name_or_path)
-    if not (path.suffix in {".yaml", ".yml"} or path.exists()):
-        path = _find_named(str(name_or_path))
+    path = profile_path(name_or_path)
     return profile_from_dict(_read_yaml(path), str(path))
 
 
