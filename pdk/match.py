@@ -384,8 +384,13 @@ def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float] | None]
     if n < 2:
         return mean, None
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, _ci95(mean, var, n)
+
+
+def _ci95(mean: float, var: float, n: int) -> tuple[float, float]:
+    """The 95% interval of a mean of ``n >= 2`` samples with sample variance ``var``."""
     half = t_quantile_975(n - 1) * math.sqrt(var / n)
-    return mean, (mean - half, mean + half)
+    return mean - half, mean + half
 
 
 @dataclass(slots=True)
@@ -464,8 +469,7 @@ class Line:
         if self._n < 2:
             self.ci95 = None
             return
-        half = t_quantile_975(self._n - 1) * math.sqrt(self._m2 / (self._n - 1) / self._n)
-        self.ci95 = (self._mean - half, self._mean + half)
+        self.ci95 = _ci95(self._mean, self._m2 / (self._n - 1), self._n)
 
     def to_json(self) -> dict[str, Any]:
         ci = [round(self.ci95[0], 4), round(self.ci95[1], 4)] if self.ci95 else None
