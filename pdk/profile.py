@@ -709,12 +709,13 @@ def _problems(p: Profile) -> list[ProfileProblem]:
         bad("lead.fallback", "pfp_lead_fallback")
     c = p.combinations
     chain = c.chain_rank_indexes
+    longest = len(chain) + (2 if c.low_ace_two else 0)  # A and 2 may sit below 3
     for label, rules in (("pair_chain", c.pair_chain), ("straight", c.straight)):
-        if rules.enabled and rules.min_length > len(chain) + (2 if c.low_ace_two else 0):
+        if rules.enabled and rules.min_length > longest:
             bad(f"combinations.{label}.min_length", "pfp_too_long", length=rules.min_length)
     if c.low_ace_two and chain[0] != Rank.THREE:
         bad("combinations.low_ace_two", "pfp_low_ace_two_start")
-    if c.low_ace_two and any(r in chain for r in (Rank.ACE, Rank.TWO)) and Rank.ACE not in chain:
+    if c.low_ace_two and Rank.TWO in chain and Rank.ACE not in chain:
         bad("combinations.low_ace_two", "pfp_low_ace_two_no_ace")
     t = c.trio
     if t.min_kickers is not None and t.min_kickers > t.kickers:
@@ -740,7 +741,7 @@ def _problems(p: Profile) -> list[ProfileProblem]:
         )
     if pl.kicker_kind == "pairs" and (pl.kickers_per_trio % 2 or pl.low % 2):
         bad("combinations.plane.kicker_kind", "pfp_plane_pairs")
-    if pl.enabled and pl.min_length > len(chain) + (2 if c.low_ace_two else 0):
+    if pl.enabled and pl.min_length > longest:
         bad("combinations.plane.min_length", "pfp_too_long", length=pl.min_length)
     fw = c.four_with
     if fw.enabled and fw.min_kickers > fw.max_kickers:
