@@ -833,13 +833,12 @@ def _validation_problems(exc: ValidationError) -> tuple[ProfileProblem, ...]:
 
 def _field_problem(err: ErrorDetails, cause: object) -> ProfileProblem:
     field = ".".join(str(x) for x in err["loc"])
-    msg = err["msg"].removeprefix("Value error, ")
-    other = ProfileProblem.of(field, "pfv_other", msg=msg)
-    key = f"pfv_{err['type']}"
     if isinstance(cause, _BadValue):
         return ProfileProblem.of(field, cause.key, **cause.params)
     if isinstance(cause, CardParseError):
         return ProfileProblem.of(field, "pfv_card", error=cause)
+    other = ProfileProblem.of(field, "pfv_other", msg=err["msg"].removeprefix("Value error, "))
+    key = f"pfv_{err['type']}"
     if key not in MESSAGES:
         return other
     params: dict[str, object] = {}
