@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pdk import counts as C
+from pdk.bots import knowledge
 from pdk.cards import SUIT_SYMBOLS, cards_of, rank_label, rank_of, suit_of
 from pdk.cli import play_text  # noqa: F401  (registers the messages)
 from pdk.combos import ComboKind
@@ -123,14 +124,8 @@ def unseen_counts(view: PlayerView) -> list[int]:
     A card counts as seen once it has been played, or if it is in your own hand; what
     remains is in the opponents' hands (or set aside, in variants that set cards aside).
     """
-    totals = list(view.profile.rank_totals)
-    for action in view.history:
-        if action.play is not None:
-            for c in action.play.cards:
-                totals[rank_of(c)] -= 1
-    for r, n in C.items(C.from_mask(view.hand)):
-        totals[r] -= n
-    return totals
+    unseen = knowledge.unseen_counts(view)
+    return [C.count(unseen, r) for r in range(len(view.profile.rank_totals))]
 
 
 def _hand_cards(mask: int) -> tuple[int, ...]:
