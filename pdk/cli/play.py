@@ -23,6 +23,7 @@ import typer
 from rich.console import Console
 
 from pdk.bots import bot_names
+from pdk.bots.hints import hints
 from pdk.cli import play_text  # noqa: F401  (registers the messages)
 from pdk.cli.app import app
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
@@ -251,8 +252,6 @@ class Game:
 
     def hint(self) -> None:
         """Repeated presses cycle through the legal plays, best first (must-beat and 报单 obeyed)."""
-        from pdk.bots.hints import hints
-
         state = self.session.state
         lang = self.ui.lang
         if self.ui.hint_at != len(state.history):
