@@ -20,6 +20,11 @@ def pdk(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["pdk", *args], capture_output=True, text=True, timeout=60, env=env)
 
 
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def test_every_variants_table_profile_ships() -> None:
     wanted = {
         "classic16", "classic15", "jokers17", "jokers17-hunan", "jokers17-guangdong",
@@ -82,11 +87,10 @@ def test_show_unknown_variant_is_one_line_exit_2() -> None:
 
 
 def test_check_accepts_a_good_profile_and_a_based_one(tmp_path: Path) -> None:
-    mine = tmp_path / "mine.yaml"
-    mine.write_text(
+    mine = write(
+        tmp_path / "mine.yaml",
         "base: jokers17\nname: mine\ntitle: {en: Mine, zh: 我的}\n"
         "description: {en: jokers17 with must-beat, zh: 有牌必压}\nrules: {must_beat: true}\n",
-        encoding="utf-8",
     )
     out = pdk("variants", "check", str(mine))
     assert out.returncode == 0, out.stderr
@@ -95,11 +99,10 @@ def test_check_accepts_a_good_profile_and_a_based_one(tmp_path: Path) -> None:
 
 
 def test_check_names_every_bad_field(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(
+    bad = write(
+        tmp_path / "bad.yaml",
         "name: bad\ntitle: {en: B, zh: B}\ndescription: {en: B, zh: B}\nplayers: 5\n"
         "combinations:\n  straight: {min_length: 0}\n  trio: {kickerz: 2}\nbombs: {four: maybe}\n",
-        encoding="utf-8",
     )
     out = pdk("variants", "check", str(bad))
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
@@ -109,11 +112,10 @@ def test_check_names_every_bad_field(tmp_path: Path) -> None:
 
 
 def test_check_names_impossible_settings(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(
+    bad = write(
+        tmp_path / "bad.yaml",
         "base: classic16\nname: bad\nhand_size: 17\ncombinations: {trio: {kickers: 1, min_kickers: 2}}\n"
         "rules: {bao_pei: true}\nend: last_one\nbombs: {joker_pair: true}\n",
-        encoding="utf-8",
     )
     out = pdk("variants", "check", str(bad))
     assert out.returncode == 2
@@ -155,7 +157,6 @@ def test_show_yaml_prints_the_file_with_its_comments(tmp_path: Path) -> None:
     out = pdk("variants", "show", "jokers17", "--yaml")
     assert out.returncode == 0
     assert "order: [same_rank, joker_pair]" in out.stdout and "王炸大于四张炸弹" in out.stdout
-    copy = tmp_path / "copy.yaml"
-    copy.write_text(out.stdout.replace("name: jokers17", "name: my17"), encoding="utf-8")
+    copy = write(tmp_path / "copy.yaml", out.stdout.replace("name: jokers17", "name: my17"))
     assert pdk("variants", "check", str(copy)).returncode == 0
     assert load_profile(copy).bomb_kinds == load_profile("jokers17").bomb_kinds
