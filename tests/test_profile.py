@@ -36,6 +36,17 @@ def error_for(path: Path) -> str:
     return message
 
 
+def error_with(tmp_path: Path, field: str, value: object) -> str:
+    """The error for classic16 with ``field`` (a dotted key path) set to ``value``."""
+    data = classic_data()
+    *parents, last = field.split(".")
+    node = data
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    return error_for(write(tmp_path, data))
+
+
 def test_classic16_is_the_default_and_loads_by_name_alias_and_path() -> None:
     default = load_profile()
     assert default.name == "classic16"
@@ -64,49 +75,31 @@ def test_typo_field_is_named(tmp_path: Path) -> None:
 
 
 def test_nested_typo_field_is_named(tmp_path: Path) -> None:
-    data = classic_data()
-    data["rules"]["must_beet"] = True
-    assert "rules.must_beet" in error_for(write(tmp_path, data))
+    assert "rules.must_beet" in error_with(tmp_path, "rules.must_beet", True)
 
 
 def test_wrong_type_is_named(tmp_path: Path) -> None:
-    data = classic_data()
-    data["players"] = "three"
-    assert "players" in error_for(write(tmp_path, data))
-    data = classic_data()
-    data["rules"]["must_beat"] = "sometimes"
-    assert "rules.must_beat" in error_for(write(tmp_path, data))
+    assert "players" in error_with(tmp_path, "players", "three")
+    assert "rules.must_beat" in error_with(tmp_path, "rules.must_beat", "sometimes")
 
 
 def test_hand_sizes_that_do_not_fit_the_deck(tmp_path: Path) -> None:
-    data = classic_data()
-    data["hand_size"] = 15
-    message = error_for(write(tmp_path, data))
+    message = error_with(tmp_path, "hand_size", 15)
     assert "hand_size" in message and "48" in message
-    data = classic_data()
-    data["deck"]["remove"] = ["2h", "2c", "2d"]  # 49 cards for 3 x 16
-    assert "hand_size" in error_for(write(tmp_path, data))
+    assert "hand_size" in error_with(tmp_path, "deck.remove", ["2h", "2c", "2d"])  # 49 cards for 3 x 16
 
 
 def test_straight_min_length_zero_is_refused(tmp_path: Path) -> None:
-    data = classic_data()
-    data["combinations"]["straight"]["min_length"] = 0
-    assert "combinations.straight.min_length" in error_for(write(tmp_path, data))
+    assert "combinations.straight.min_length" in error_with(tmp_path, "combinations.straight.min_length", 0)
 
 
 def test_bad_card_names_and_chain_ranks_are_refused(tmp_path: Path) -> None:
-    data = classic_data()
-    data["lead"]["card"] = "3x"
-    assert "lead.card" in error_for(write(tmp_path, data))
-    data = classic_data()
-    data["combinations"]["chain_ranks"] = "3579"
-    assert "chain_ranks" in error_for(write(tmp_path, data))
+    assert "lead.card" in error_with(tmp_path, "lead.card", "3x")
+    assert "chain_ranks" in error_with(tmp_path, "combinations.chain_ranks", "3579")
 
 
 def test_lead_card_must_be_in_the_deck(tmp_path: Path) -> None:
-    data = classic_data()
-    data["lead"]["card"] = "As"  # removed from classic16
-    assert "lead.card" in error_for(write(tmp_path, data))
+    assert "lead.card" in error_with(tmp_path, "lead.card", "As")  # removed from classic16
 
 
 def test_invalid_yaml_and_non_mapping(tmp_path: Path) -> None:
