@@ -405,6 +405,17 @@ def problem_for(key: str, edits: dict[str, object]) -> ProfileProblem:
     return found[0]
 
 
+def said_in_both(key: str, edits: dict[str, object], field: str, english: str) -> str:
+    """Check the problem ``edits`` cause: it keeps ``field``, says ``english`` after it, and
+    has Chinese after it in 中文; the 中文 line is returned."""
+    problem = problem_for(key, edits)
+    assert problem.field == field
+    assert problem.message("en") == f"{field}: {english}"
+    zh = problem.message("zh")
+    assert zh.startswith(f"{field}：") and CJK.search(zh.removeprefix(f"{field}："))
+    return zh
+
+
 def test_every_whole_profile_check_has_a_case() -> None:
     keys = {k for k in MESSAGES if k.startswith("pfp_")}
     assert keys == {key for key, *_ in CHECKS}
@@ -414,11 +425,7 @@ def test_every_whole_profile_check_has_a_case() -> None:
 def test_every_whole_profile_check_reads_in_both_languages(
     key: str, edits: dict[str, object], field: str, english: str
 ) -> None:
-    problem = problem_for(key, edits)
-    assert problem.field == field
-    assert problem.message("en") == f"{field}: {english}"
-    zh = problem.message("zh")
-    assert zh.startswith(f"{field}：") and CJK.search(zh.removeprefix(f"{field}："))
+    zh = said_in_both(key, edits, field, english)
     assert "；" not in zh  # the separator between problems
     en_template, zh_template = MESSAGES[key]
     assert en_template and zh_template
@@ -533,11 +540,7 @@ def test_every_field_error_has_a_case() -> None:
 def test_field_errors_keep_the_field_and_read_in_both_languages(
     key: str, edits: dict[str, object], field: str, english: str
 ) -> None:
-    problem = problem_for(key, edits)
-    assert problem.field == field
-    assert problem.message("en") == f"{field}: {english}"  # pydantic's words, as before
-    zh = problem.message("zh")
-    assert zh.startswith(f"{field}：") and CJK.search(zh.removeprefix(f"{field}："))
+    said_in_both(key, edits, field, english)  # in English pydantic's words, as before
 
 
 def test_a_literal_choice_says_or_in_chinese() -> None:
