@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 
 from pdk import counts as C
-from pdk.cards import RANK_CHARS
+from pdk.cards import RANK_CHARS, mask_of
 from pdk.combos import ComboKind, Move, classify, preferred_lead
 from pdk.deal import Rng, deal, deal_from_hands
 from pdk.profile import Profile, load_profile
@@ -20,10 +20,7 @@ from pdk.state import GameState
 
 
 def deck_mask(profile: Profile) -> int:
-    mask = 0
-    for cid in profile.deck_cards:
-        mask |= 1 << cid
-    return mask
+    return mask_of(profile.deck_cards)
 
 
 class Judge:

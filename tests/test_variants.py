@@ -7,7 +7,7 @@ card notation through the same ``Judge`` the classic rule tests use.
 from __future__ import annotations
 
 import pytest
-from conftest import Judge, game, refused, run
+from conftest import Judge, game, refused, run, with_knobs
 
 from pdk import counts as C
 from pdk.cards import Rank, card_id
@@ -365,14 +365,6 @@ def test_next_leader_only_with_winner_leads() -> None:
 
 
 # -- more differences, one scenario each -----------------------------------------------------
-
-
-def with_knobs(name: str, **sections: dict[str, object]) -> Profile:
-    """A shipped profile with some knobs changed, validated like a user's YAML."""
-    data = load_profile(name).model_dump()
-    for section, values in sections.items():
-        data[section].update(values)
-    return Profile.model_validate(data)
 
 
 @pytest.mark.parametrize("name", ["classic15", "draw4", "two-player"])
