@@ -38,7 +38,7 @@ from pdk.combos import Move
 from pdk.deal import Rng, splitmix64
 from pdk.movegen import BOMB, SINGLE
 from pdk.playout import Playout
-from pdk.profile import Profile
+from pdk.profile import Profile, Settlement
 from pdk.state import PlayerView
 
 
@@ -66,21 +66,24 @@ class Sim(Playout):
         sim.pending_bomb = view.prev_seat if view.prev is not None and view.prev[1] == BOMB else None
         return sim
 
+    def pays(self, o: int, s: Settlement) -> int:
+        """What seat ``o`` pays the winner: cards left, times the 全关 multiplier if it never
+        played (the search leaves out the rarer factors ``pdk.settlement`` applies)."""
+        return self.sizes[o] * s.per_card * (1 if self.played_any[o] else s.shut_out_multiplier)
+
     def score(self, me: int, profile: Profile) -> float:
         """This seat's settlement (card payment with 全关, and bomb bonuses of this search)."""
         s = profile.settlement
-        per_card = getattr(s, "per_card", 1)
-        mult = getattr(s, "shut_out_multiplier", 2)
-        bonus = getattr(s, "bomb_bonus", 10)
+        bonus = s.bomb_bonus
         w = self.winner
         total = 0.0
         if w is not None:
             if w == me:
                 for o in range(self.n):
                     if o != me:
-                        total += self.sizes[o] * per_card * (1 if self.played_any[o] else mult)
+                        total += self.pays(o, s)
             else:
-                total -= self.sizes[me] * per_card * (1 if self.played_any[me] else mult)
+                total -= self.pays(me, s)
         for o in range(self.n):
             if o == me:
                 total += self.bomb_bonuses[o] * bonus * (self.n - 1)
@@ -93,11 +96,7 @@ def _win_estimate(base: Sim, me: int, profile: Profile) -> float:
     """What going out first is worth, judged on today's hand sizes (a proven win whose
     rollout went wrong)."""
     s = profile.settlement
-    per_card = getattr(s, "per_card", 1)
-    mult = getattr(s, "shut_out_multiplier", 2)
-    return float(
-        sum(base.sizes[o] * per_card * (1 if base.played_any[o] else mult) for o in range(base.n) if o != me)
-    )
+    return float(sum(base.pays(o, s) for o in range(base.n) if o != me))
 
 
 def lets_out(sim: Sim, move: Move) -> bool:
