@@ -6,6 +6,8 @@ rule. Everything goes through the public API: ``resolve_cards``, ``Position``, `
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Sequence
 
 import pytest
@@ -17,6 +19,24 @@ from pdk.deal import Rng, deal, deal_from_hands
 from pdk.profile import Profile, load_profile
 from pdk.rules import IllegalPlay, Play, Position, Reason, check, move_notation, resolve_cards
 from pdk.state import GameState
+
+
+def pdk_env(columns: int = 200, **extra: str) -> dict[str, str]:
+    """The environment the end-to-end tests run ``pdk`` in: no colour, a fixed width, and
+    the C locale (English unless ``--lang`` says otherwise)."""
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": str(columns), "LANG": "C.UTF-8", **extra}
+    env.pop("LC_ALL", None)
+    env.pop("LC_MESSAGES", None)
+    return env
+
+
+def run_pdk(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """The installed ``pdk`` program, run as a user would, its output captured."""
+    return subprocess.run(
+        ["pdk", *args], capture_output=True, text=True, timeout=timeout, env=env or pdk_env()
+    )
 
 
 def deck_mask(profile: Profile) -> int:

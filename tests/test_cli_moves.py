@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from typing import Any
 
 import pytest
+from conftest import pdk_env, run_pdk
 
 from pdk.cards import cards_of, format_cards
 from pdk.combos import ComboKind
@@ -20,10 +20,7 @@ KINDS = {"single", "pair", "pair_chain", "straight", "trio_with_two", "plane", "
 
 
 def pdk(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LANG": "C.UTF-8"}
-    env.pop("LC_ALL", None)
-    env.pop("LC_MESSAGES", None)
-    return subprocess.run(["pdk", *args], capture_output=True, text=True, timeout=60, env=env)
+    return run_pdk(*args, env=pdk_env(columns=100))
 
 
 def pdk_json(*args: str, code: int = 0) -> Any:

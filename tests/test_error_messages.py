@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import pdk_env, run_pdk
 
 from pdk.cards import CardParseError, CardPlace, CardReason, parse_specs
 from pdk.i18n import MESSAGES, Lang
@@ -131,12 +132,8 @@ def test_a_record_of_a_real_game_still_loads() -> None:
 
 
 def pdk(*args: str, data_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "LANG": "C.UTF-8"}
-    env.pop("LC_ALL", None)
-    env.pop("LC_MESSAGES", None)
-    if data_dir is not None:
-        env["PDK_DATA_DIR"] = str(data_dir)
-    return subprocess.run(["pdk", *args], capture_output=True, text=True, timeout=60, env=env)
+    env = pdk_env() if data_dir is None else pdk_env(PDK_DATA_DIR=str(data_dir))
+    return run_pdk(*args, env=env)
 
 
 def one_line(proc: subprocess.CompletedProcess[str], lang: Lang, code: int = 2) -> str:

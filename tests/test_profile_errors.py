@@ -5,7 +5,6 @@ errors, each keeping the YAML field path; and the real ``pdk`` program in both l
 from __future__ import annotations
 
 import copy
-import os
 import pickle
 import re
 import subprocess
@@ -15,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import run_pdk
 from pydantic_core import ErrorDetails
 
 from pdk.i18n import MESSAGES, Lang
@@ -615,10 +615,7 @@ def test_a_copy_of_every_shipped_profile_still_validates() -> None:
 
 
 def pdk(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "LANG": "C.UTF-8"}
-    env.pop("LC_ALL", None)
-    env.pop("LC_MESSAGES", None)
-    return subprocess.run(["pdk", *args], capture_output=True, text=True, timeout=60, env=env)
+    return run_pdk(*args)
 
 
 def one_line(proc: subprocess.CompletedProcess[str]) -> str:

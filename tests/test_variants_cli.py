@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import run_pdk
 
 from pdk.explain import explain
 from pdk.profile import Profile, available_profiles, load_profile
@@ -16,8 +16,7 @@ NAMES = sorted(p.name for p in available_profiles())
 
 
 def pdk(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
-    return subprocess.run(["pdk", *args], capture_output=True, text=True, timeout=60, env=env)
+    return run_pdk(*args)
 
 
 def write(path: Path, text: str) -> Path:
