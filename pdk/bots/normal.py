@@ -49,13 +49,7 @@ class NormalBot:
             return None
         if len(moves) == 1 and not can_pass:
             return moves[0]
-        scored = rank_moves(view, moves, can_pass)
-        return scored[0][1]
-
-
-def rank_moves(view: PlayerView, moves: list[Move], can_pass: bool) -> list[tuple[float, Move | None]]:
-    """Every choice (``None`` = pass, when allowed) with its score, best first."""
-    return Judge(view).rank(moves, can_pass)
+        return Judge(view).rank(moves, can_pass)[0][1]
 
 
 class Judge:
@@ -71,6 +65,7 @@ class Judge:
         self._out_memo: dict[tuple[int, int], bool] = {}
 
     def rank(self, moves: list[Move], can_pass: bool, trim: bool = True) -> list[tuple[float, Move | None]]:
+        """Every choice (``None`` = pass, when allowed) with its score, best first."""
         view = self.view
         leading = view.prev is None
         if leading:
