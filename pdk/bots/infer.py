@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdk import counts as C
-from pdk.bots.knowledge import played_counts
+from pdk.bots.knowledge import unseen_counts
 from pdk.combos import Move
 from pdk.deal import Rng
 from pdk.movegen import BOMB, PAIR, SINGLE, MoveGenerator, generator_for
@@ -79,10 +79,7 @@ class Sampler:
         self.view = view
         profile = view.profile
         self.gen: MoveGenerator = generator_for(profile)
-        deck = 0
-        for r, n in enumerate(profile.rank_totals):
-            deck += n * C.ONE[r]
-        self.unseen = deck - C.from_mask(view.hand) - played_counts(view)
+        self.unseen = unseen_counts(view)
         self.ranks = C.ranks_list(self.unseen)
         self.holders = [s for s in range(view.players) if s != view.seat]
         self.sizes = [view.hand_sizes[s] for s in self.holders]

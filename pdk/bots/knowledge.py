@@ -13,6 +13,7 @@ from pdk import counts as C
 from pdk.bots.plan import size_of
 from pdk.combos import Move
 from pdk.movegen import BOMB, MoveGenerator, generator_for
+from pdk.profile import Profile
 from pdk.state import PlayerView
 
 
@@ -25,12 +26,17 @@ def played_counts(view: PlayerView) -> int:
     return total
 
 
+def deck_counts(profile: Profile) -> int:
+    """Rank counts of the whole deck the profile deals."""
+    deck = 0
+    for r, n in enumerate(profile.rank_totals):
+        deck += n * C.ONE[r]
+    return deck
+
+
 def unseen_counts(view: PlayerView) -> int:
     """Rank counts of the cards this seat has not seen: the deck minus its hand minus plays."""
-    deck = 0
-    for r, n in enumerate(view.profile.rank_totals):
-        deck += n * C.ONE[r]
-    return deck - C.from_mask(view.hand) - played_counts(view)
+    return deck_counts(view.profile) - C.from_mask(view.hand) - played_counts(view)
 
 
 class Knowledge:
@@ -39,7 +45,6 @@ class Knowledge:
     def __init__(
         self,
         view: PlayerView,
-        played: int | None = None,
         *,
         hand: int | None = None,
         unseen: int | None = None,
@@ -50,12 +55,7 @@ class Knowledge:
         self.gen: MoveGenerator = generator_for(view.profile)
         self.hand = C.from_mask(view.hand) if hand is None else hand
         if unseen is None:
-            if played is None:
-                played = played_counts(view)
-            deck = 0
-            for r, n in enumerate(view.profile.rank_totals):
-                deck += n * C.ONE[r]
-            unseen = deck - self.hand - played
+            unseen = deck_counts(view.profile) - self.hand - played_counts(view)
         self.unseen = unseen
         seat = view.seat
         self.opponents = [s for s in range(view.players) if s != seat]
