@@ -35,7 +35,7 @@ class EasyBot:
     name = "easy"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = Rng(seed)
+        self.seed = seed  # it never draws: its choice is a function of the position
 
     def choose(self, view: PlayerView) -> Move | None:
         pos = view.position()
