@@ -229,15 +229,8 @@ def _combos(p: Profile, lang: Lang) -> list[str]:
     if t.kickers == 0:
         lines.append(_pick(("Trio: three cards of one rank, alone", "三张：三张同点，不带牌"), lang))
     else:
-        lines.append(
-            _pick(
-                (
-                    f"Trio: three of one rank with {_kickers(t.kickers, low, t.kicker_kind, t.bare, lang)}",
-                    f"三张：三张同点带 {_kickers(t.kickers, low, t.kicker_kind, t.bare, lang)}",
-                ),
-                lang,
-            )
-        )
+        kick = _kickers(t.kickers, low, t.kicker_kind, t.bare, lang)
+        lines.append(_pick((f"Trio: three of one rank with {kick}", f"三张：三张同点带 {kick}"), lang))
     if t.follow_same_kickers and len(t.counts) > 1:
         lines.append(
             _pick(
