@@ -228,19 +228,19 @@ def _cooked(fd: int) -> None:
     termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
 
 
-def _is_jsonl(path: Path) -> int:
-    """How many games a JSONL file holds (0 when it is not JSONL)."""
+def _jsonl_games(path: Path) -> list[str]:
+    """The games of a JSONL file, one line each (empty when it is not JSONL)."""
     try:
         lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
     except (OSError, UnicodeDecodeError):
-        return 0
+        return []
     if len(lines) < 2:
-        return 0
+        return []
     try:
         json.loads(lines[0])
     except json.JSONDecodeError:
-        return 0
-    return len(lines)
+        return []
+    return lines
 
 
 def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
@@ -248,7 +248,7 @@ def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
         return load(path, game)
     except RecordError as exc:
         if game is None and exc.reason is RecordReason.JSON:
-            n = _is_jsonl(path)
+            n = len(_jsonl_games(path))
             if n:
                 fail(tr("rp_err_jsonl", lang, path=path, n=n))
         fail(exc.message(lang))
@@ -257,9 +257,8 @@ def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
         fail(tr("rp_err_invalid", lang, path=path))
 
 
-def check_all(path: Path, lang: Lang) -> int:
-    """Validate every game of a JSONL file; fail at the first bad one."""
-    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+def check_all(path: Path, lines: list[str], lang: Lang) -> None:
+    """Validate every game (``lines``) of the JSONL file ``path``; fail at the first bad one."""
     for k, line in enumerate(lines, 1):
         try:
             loads(line)
@@ -267,7 +266,6 @@ def check_all(path: Path, lang: Lang) -> int:
             fail(f"{path}: {tr('rp_game_k', lang, k=k)}: {exc.message(lang)}")
         except (KeyError, TypeError, AttributeError, ValueError):
             fail(tr("rp_err_invalid", lang, path=f"{path}: {tr('rp_game_k', lang, k=k)}"))
-    return len(lines)
 
 
 @app.command()
@@ -311,9 +309,12 @@ def replay(
             fail(exc.message(language))
     elif bot_name not in known:
         fail(tr("rp_err_bot", language, name=bot_name, known=", ".join(known)))
-    if check and game is None and _is_jsonl(file):
-        n = check_all(file, language)
-        out_console().print(tr("rp_check_games", language, path=file, n=n), markup=False, highlight=False)
+    games = _jsonl_games(file) if check and game is None else []
+    if games:
+        check_all(file, games, language)
+        out_console().print(
+            tr("rp_check_games", language, path=file, n=len(games)), markup=False, highlight=False
+        )
         return
     record = load_or_fail(file, game, language)
     players = record.profile.players
