@@ -288,23 +288,31 @@ class Frame:
     legal_limit: int = 12  # how many legal plays the explain panel lists (screen height)
 
 
+def _variant(record: GameRecord, lang: Lang) -> str:
+    """The variant as the replay headers name it: profile name and title."""
+    title = record.profile.title.zh if lang == "zh" else record.profile.title.en
+    return f"{record.profile.name} {title}"
+
+
+def _seed(record: GameRecord) -> int | str:
+    return record.seed if record.seed is not None else "—"
+
+
 def render_frame(record: GameRecord, states: Sequence[GameState], frame: Frame, lang: Lang) -> RenderableType:
     """One screen of the replay: header, seats with hands (or counts), the current trick,
     the last play, the card counter, and the settlement once the deal is over."""
     state = states[frame.step]
     names = seat_names(record, lang)
-    n = len(record.actions)
-    title = record.profile.title.zh if lang == "zh" else record.profile.title.en
     parts: list[RenderableType] = [
         Text(
             tr(
                 "rp_header",
                 lang,
                 source=frame.source,
-                variant=f"{record.profile.name} {title}",
-                seed=record.seed if record.seed is not None else "—",
+                variant=_variant(record, lang),
+                seed=_seed(record),
                 i=frame.step,
-                n=n,
+                n=len(record.actions),
             ),
             style="bold",
         )
@@ -378,9 +386,7 @@ def transcript(
     报单 and bomb events, and the settlement. With ``bot``, every play where that bot would
     have chosen differently is annotated (only the viewer's plays when there is a viewer)."""
     names = seat_names(record, lang)
-    title = record.profile.title.zh if lang == "zh" else record.profile.title.en
-    seed = record.seed if record.seed is not None else "—"
-    lines = [tr("rp_tr_title", lang, variant=f"{record.profile.name} {title}", seed=seed)]
+    lines = [tr("rp_tr_title", lang, variant=_variant(record, lang), seed=_seed(record))]
     lines.append(tr("rp_tr_deal", lang))
     for seat, hand in enumerate(record.deal.hands):
         lead = f"  [{tr('rp_leads', lang)}]" if seat == record.deal.leader else ""
