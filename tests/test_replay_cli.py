@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,19 +10,24 @@ from typing import Any
 
 import pexpect
 import pytest
+from conftest import pdk_env
 
 from pdk.record import load
 
 PDK = shutil.which("pdk") or ""
 SAMPLES = Path(__file__).resolve().parents[1] / "replays"
-ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "LANG": "C.UTF-8", "TERM": "xterm"}
-ENV.pop("LC_ALL", None)
+ENV = pdk_env(120, TERM="xterm")
 
 pytestmark = pytest.mark.skipif(not PDK, reason="the pdk program is not installed")
 
 
-def pdk(*args: str, stdin: str | None = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PDK, *args], input=stdin, capture_output=True, text=True, env=ENV, timeout=60)
+def pdk(*args: str, stdin: str | None = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PDK, *args], input=stdin, capture_output=True, text=True, env=ENV, timeout=timeout)
+
+
+def spawn_replay(*args: str, dimensions: tuple[int, int]) -> pexpect.spawn:
+    """``pdk replay`` in a real pseudo-terminal."""
+    return pexpect.spawn(PDK, ["replay", *args], env=ENV, dimensions=dimensions, encoding="utf-8", timeout=20)
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> None:
@@ -52,6 +56,15 @@ def write(tmp_path: Path, data: object, name: str = "r.json") -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return path
+
+
+def pass_where_must_beat(data: dict[str, Any]) -> int:
+    """Turn the record's first follow that beat something into a pass (must-beat forbids it);
+    the index of that play."""
+    plays = data["plays"]
+    n = next(i for i in range(1, len(plays)) if "cards" in plays[i] and "cards" in plays[i - 1])
+    plays[n] = {"seat": plays[n]["seat"], "pass": True}
+    return n
 
 
 @pytest.mark.parametrize("name", ["shut_out.json", "bomb_war.json", "bao_dan_endgame.json"])
@@ -119,10 +132,7 @@ def test_unknown_version(tmp_path: Path) -> None:
 
 def test_illegal_pass_names_the_move(tmp_path: Path) -> None:
     data = record_data()
-    # Turn the first follow that beat something into a pass: must-beat forbids it.
-    plays = data["plays"]
-    n = next(i for i in range(1, len(plays)) if "cards" in plays[i] and "cards" in plays[i - 1])
-    plays[n] = {"seat": plays[n]["seat"], "pass": True}
+    n = pass_where_must_beat(data)
     proc = pdk("replay", str(write(tmp_path, data)), "--check")
     one_line_error(proc, "r.json", f"move {n + 1}", "must beat")
 
@@ -160,13 +170,8 @@ def test_bad_options() -> None:
 def test_navigation_in_a_pseudo_terminal() -> None:
     rec = load(SAMPLES / "bomb_war.json")
     n = len(rec.actions)
-    child = pexpect.spawn(
-        PDK,
-        ["replay", str(SAMPLES / "bomb_war.json"), "--lang", "en", "--bot", "easy"],
-        env=ENV,
-        dimensions=(60, 120),
-        encoding="utf-8",
-        timeout=20,
+    child = spawn_replay(
+        str(SAMPLES / "bomb_war.json"), "--lang", "en", "--bot", "easy", dimensions=(60, 120)
     )
     try:
         child.expect(f"play 0/{n}")
@@ -200,14 +205,7 @@ def test_navigation_in_a_pseudo_terminal() -> None:
 
 @pytest.mark.parametrize("key", ["\x03", "\x1b"])
 def test_ctrl_c_and_escape_leave_the_replay_cleanly(key: str) -> None:
-    child = pexpect.spawn(
-        PDK,
-        ["replay", str(SAMPLES / "shut_out.json"), "--as", "2", "--lang", "zh"],
-        env=ENV,
-        dimensions=(40, 110),
-        encoding="utf-8",
-        timeout=20,
-    )
+    child = spawn_replay(str(SAMPLES / "shut_out.json"), "--as", "2", "--lang", "zh", dimensions=(40, 110))
     try:
         child.expect("第 0/7 手")
         child.expect("暗牌")
@@ -224,9 +222,7 @@ def test_ctrl_c_and_escape_leave_the_replay_cleanly(key: str) -> None:
 def test_errors_in_chinese(tmp_path: Path) -> None:
     one_line_error(pdk("replay", str(tmp_path / "nope.json"), "--lang", "zh"), "nope.json", "文件不存在")
     data = record_data()
-    plays = data["plays"]
-    n = next(i for i in range(1, len(plays)) if "cards" in plays[i] and "cards" in plays[i - 1])
-    plays[n] = {"seat": plays[n]["seat"], "pass": True}
+    n = pass_where_must_beat(data)
     proc = pdk("replay", str(write(tmp_path, data)), "--lang", "zh")
     one_line_error(proc, "r.json", f"第 {n + 1} 手不合法", "有牌必压")
 
@@ -235,32 +231,13 @@ def test_transcript_of_a_play_to_the_last_deal_gives_places(tmp_path: Path) -> N
     """In a profile that plays on after the first player is out, the transcript names each
     player's finishing place instead of calling every one of them the winner."""
     out = tmp_path / "j.jsonl"
-    made = subprocess.run(
-        [
-            "pdk",
-            "selfplay",
-            "--variant",
-            "jokers17",
-            "--games",
-            "3",
-            "--players",
-            "easy",
-            "--workers",
-            "1",
-            "--out",
-            str(out),
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
+    made = pdk(
+        "selfplay",
+        *("--variant", "jokers17", "--games", "3", "--players", "easy", "--workers", "1"),
+        *("--out", str(out), "--json"),
         timeout=120,
     )
     assert made.returncode == 0, made.stderr
-    text = subprocess.run(
-        ["pdk", "replay", str(out), "--game", "1", "--print", "--lang", "en"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    ).stdout
+    text = pdk("replay", str(out), "--game", "1", "--print", "--lang", "en").stdout
     assert "is out: place 1" in text and "is out: place 2" in text
     assert "is out and wins" not in text
