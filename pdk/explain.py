@@ -30,6 +30,11 @@ def _pick(pair: Pair, lang: Lang) -> str:
     return pair[1] if lang == "zh" else pair[0]
 
 
+def _add(lines: list[str], lang: Lang, en: str, zh: str) -> None:
+    """Append the sentence in the reader's language."""
+    lines.append(_pick((en, zh), lang))
+
+
 def _card(name: str) -> str:
     return format_unicode([card_from_name(name)])
 
@@ -74,7 +79,7 @@ def explain(profile: Profile, lang: Lang) -> str:
 
 def _deal(p: Profile, lang: Lang) -> list[str]:
     d = p.deck
-    lines = []
+    lines: list[str] = []
     packs = (
         _pick(("one 52-card pack", "一副 52 张牌"), lang)
         if d.packs == 1
@@ -85,10 +90,10 @@ def _deal(p: Profile, lang: Lang) -> list[str]:
         if d.jokers
         else _pick((" without jokers", "不用大小王"), lang)
     )
-    lines.append(_pick((f"Cards: {packs}{jokers}", f"用牌：{packs}，{jokers}"), lang))
+    _add(lines, lang, f"Cards: {packs}{jokers}", f"用牌：{packs}，{jokers}")
     if d.remove:
         removed = " ".join(_card(c) for c in d.remove)
-        lines.append(_pick((f"Taken out: {removed}", f"去掉：{removed}"), lang))
+        _add(lines, lang, f"Taken out: {removed}", f"去掉：{removed}")
     total = len(p.deck_cards)
     counts = p.rank_totals
     uneven = [r for r in range(15) if counts[r] and counts[r] != 4 * d.packs and r < Rank.BLACK_JOKER]
@@ -96,67 +101,47 @@ def _deal(p: Profile, lang: Lang) -> list[str]:
     if uneven:
         parts = ", ".join(f"{counts[r]}×{_rank(r, lang)}" for r in uneven)
         detail = _pick((f" (only {parts})", f"（其中只有 {parts}）"), lang)
-    lines.append(_pick((f"{total} cards in play{detail}", f"共 {total} 张{detail}"), lang))
-    lines.append(
-        _pick(
-            (
-                f"{p.players} players, {p.hand_size} cards each",
-                f"{p.players} 人，每人 {p.hand_size} 张",
-            ),
-            lang,
-        )
+    _add(lines, lang, f"{total} cards in play{detail}", f"共 {total} 张{detail}")
+    _add(
+        lines,
+        lang,
+        f"{p.players} players, {p.hand_size} cards each",
+        f"{p.players} 人，每人 {p.hand_size} 张",
     )
     if p.dummy_hands:
-        lines.append(
-            _pick(
-                (
-                    f"{p.dummy_hands} more hand(s) of {p.hand_size} dealt face down and never played",
-                    f"另发 {p.dummy_hands} 手 {p.hand_size} 张牌扣着不出，谁也看不到",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            f"{p.dummy_hands} more hand(s) of {p.hand_size} dealt face down and never played",
+            f"另发 {p.dummy_hands} 手 {p.hand_size} 张牌扣着不出，谁也看不到",
         )
     if d.set_aside:
-        lines.append(
-            _pick(
-                (
-                    f"{d.set_aside} random cards set aside unseen",
-                    f"随机抽出 {d.set_aside} 张底牌不看、不用",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            f"{d.set_aside} random cards set aside unseen",
+            f"随机抽出 {d.set_aside} 张底牌不看、不用",
         )
     lead = _card(p.lead.card)
-    lines.append(_pick((f"The holder of {lead} leads the first trick", f"持 {lead} 的人先出"), lang))
+    _add(lines, lang, f"The holder of {lead} leads the first trick", f"持 {lead} 的人先出")
     if p.lead.fallback and (d.set_aside or p.dummy_hands):
-        lines.append(
-            _pick(
-                (
-                    f"If {lead} is not dealt, the holder of the next card of its suit upward leads,"
-                    " then the lowest spade, heart, club, diamond",
-                    f"若 {lead} 不在任何人手里，则按同花色往上找，再按黑桃、红桃、梅花、方块最小的牌",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            f"If {lead} is not dealt, the holder of the next card of its suit upward leads,"
+            " then the lowest spade, heart, club, diamond",
+            f"若 {lead} 不在任何人手里，则按同花色往上找，再按黑桃、红桃、梅花、方块最小的牌",
         )
     if p.lead.must_contain:
-        lines.append(
-            _pick(
-                (f"The first play must contain {lead}", f"第一手必须带 {lead}"),
-                lang,
-            )
-        )
+        _add(lines, lang, f"The first play must contain {lead}", f"第一手必须带 {lead}")
     else:
-        lines.append(_pick(("The first play may be any combination", "第一手可以出任何牌型"), lang))
+        _add(lines, lang, "The first play may be any combination", "第一手可以出任何牌型")
     if p.lead.winner_leads:
-        lines.append(
-            _pick(
-                (
-                    "From the second deal of a match on, the last deal's winner leads, with any play",
-                    "从第二局起，由上一局的赢家先出，可出任意牌型",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            "From the second deal of a match on, the last deal's winner leads, with any play",
+            "从第二局起，由上一局的赢家先出，可出任意牌型",
         )
     return lines
 
@@ -188,58 +173,46 @@ def _combos(p: Profile, lang: Lang) -> list[str]:
         _pick(("Pair: two cards of one rank", "对子：两张同点"), lang),
     ]
     if p.deck.jokers and p.deck.packs > 1:
-        lines.append(_pick(("Two small or two big jokers are a pair", "两张小王或两张大王也算对子"), lang))
+        _add(lines, lang, "Two small or two big jokers are a pair", "两张小王或两张大王也算对子")
     chains = _chain_ranks(p, lang)
     if c.straight.enabled:
-        lines.append(
-            _pick(
-                (
-                    f"Straight: {c.straight.min_length} or more consecutive ranks within {chains}",
-                    f"顺子：{c.straight.min_length} 张或以上连续单张，范围 {chains}",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            f"Straight: {c.straight.min_length} or more consecutive ranks within {chains}",
+            f"顺子：{c.straight.min_length} 张或以上连续单张，范围 {chains}",
         )
     else:
-        lines.append(_pick(("No straights", "不能出顺子"), lang))
+        _add(lines, lang, "No straights", "不能出顺子")
     if c.straight_flush == "beats_straights":
-        lines.append(
-            _pick(
-                (
-                    "Straight flush: a straight all of one suit beats any plain straight of its length",
-                    "同花顺：同一花色的顺子，大于同样张数的任何杂色顺子",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            "Straight flush: a straight all of one suit beats any plain straight of its length",
+            "同花顺：同一花色的顺子，大于同样张数的任何杂色顺子",
         )
     if c.pair_chain.enabled:
-        lines.append(
-            _pick(
-                (
-                    f"Pair chain: {c.pair_chain.min_length} or more consecutive pairs within {chains}",
-                    f"连对：{c.pair_chain.min_length} 对或以上连续对子，范围 {chains}",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            f"Pair chain: {c.pair_chain.min_length} or more consecutive pairs within {chains}",
+            f"连对：{c.pair_chain.min_length} 对或以上连续对子，范围 {chains}",
         )
     else:
-        lines.append(_pick(("No pair chains", "不能出连对"), lang))
+        _add(lines, lang, "No pair chains", "不能出连对")
     t = c.trio
     low = t.kickers if t.min_kickers is None else t.min_kickers
     if t.kickers == 0:
-        lines.append(_pick(("Trio: three cards of one rank, alone", "三张：三张同点，不带牌"), lang))
+        _add(lines, lang, "Trio: three cards of one rank, alone", "三张：三张同点，不带牌")
     else:
         kick = _kickers(t.kickers, low, t.kicker_kind, t.bare, lang)
-        lines.append(_pick((f"Trio: three of one rank with {kick}", f"三张：三张同点带 {kick}"), lang))
+        _add(lines, lang, f"Trio: three of one rank with {kick}", f"三张：三张同点带 {kick}")
     if t.follow_same_kickers and len(t.counts) > 1:
-        lines.append(
-            _pick(
-                (
-                    "A trio is followed only by a trio with as many kickers (3+N against 3+N)",
-                    "接三张时必须按上家的 3+N 接（带牌张数相同）",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            "A trio is followed only by a trio with as many kickers (3+N against 3+N)",
+            "接三张时必须按上家的 3+N 接（带牌张数相同）",
         )
     pl = c.plane
     if pl.enabled:
@@ -252,62 +225,45 @@ def _combos(p: Profile, lang: Lang) -> list[str]:
         )
         if pl.kickers_per_trio:
             wings = _kickers(pl.kickers_per_trio, pl.low, pl.kicker_kind, pl.bare, lang)
-            lines.append(
-                _pick(
-                    (f"Plane: {body}, each trio carrying {wings}", f"飞机：{body}，每组带 {wings}"),
-                    lang,
-                )
-            )
+            _add(lines, lang, f"Plane: {body}, each trio carrying {wings}", f"飞机：{body}，每组带 {wings}")
         else:
-            lines.append(_pick((f"Trio chain: {body}", f"三顺：{body}"), lang))
+            _add(lines, lang, f"Trio chain: {body}", f"三顺：{body}")
         if pl.follow_same_kickers and pl.low < pl.kickers_per_trio:
-            lines.append(
-                _pick(
-                    ("A plane is followed by a plane with as many kickers", "接飞机时带牌张数必须相同"),
-                    lang,
-                )
+            _add(
+                lines, lang, "A plane is followed by a plane with as many kickers", "接飞机时带牌张数必须相同"
             )
     else:
-        lines.append(_pick(("No planes", "不能出飞机"), lang))
+        _add(lines, lang, "No planes", "不能出飞机")
     if p.rules.short_last_hand:
-        lines.append(
-            _pick(
-                (
-                    "A last hand may be a trio or plane with fewer kickers; it compares as the full form",
-                    "最后一手可以少带或不带，按完整的牌型比较",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            "A last hand may be a trio or plane with fewer kickers; it compares as the full form",
+            "最后一手可以少带或不带，按完整的牌型比较",
         )
     elif not t.bare:
-        lines.append(
-            _pick(
-                ("A trio always needs its kickers, even as the last hand", "三张必须带满，最后一手也一样"),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            "A trio always needs its kickers, even as the last hand",
+            "三张必须带满，最后一手也一样",
         )
     fw = c.four_with
     if fw.enabled:
         rng = (
             f"{fw.min_kickers}-{fw.max_kickers}" if fw.min_kickers != fw.max_kickers else str(fw.min_kickers)
         )
-        lines.append(
-            _pick(
-                (
-                    f"Four with kickers: four of a rank with {rng} cards is an ordinary play, not a bomb",
-                    f"四带：四张同点带 {rng} 张，是普通牌型，不算炸弹",
-                ),
-                lang,
-            )
-        )
-    lines.append(
-        _pick(
-            (
-                "To follow: the same combination, the same number of cards, and higher",
-                "跟牌须同牌型、同张数且更大",
-            ),
+        _add(
+            lines,
             lang,
+            f"Four with kickers: four of a rank with {rng} cards is an ordinary play, not a bomb",
+            f"四带：四张同点带 {rng} 张，是普通牌型，不算炸弹",
         )
+    _add(
+        lines,
+        lang,
+        "To follow: the same combination, the same number of cards, and higher",
+        "跟牌须同牌型、同张数且更大",
     )
     return lines
 
@@ -327,169 +283,132 @@ def _bombs(p: Profile, lang: Lang) -> list[str]:
         "four_jokers": ("four jokers 天王炸", "天王炸（四张王）"),
         "straight_flush": ("a straight flush", "同花顺"),
     }
-    lines = []
+    lines: list[str] = []
     order = " < ".join(_pick(names[k], lang) for k in kinds)
     if len(kinds) == 1:
-        lines.append(_pick((f"Bombs: {order}", f"炸弹：{order}"), lang))
+        _add(lines, lang, f"Bombs: {order}", f"炸弹：{order}")
     else:
-        lines.append(_pick((f"Bombs, weakest first: {order}", f"炸弹从小到大：{order}"), lang))
-    lines.append(_pick(("A bomb beats any play that is not a bomb", "炸弹可以压任何非炸弹牌型"), lang))
+        _add(lines, lang, f"Bombs, weakest first: {order}", f"炸弹从小到大：{order}")
+    _add(lines, lang, "A bomb beats any play that is not a bomb", "炸弹可以压任何非炸弹牌型")
     if b.four:
         if b.more_cards_beat_fewer:
-            lines.append(
-                _pick(
-                    (
-                        "Same-rank bombs: more cards beat fewer, then the higher rank",
-                        "同点炸弹：张数多的大，张数相同比点数",
-                    ),
-                    lang,
-                )
+            _add(
+                lines,
+                lang,
+                "Same-rank bombs: more cards beat fewer, then the higher rank",
+                "同点炸弹：张数多的大，张数相同比点数",
             )
         else:
-            lines.append(_pick(("Same-rank bombs compare by rank", "同点炸弹比点数"), lang))
+            _add(lines, lang, "Same-rank bombs compare by rank", "同点炸弹比点数")
         if b.unbreakable:
-            lines.append(
-                _pick(
-                    (
-                        "Bombs are unbreakable: while you hold a bomb its cards go out only together",
-                        "炸弹不能拆：手里有炸弹时，这些牌只能一起打出",
-                    ),
-                    lang,
-                )
+            _add(
+                lines,
+                lang,
+                "Bombs are unbreakable: while you hold a bomb its cards go out only together",
+                "炸弹不能拆：手里有炸弹时，这些牌只能一起打出",
             )
     if p.deck.jokers and not b.joker_pair and not b.four_jokers:
-        lines.append(
-            _pick(("The jokers are only the two highest singles", "大小王只是最大的单张，不能当炸弹"), lang)
-        )
+        _add(lines, lang, "The jokers are only the two highest singles", "大小王只是最大的单张，不能当炸弹")
     return lines
 
 
 def _play(p: Profile, lang: Lang) -> list[str]:
     r = p.rules
-    lines = []
+    lines: list[str] = []
     if r.must_beat:
-        lines.append(
-            _pick(
-                (
-                    "Must beat (有牌必压): if you can beat the play, you may not pass",
-                    "有牌必压：能压过上家就不能不出",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            "Must beat (有牌必压): if you can beat the play, you may not pass",
+            "有牌必压：能压过上家就不能不出",
         )
     else:
-        lines.append(
-            _pick(("You may always pass, even when you could beat", "随时可以不要，即使压得过"), lang)
-        )
-    lines.append(_pick(("The leader of a trick cannot pass", "起头的人不能不出"), lang))
+        _add(lines, lang, "You may always pass, even when you could beat", "随时可以不要，即使压得过")
+    _add(lines, lang, "The leader of a trick cannot pass", "起头的人不能不出")
     if r.bao_dan_highest_single:
-        lines.append(
-            _pick(
-                (
-                    "报单: when your next player holds one card, a single you play must be your highest",
-                    "报单：下家只剩一张时，你出单张必须出最大的",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            "报单: when your next player holds one card, a single you play must be your highest",
+            "报单：下家只剩一张时，你出单张必须出最大的",
         )
     if r.bao_pei:
-        lines.append(
-            _pick(
-                (
-                    "包赔: when your next player holds one card you may play a lower single, but if that"
-                    " player then goes out, you pay every loser's card payment",
-                    "包赔：下家报单时你可以不出最大单张，但若因此放走下家，你要包赔所有输家的分",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            "包赔: when your next player holds one card you may play a lower single, but if that"
+            " player then goes out, you pay every loser's card payment",
+            "包赔：下家报单时你可以不出最大单张，但若因此放走下家，你要包赔所有输家的分",
         )
     if p.end == "first_out":
-        lines.append(_pick(("The deal ends as soon as one player is out", "有人出完牌，本局立即结束"), lang))
+        _add(lines, lang, "The deal ends as soon as one player is out", "有人出完牌，本局立即结束")
     else:
-        lines.append(
-            _pick(
-                (
-                    "Play goes on after a player is out until only one player holds cards;"
-                    " a trick left by a player who went out is led by the next player still in",
-                    "有人出完后其余玩家继续，直到只剩一人；出完者的那一轮无人接时由其下家起头",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            "Play goes on after a player is out until only one player holds cards;"
+            " a trick left by a player who went out is led by the next player still in",
+            "有人出完后其余玩家继续，直到只剩一人；出完者的那一轮无人接时由其下家起头",
         )
     return lines
 
 
 def _scoring(p: Profile, lang: Lang) -> list[str]:
     s = p.settlement
-    lines = []
+    lines: list[str] = []
     if s.scheme == "placement":
         zh_names = [*["头游", "二游", "三游"][: p.players - 1], "末游"]
         en_names = [*["1st", "2nd", "3rd"][: p.players - 1], "last"]
         names = zh_names if lang == "zh" else en_names
         pts = ", ".join(f"{names[i]} {v:+d}" for i, v in enumerate(s.placement_points))
-        lines.append(_pick((f"Points by finishing place: {pts}", f"按名次计分：{pts}"), lang))
+        _add(lines, lang, f"Points by finishing place: {pts}", f"按名次计分：{pts}")
         if s.first_out_bonus:
             cond: Pair = (
                 ("", "")
                 if s.first_out_bonus_if == "always"
                 else (" when nobody else had played a card", "（其他人一张都没出时）")
             )
-            lines.append(
-                _pick(
-                    (
-                        f"The first out gets {s.first_out_bonus} extra{cond[0]}",
-                        f"头游额外得 {s.first_out_bonus} 分{cond[1]}",
-                    ),
-                    lang,
-                )
+            _add(
+                lines,
+                lang,
+                f"The first out gets {s.first_out_bonus} extra{cond[0]}",
+                f"头游额外得 {s.first_out_bonus} 分{cond[1]}",
             )
     else:
-        lines.append(
-            _pick(
-                (
-                    f"Each loser pays the winner {s.per_card} per card left",
-                    f"每个输家按剩牌张数付给赢家，每张 {s.per_card} 分",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            f"Each loser pays the winner {s.per_card} per card left",
+            f"每个输家按剩牌张数付给赢家，每张 {s.per_card} 分",
         )
-        lines.append(
-            _pick(
-                (
-                    f"全关: a loser who never played a card pays x{s.shut_out_multiplier}",
-                    f"全关：一张没出的输家付 {s.shut_out_multiplier} 倍",
-                ),
-                lang,
-            )
+        _add(
+            lines,
+            lang,
+            f"全关: a loser who never played a card pays x{s.shut_out_multiplier}",
+            f"全关：一张没出的输家付 {s.shut_out_multiplier} 倍",
         )
         if s.reverse_spring_multiplier > 1:
-            lines.append(
-                _pick(
-                    (
-                        f"反春: a losing first leader who played only in the opening trick pays"
-                        f" x{s.reverse_spring_multiplier}",
-                        f"反春：先出的人若只在第一轮出过牌就输了，付 {s.reverse_spring_multiplier} 倍",
-                    ),
-                    lang,
-                )
+            _add(
+                lines,
+                lang,
+                f"反春: a losing first leader who played only in the opening trick pays"
+                f" x{s.reverse_spring_multiplier}",
+                f"反春：先出的人若只在第一轮出过牌就输了，付 {s.reverse_spring_multiplier} 倍",
             )
         for g in sorted(s.graded, key=lambda g: g.played_under):
             frac = str(Fraction(g.played_under).limit_denominator(100))
-            lines.append(
-                _pick(
-                    (
-                        f"A loser who played fewer than {frac} of their hand pays x{g.multiplier}",
-                        f"出牌不到手牌的 {frac}，付 {g.multiplier} 倍",
-                    ),
-                    lang,
-                )
+            _add(
+                lines,
+                lang,
+                f"A loser who played fewer than {frac} of their hand pays x{g.multiplier}",
+                f"出牌不到手牌的 {frac}，付 {g.multiplier} 倍",
             )
         if s.one_card_exempt:
-            lines.append(
-                _pick(
-                    ("A loser left with one card (报单) pays nothing", "报单（只剩一张）的输家不计输赢分"),
-                    lang,
-                )
+            _add(
+                lines,
+                lang,
+                "A loser left with one card (报单) pays nothing",
+                "报单（只剩一张）的输家不计输赢分",
             )
     if s.bomb_bonus:
         when: Pair = (
@@ -502,11 +421,9 @@ def _scoring(p: Profile, lang: Lang) -> list[str]:
             if s.bomb_bonus_paid_by == "each_other"
             else (f"scores {s.bomb_bonus} extra for its player", f"出炸弹的人额外得 {s.bomb_bonus} 分")
         )
-        lines.append(_pick((f"Bombs: {when[0]} {who[0]}", f"炸弹：{when[1]}，{who[1]}"), lang))
+        _add(lines, lang, f"Bombs: {when[0]} {who[0]}", f"炸弹：{when[1]}，{who[1]}")
     if s.bomb_doubling:
-        lines.append(
-            _pick(("Every bomb played doubles the deal's score", "每出一个炸弹，本局分数翻倍"), lang)
-        )
+        _add(lines, lang, "Every bomb played doubles the deal's score", "每出一个炸弹，本局分数翻倍")
     lines.append(
         _pick(("The scores sum to zero", "各家分数总和为零"), lang)
         if s.zero_sum
