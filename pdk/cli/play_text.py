@@ -15,7 +15,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "seat_next": ("Next 下家", "下家"),
     "seat_prev": ("Prev 上家", "上家"),
     "seat_across": ("Across 对家", "对家"),
-    "seat_bot": ("{seat} ({difficulty})", "{seat}（{difficulty}）"),
     "cards_n": ("{n} cards", "{n} 张"),
     "act_pass": ("pass", "不出"),
     "diff_easy": ("easy", "简单"),
