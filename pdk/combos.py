@@ -21,7 +21,7 @@ from enum import IntEnum
 
 from pdk import counts as C
 from pdk.cards import Rank
-from pdk.i18n import register
+from pdk.i18n import Lang, register, tr
 from pdk.profile import Profile
 
 
@@ -47,6 +47,10 @@ class ComboKind(IntEnum):
     def label(self) -> str:
         """The machine name used in JSON and records (``pair_chain``)."""
         return self.name.lower()
+
+    def said(self, lang: Lang) -> str:
+        """The kind's name for players (``连对`` / ``pair chain``)."""
+        return tr(f"kind_{self.label}", lang)
 
 
 register(

@@ -320,6 +320,9 @@ class Text(_Model):
     en: str
     zh: str
 
+    def said(self, lang: Lang) -> str:
+        return self.zh if lang == "zh" else self.en
+
 
 def _single_card(value: str) -> str:
     specs = parse_specs(value)  # a CardParseError is a ValueError: pydantic keeps it

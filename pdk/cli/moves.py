@@ -86,7 +86,7 @@ def moves(
     table.add_column(tr("col_kind", language))
     table.add_column(tr("col_cards", language))
     for m in legal:
-        table.add_row(tr(f"kind_{ComboKind(m[1]).label}", language), move_notation(m))
+        table.add_row(ComboKind(m[1]).said(language), move_notation(m))
     console.print(table)
     if prev is None:
         console.print(tr("moves_cannot_pass_lead", language))
@@ -131,5 +131,5 @@ def _judge(pos: Position, text: str, as_json: bool, lang: Lang) -> None:
     elif result is None:
         out_console().print(tr("moves_pass_legal", lang))
     else:
-        name = tr(f"kind_{result.kind.label}", lang)
+        name = result.kind.said(lang)
         out_console().print(tr("moves_legal", lang, cards=result.notation, kind=name), markup=False)

@@ -29,7 +29,6 @@ from pdk.cli.app import app
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
 from pdk.cli.play_input import Cmd, InputError, parse_command, resolve_input
 from pdk.cli.table import (
-    kind_name,
     render_settlement,
     render_table,
     settlement_rows,
@@ -270,7 +269,7 @@ class Game:
                 i=self.ui.hint_index + 1,
                 n=len(self.ui.hint_moves),
                 cards=move_notation(move).replace("T", "10"),
-                kind=kind_name(ComboKind(move[1]), lang),
+                kind=ComboKind(move[1]).said(lang),
             )
         )
 

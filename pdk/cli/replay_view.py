@@ -139,30 +139,26 @@ def cards_text(cards: Sequence[int]) -> Text:
     return text
 
 
-def kind_name(kind: ComboKind | int, lang: Lang) -> str:
-    return tr(f"kind_{ComboKind(kind).label}", lang)
-
-
 def action_text(action: Action, names: Sequence[str], lang: Lang) -> Text:
     text = Text(f"{names[action.seat]}: ")
     if action.play is None:
         text.append(tr("rp_pass", lang), style="dim")
     else:
         text.append_text(cards_text(action.play.cards))
-        text.append(f"  {kind_name(action.play.kind, lang)}", style="dim")
+        text.append(f"  {action.play.kind.said(lang)}", style="dim")
     return text
 
 
 def action_plain(action: Action, lang: Lang) -> str:
     if action.play is None:
         return tr("rp_pass", lang)
-    return f"{format_unicode(action.play.cards)}  {kind_name(action.play.kind, lang)}"
+    return f"{format_unicode(action.play.cards)}  {action.play.kind.said(lang)}"
 
 
 def move_plain(move: Move | None, lang: Lang) -> str:
     if move is None:
         return tr("rp_pass", lang)
-    return f"{move_notation(move)}  {kind_name(move[1], lang)}"
+    return f"{move_notation(move)}  {ComboKind(move[1]).said(lang)}"
 
 
 def counter(state: GameState, viewer: int | None) -> list[tuple[int, int]]:
@@ -290,7 +286,7 @@ class Frame:
 
 def _variant(record: GameRecord, lang: Lang) -> str:
     """The variant as the replay headers name it: profile name and title."""
-    title = record.profile.title.zh if lang == "zh" else record.profile.title.en
+    title = record.profile.title.said(lang)
     return f"{record.profile.name} {title}"
 
 

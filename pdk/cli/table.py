@@ -67,10 +67,6 @@ def play_text_of(play: Play) -> str:
     return " ".join(_rank_groups(ordered_cards(play)))
 
 
-def kind_name(kind: ComboKind, lang: Lang) -> str:
-    return tr(f"kind_{kind.label}", lang)
-
-
 def difficulty_name(name: str, lang: Lang) -> str:
     """A built-in difficulty in ``lang``; any other bot name as it is."""
     return tr(f"diff_{name}", lang) if name in ("easy", "normal", "hard") else name
@@ -231,7 +227,7 @@ def _status(view: PlayerView, turn: int, lang: Lang, auto: bool) -> str:
     params = {
         "who": short_name(view.prev_seat, you, n, lang),
         "cards": play_text_of(prev_play),
-        "kind": kind_name(prev_play.kind, lang),
+        "kind": prev_play.kind.said(lang),
     }
     pos = view.position()
     moves = pos.legal_moves()

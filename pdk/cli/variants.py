@@ -76,7 +76,7 @@ def list_variants(
     table.add_column(tr("variants_col_aliases", language))
     table.add_column(tr("variants_col_desc", language))
     for p in profiles:
-        text = p.description.zh if language == "zh" else p.description.en
+        text = p.description.said(language)
         table.add_row(p.name, ", ".join(p.aliases), text)
     console = out_console()
     console.print(table)
@@ -129,5 +129,5 @@ def check_file(
         profile = load_profile(path)
     except ProfileError as exc:
         fail(exc.message(language))
-    title = profile.title.zh if language == "zh" else profile.title.en
+    title = profile.title.said(language)
     out_console().print(tr("variants_ok", language, path=path, name=profile.name, title=title), markup=False)
