@@ -15,9 +15,9 @@ import statistics
 import time
 
 from pdk.bots import make_bot
-from pdk.deal import deal
-from pdk.profile import load_profile
-from pdk.state import GameState
+from pdk.engine.deal import deal
+from pdk.engine.profile import load_profile
+from pdk.engine.state import GameState
 
 
 def pct(values: list[float], q: float) -> float:

@@ -36,14 +36,14 @@ import statistics
 import time
 from collections.abc import Callable
 
-from pdk import counts as C
-from pdk.combos import Move
-from pdk.deal import Rng, deal
-from pdk.movegen import generator_for
-from pdk.playout import Playout
-from pdk.profile import Profile, load_profile
-from pdk.rules import Position
-from pdk.state import GameState
+from pdk.engine import counts as C
+from pdk.engine.combos import Move
+from pdk.engine.deal import Rng, deal
+from pdk.engine.movegen import generator_for
+from pdk.engine.playout import Playout
+from pdk.engine.profile import Profile, load_profile
+from pdk.engine.rules import Position
+from pdk.engine.state import GameState
 
 try:
     import resource

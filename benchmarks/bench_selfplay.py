@@ -3,7 +3,7 @@
     python benchmarks/bench_selfplay.py [--deals 1000] [--levels random,easy] [--repeats 3]
 
 For each bot level, ``--deals`` deals are played by three copies of it through
-``pdk.match.play_game`` — the exact path ``pdk selfplay --workers 1`` takes: derive the
+``pdk.app.match.play_game`` — the exact path ``pdk selfplay --workers 1`` takes: derive the
 deal's seed, deal, build the seeded bots, let each choose from its seat's ``PlayerView``,
 ``step``, settle and reduce to a ``GameResult``. A second column adds what ``--out`` costs
 (re-checking every play and serialising the record).
@@ -24,8 +24,8 @@ import argparse
 import statistics
 import time
 
-from pdk.match import make_tasks, play_game, run_match
-from pdk.profile import Profile, load_profile
+from pdk.app.match import make_tasks, play_game, run_match
+from pdk.engine.profile import Profile, load_profile
 
 
 def rate(profile: Profile, level: str, deals: int, seed: int, records: bool) -> float:

@@ -5,8 +5,8 @@
 For every shipped profile (or those named) it prints:
 
 * **gen** — which generator the profile's knobs select: ``fast`` (the rank-count generator
-  of ``pdk.movegen``, used whenever it covers every knob) or ``general``
-  (``pdk.movegen_general``: pair kickers, kicker ranges, four-with, 4+ bombs, joker bombs,
+  of ``pdk.engine.movegen``, used whenever it covers every knob) or ``general``
+  (``pdk.engine.movegen_general``: pair kickers, kicker ranges, four-with, 4+ bombs, joker bombs,
   A/2-low chains, straight flushes);
 * **open/s** — ``Position.legal_moves`` on every full hand of ``--deals`` fresh deals;
 * **play/s** — the same on every position met in random games (leads and follows);
@@ -25,13 +25,13 @@ import argparse
 import time
 from collections.abc import Callable
 
-from pdk.combos import Move
-from pdk.deal import Rng, deal
-from pdk.movegen import generator_for
-from pdk.movegen_general import GeneralGenerator
-from pdk.profile import Profile, available_profiles, load_profile
-from pdk.rules import Position
-from pdk.state import GameState
+from pdk.engine.combos import Move
+from pdk.engine.deal import Rng, deal
+from pdk.engine.movegen import generator_for
+from pdk.engine.movegen_general import GeneralGenerator
+from pdk.engine.profile import Profile, available_profiles, load_profile
+from pdk.engine.rules import Position
+from pdk.engine.state import GameState
 
 Sample = tuple[int, Move | None, bool]  # (hand bitmask, play to beat, 下家 has 报单)
 

@@ -5,7 +5,7 @@ cards cancels out)::
 
     pdk selfplay --players examples/greedy_bot.py:GreedyBot,normal,normal --duplicate -n 200
 
-What a bot receives: ``choose(view)`` is called with a ``pdk.state.PlayerView`` — its own
+What a bot receives: ``choose(view)`` is called with a ``pdk.engine.state.PlayerView`` — its own
 hand, every seat's card count, the public history and the current trick, never another
 hand. ``view.position().legal_moves()`` lists every legal play as a ``Move``, the tuple
 ``(counts, kind, top, units)``: the cards by rank, the ``ComboKind``, the rank compared and
@@ -18,9 +18,9 @@ numbers should draw them from that seed, so that a run with the same ``--seed`` 
 
 from __future__ import annotations
 
-from pdk import counts
-from pdk.combos import ComboKind, Move
-from pdk.state import PlayerView
+from pdk.engine import counts
+from pdk.engine.combos import ComboKind, Move
+from pdk.engine.state import PlayerView
 
 
 class GreedyBot:

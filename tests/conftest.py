@@ -12,13 +12,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from pdk import counts as C
-from pdk.cards import RANK_CHARS, mask_of
-from pdk.combos import ComboKind, Move, classify, preferred_lead
-from pdk.deal import Rng, deal, deal_from_hands
-from pdk.profile import Profile, load_profile
-from pdk.rules import IllegalPlay, Play, Position, Reason, check, move_notation, resolve_cards
-from pdk.state import GameState
+from pdk.engine import counts as C
+from pdk.engine.cards import RANK_CHARS, mask_of
+from pdk.engine.combos import ComboKind, Move, classify, preferred_lead
+from pdk.engine.deal import Rng, deal, deal_from_hands
+from pdk.engine.profile import Profile, load_profile
+from pdk.engine.rules import IllegalPlay, Play, Position, Reason, check, move_notation, resolve_cards
+from pdk.engine.state import GameState
 
 
 def pdk_env(columns: int = 200, **extra: str) -> dict[str, str]:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pdk.bots import BotSpecError, SpecReason, check_bot, is_plugin, load_factory, make_bot
-from pdk.combos import Move
-from pdk.match import (
+from pdk.engine.combos import Move
+from pdk.app.match import (
     MatchError,
     MatchFault,
     Tally,
@@ -22,14 +22,14 @@ from pdk.match import (
     play_game,
     run_match,
 )
-from pdk.profile import Profile
-from pdk.state import PlayerView
+from pdk.engine.profile import Profile
+from pdk.engine.state import PlayerView
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "greedy_bot.py"
 GREEDY = f"{EXAMPLE}:GreedyBot"
 
 BOTS = """
-from pdk.state import PlayerView
+from pdk.engine.state import PlayerView
 
 LOADED = []
 LOADED.append(1)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pdk.record import loads
+from pdk.engine.record import loads
 
 PDK = shutil.which("pdk") or ""
 ROOT = Path(__file__).resolve().parent.parent

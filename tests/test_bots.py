@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from pdk.bots import bot_names, make_bot
 from pdk.bots.hints import hints
-from pdk.deal import Rng, deal
-from pdk.profile import Profile, available_profiles
-from pdk.rules import check
-from pdk.state import GameState
+from pdk.engine.deal import Rng, deal
+from pdk.engine.profile import Profile, available_profiles
+from pdk.engine.rules import check
+from pdk.engine.state import GameState
 
 PROFILES = available_profiles()
 FAST_BOTS = ["random", "easy", "normal"]

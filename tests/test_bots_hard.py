@@ -15,12 +15,12 @@ from test_bots import PROFILES, assert_legal, random_position
 from pdk.bots import make_bot
 from pdk.bots.hard import HardBot
 from pdk.bots.infer import Sampler, pass_facts
-from pdk.cards import mask_of
-from pdk.combos import Move
-from pdk.deal import Deal, Rng, deal
-from pdk.profile import Profile
-from pdk.rules import move_notation, resolve_cards
-from pdk.state import GameState, PlayerView
+from pdk.engine.cards import mask_of
+from pdk.engine.combos import Move
+from pdk.engine.deal import Deal, Rng, deal
+from pdk.engine.profile import Profile
+from pdk.engine.rules import move_notation, resolve_cards
+from pdk.engine.state import GameState, PlayerView
 
 
 def small_hard(seed: int = 0) -> HardBot:
@@ -93,7 +93,7 @@ def test_sampled_hands_respect_sizes_and_hidden_cards(classic: Profile) -> None:
 
 
 def _items(counts: int) -> list[tuple[int, int]]:
-    from pdk import counts as C
+    from pdk.engine import counts as C
 
     return C.items(counts)
 

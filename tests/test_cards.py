@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import Judge
 
-from pdk.cards import (
+from pdk.engine.cards import (
     Card,
     CardParseError,
     Rank,
@@ -18,7 +18,7 @@ from pdk.cards import (
     parse_specs,
     rank_label,
 )
-from pdk.rules import resolve_cards
+from pdk.engine.rules import resolve_cards
 
 
 def ranks(text: str) -> str:

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from conftest import pdk_env, run_pdk
 
-from pdk.cards import cards_of, format_cards
-from pdk.combos import ComboKind
-from pdk.deal import deal
-from pdk.profile import load_profile
-from pdk.rules import Position, move_notation
+from pdk.engine.cards import cards_of, format_cards
+from pdk.engine.combos import ComboKind
+from pdk.engine.deal import deal
+from pdk.engine.profile import load_profile
+from pdk.engine.rules import Position, move_notation
 
 # The seven classic16 kinds (RULES.md); the JSON of `pdk moves` must use these labels.
 KINDS = {"single", "pair", "pair_chain", "straight", "trio_with_two", "plane", "bomb"}

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.deal import deal
-from pdk.match import (
+from pdk.engine.deal import deal
+from pdk.app.match import (
     GameResult,
     MatchError,
     arrangements,
@@ -21,8 +21,8 @@ from pdk.match import (
     summarize,
     t_quantile_975,
 )
-from pdk.profile import Profile
-from pdk.record import loads
+from pdk.engine.profile import Profile
+from pdk.engine.record import loads
 
 
 def test_deal_seeds_depend_only_on_run_seed_and_index() -> None:

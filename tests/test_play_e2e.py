@@ -17,11 +17,11 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from pdk.cards import rank_label
+from pdk.engine.cards import rank_label
 from pdk.cli.table import hand_plain, unseen_counts
-from pdk.profile import load_profile
-from pdk.record import load
-from pdk.session import HUMAN, Session, new_session
+from pdk.engine.profile import load_profile
+from pdk.engine.record import load
+from pdk.app.session import HUMAN, Session, new_session
 
 PROFILE = load_profile()
 PROMPT = r"play \(\? help\)> "
@@ -65,7 +65,7 @@ def hand_after(child: pexpect.spawn) -> tuple[int, str]:
 
 
 def expected_hand(sess: Session) -> str:
-    from pdk.cards import cards_of, rank_of, suit_of
+    from pdk.engine.cards import cards_of, rank_of, suit_of
 
     cards = sorted(cards_of(sess.state.hands[HUMAN]), key=lambda c: (rank_of(c), suit_of(c)))
     return hand_plain(cards, 80)
@@ -116,7 +116,7 @@ def test_refused_pass_illegal_play_hint_and_counter(tmp_path: Path) -> None:
 
 
 def _cards(sess: Session) -> list[int]:
-    from pdk.cards import cards_of
+    from pdk.engine.cards import cards_of
 
     return cards_of(sess.state.hands[HUMAN])
 
@@ -243,7 +243,7 @@ def test_bad_options_are_one_line_errors(tmp_path: Path, args: list[str], messag
 
 
 def test_ctrl_c_takes_back_auto_play(tmp_path: Path) -> None:
-    from pdk.deal import deal
+    from pdk.engine.deal import deal
 
     # You lead, so the long delay only slows the 托管 move that Ctrl-C interrupts.
     seed = next(s for s in range(1, 100) if deal(PROFILE, s).leader == HUMAN)

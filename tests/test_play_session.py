@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pdk.profile import Profile, load_profile
-from pdk.session import (
+from pdk.engine.profile import Profile, load_profile
+from pdk.app.session import (
     HUMAN,
     SaveError,
     atomic_write,
@@ -23,7 +23,7 @@ PROFILE = load_profile()
 
 
 def advance(sess: object, plays: int) -> None:
-    from pdk.session import Session
+    from pdk.app.session import Session
 
     assert isinstance(sess, Session)
     for _ in range(plays):

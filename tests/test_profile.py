@@ -10,7 +10,7 @@ import pydantic
 import pytest
 import yaml
 
-from pdk.profile import Profile, ProfileError, load_profile, variants_dir
+from pdk.engine.profile import Profile, ProfileError, load_profile, variants_dir
 
 CLASSIC_YAML = variants_dir() / "classic16.yaml"
 

@@ -17,8 +17,8 @@ import yaml
 from conftest import run_pdk
 from pydantic_core import ErrorDetails
 
-from pdk.i18n import MESSAGES, Lang
-from pdk.profile import (
+from pdk.text.catalog import MESSAGES, Lang
+from pdk.engine.profile import (
     ProfileError,
     ProfileProblem,
     ProfileReason,

@@ -14,14 +14,14 @@ from conftest import played_mask, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk import counts as C
-from pdk.cards import cards_of
-from pdk.combos import ComboKind
-from pdk.deal import Rng, deal
-from pdk.profile import Profile, load_profile
-from pdk.record import GameRecord, dumps, loads
-from pdk.rules import IllegalPlay, Position, check
-from pdk.state import GameState
+from pdk.engine import counts as C
+from pdk.engine.cards import cards_of
+from pdk.engine.combos import ComboKind
+from pdk.engine.deal import Rng, deal
+from pdk.engine.profile import Profile, load_profile
+from pdk.engine.record import GameRecord, dumps, loads
+from pdk.engine.rules import IllegalPlay, Position, check
+from pdk.engine.state import GameState
 
 PROFILE: Profile = load_profile()
 DECK = sum(1 << c for c in PROFILE.deck_cards)

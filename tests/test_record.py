@@ -12,12 +12,12 @@ from conftest import random_game as play_randomly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdk import counts as C
-from pdk.cards import cards_of, format_cards
-from pdk.deal import Rng, deal
-from pdk.profile import load_profile
-from pdk.record import VERSION, GameRecord, RecordError, dump, dumps, load, loads
-from pdk.state import GameState
+from pdk.engine import counts as C
+from pdk.engine.cards import cards_of, format_cards
+from pdk.engine.deal import Rng, deal
+from pdk.engine.profile import load_profile
+from pdk.engine.record import VERSION, GameRecord, RecordError, dump, dumps, load, loads
+from pdk.engine.state import GameState
 
 PROFILE = load_profile()
 

@@ -9,8 +9,8 @@ from rich.console import Console
 
 from pdk.cli.replay import Key, Replayer, decode_key
 from pdk.cli.replay_view import Frame, counter, explain, render_frame, transcript
-from pdk.i18n import Lang
-from pdk.record import GameRecord, load
+from pdk.text.catalog import Lang
+from pdk.engine.record import GameRecord, load
 
 SAMPLES = Path(__file__).resolve().parents[1] / "replays"
 NAMES = ["shut_out.json", "bomb_war.json", "bao_dan_endgame.json"]
@@ -157,8 +157,8 @@ def test_every_selfplay_and_replay_message_exists_in_both_languages() -> None:
 
     import pdk.cli.replay
     import pdk.cli.selfplay
-    import pdk.record  # noqa: F401  (registers their messages)
-    from pdk.i18n import MESSAGES
+    import pdk.engine.record  # noqa: F401  (registers their messages)
+    from pdk.text.catalog import MESSAGES
 
     fmt = string.Formatter()
     keys = [k for k in MESSAGES if k.startswith(("sp_", "rp_", "rpe_"))]
@@ -196,7 +196,7 @@ def test_every_selfplay_and_replay_message_exists_in_both_languages() -> None:
 def test_record_errors_are_localized(
     reason: str, params: dict[str, object], english: str, chinese: str
 ) -> None:
-    from pdk.record import RecordError, RecordReason
+    from pdk.engine.record import RecordError, RecordReason
 
     exc = RecordError(RecordReason[reason], path="f.json", **params)
     assert str(exc) == exc.message("en") == english

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, rank, refused
 
-from pdk import counts as C
-from pdk.combos import ComboKind, classify
-from pdk.deal import Rng, deal
-from pdk.profile import load_profile
-from pdk.rules import Reason
-from pdk.state import GameState
+from pdk.engine import counts as C
+from pdk.engine.combos import ComboKind, classify
+from pdk.engine.deal import Rng, deal
+from pdk.engine.profile import load_profile
+from pdk.engine.rules import Reason
+from pdk.engine.state import GameState
 
 
 def kinds(judge: Judge, text: str) -> set[str]:

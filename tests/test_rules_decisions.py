@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, game, random_game, rank, refused, run
 
-from pdk.cards import cards_of, format_cards
-from pdk.combos import ComboKind
-from pdk.deal import deal, splitmix64
-from pdk.profile import Profile
-from pdk.record import GameRecord, dumps, loads
-from pdk.rules import IllegalPlay, Reason
+from pdk.engine.cards import cards_of, format_cards
+from pdk.engine.combos import ComboKind
+from pdk.engine.deal import deal, splitmix64
+from pdk.engine.profile import Profile
+from pdk.engine.record import GameRecord, dumps, loads
+from pdk.engine.rules import IllegalPlay, Reason
 
 # -- D1: the highest single under 报单 ----------------------------------------------------
 

@@ -6,11 +6,11 @@ from itertools import pairwise
 
 from conftest import Judge
 
-from pdk.cards import RANK_CHARS, Rank, card_id, cards_of, format_unicode
-from pdk.deal import deal
-from pdk.profile import Profile
-from pdk.rules import IllegalPlay, Reason
-from pdk.state import GameState
+from pdk.engine.cards import RANK_CHARS, Rank, card_id, cards_of, format_unicode
+from pdk.engine.deal import deal
+from pdk.engine.profile import Profile
+from pdk.engine.rules import IllegalPlay, Reason
+from pdk.engine.state import GameState
 
 SPADE3 = card_id(Rank.THREE, 0)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, rank, refused
 
-from pdk.combos import ComboKind
-from pdk.deal import deal_from_hands
-from pdk.profile import Profile
-from pdk.rules import IllegalPlay, Reason
-from pdk.state import GameState
+from pdk.engine.combos import ComboKind
+from pdk.engine.deal import deal_from_hands
+from pdk.engine.profile import Profile
+from pdk.engine.rules import IllegalPlay, Reason
+from pdk.engine.state import GameState
 
 # -- 1. no bare trio, no short kickers --------------------------------------------------
 

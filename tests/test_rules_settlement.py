@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, game, run
 
-from pdk.profile import Profile
-from pdk.rules import IllegalPlay, Reason
-from pdk.settlement import settle
+from pdk.engine.profile import Profile
+from pdk.engine.rules import IllegalPlay, Reason
+from pdk.engine.settlement import settle
 
 
 def test_first_out_ends_the_deal_at_once(judge: Judge) -> None:

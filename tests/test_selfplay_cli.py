@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pdk.record import loads
+from pdk.engine.record import loads
 
 PDK = shutil.which("pdk") or ""
 ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "LANG": "C.UTF-8"}

@@ -1,9 +1,9 @@
 """The shortest end-to-end check: a seeded random game runs to a zero-sum settlement."""
 
 from pdk.bots import make_bot
-from pdk.deal import deal
-from pdk.profile import load_profile
-from pdk.state import GameState
+from pdk.engine.deal import deal
+from pdk.engine.profile import load_profile
+from pdk.engine.state import GameState
 
 
 def test_random_game_settles_to_zero() -> None:

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from pdk import counts as C
+from pdk.engine import counts as C
 from pdk.bots import make_bot
-from pdk.cards import rank_of
+from pdk.engine.cards import rank_of
 from pdk.cli.table import (
     hand_plain,
     render_settlement,
@@ -20,11 +20,11 @@ from pdk.cli.table import (
     table_view,
     unseen_counts,
 )
-from pdk.deal import deal, deal_from_hands
-from pdk.i18n import Lang
-from pdk.profile import load_profile
-from pdk.rules import resolve_cards
-from pdk.state import GameState
+from pdk.engine.deal import deal, deal_from_hands
+from pdk.text.catalog import Lang
+from pdk.engine.profile import load_profile
+from pdk.engine.rules import resolve_cards
+from pdk.engine.state import GameState
 
 PROFILE = load_profile()
 

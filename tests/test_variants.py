@@ -9,14 +9,14 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, game, refused, run, with_knobs
 
-from pdk import counts as C
-from pdk.cards import Rank, card_id
-from pdk.combos import ComboKind
-from pdk.deal import deal, next_leader
-from pdk.profile import Profile, load_profile
-from pdk.rules import IllegalPlay, Reason
-from pdk.settlement import settle
-from pdk.state import GameState
+from pdk.engine import counts as C
+from pdk.engine.cards import Rank, card_id
+from pdk.engine.combos import ComboKind
+from pdk.engine.deal import deal, next_leader
+from pdk.engine.profile import Profile, load_profile
+from pdk.engine.rules import IllegalPlay, Reason
+from pdk.engine.settlement import settle
+from pdk.engine.state import GameState
 
 
 def J(name: str) -> Judge:

@@ -13,11 +13,11 @@ from conftest import played_mask, random_game, with_knobs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk import counts as C
-from pdk.cards import cards_of, format_cards
-from pdk.profile import Profile, available_profiles
-from pdk.record import GameRecord, dumps, loads
-from pdk.rules import IllegalPlay, Position, check
+from pdk.engine import counts as C
+from pdk.engine.cards import cards_of, format_cards
+from pdk.engine.profile import Profile, available_profiles
+from pdk.engine.record import GameRecord, dumps, loads
+from pdk.engine.rules import IllegalPlay, Position, check
 
 # Knobs no shipped profile turns on get their own random games too.
 KNOBBED = [

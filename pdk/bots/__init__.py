@@ -19,10 +19,10 @@ from enum import Enum
 from pathlib import Path
 from typing import Protocol
 
-from pdk.combos import Move
-from pdk.i18n import LocalizedError
-from pdk.i18n import register as register_messages
-from pdk.state import PlayerView
+from pdk.engine.combos import Move
+from pdk.text.catalog import LocalizedError
+from pdk.text.catalog import register as register_messages
+from pdk.engine.state import PlayerView
 
 
 class Bot(Protocol):

@@ -28,18 +28,18 @@ from __future__ import annotations
 
 import time
 
-from pdk import counts as C
+from pdk.engine import counts as C
 from pdk.bots import register
 from pdk.bots.infer import Sampler
 from pdk.bots.knowledge import Knowledge
 from pdk.bots.normal import Judge
 from pdk.bots.plan import size_of
-from pdk.combos import Move
-from pdk.deal import Rng, splitmix64
-from pdk.movegen import BOMB, SINGLE
-from pdk.playout import Playout
-from pdk.profile import Profile, Settlement
-from pdk.state import PlayerView
+from pdk.engine.combos import Move
+from pdk.engine.deal import Rng, splitmix64
+from pdk.engine.movegen import BOMB, SINGLE
+from pdk.engine.playout import Playout
+from pdk.engine.profile import Profile, Settlement
+from pdk.engine.state import PlayerView
 
 
 class Sim(Playout):
@@ -68,7 +68,7 @@ class Sim(Playout):
 
     def pays(self, o: int, s: Settlement) -> int:
         """What seat ``o`` pays the winner: cards left, times the 全关 multiplier if it never
-        played (the search leaves out the rarer factors ``pdk.settlement`` applies)."""
+        played (the search leaves out the rarer factors ``pdk.engine.settlement`` applies)."""
         return self.sizes[o] * s.per_card * (1 if self.played_any[o] else s.shut_out_multiplier)
 
     def score(self, me: int, profile: Profile) -> float:

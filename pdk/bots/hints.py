@@ -8,8 +8,8 @@ so the first hint is what that bot would play; every legal play is listed, none 
 from __future__ import annotations
 
 from pdk.bots.normal import Judge
-from pdk.combos import Move
-from pdk.state import PlayerView
+from pdk.engine.combos import Move
+from pdk.engine.state import PlayerView
 
 
 def hints(view: PlayerView) -> list[Move]:

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdk import counts as C
+from pdk.engine import counts as C
 from pdk.bots.knowledge import unseen_counts
-from pdk.combos import Move
-from pdk.deal import Rng
-from pdk.movegen import BOMB, PAIR, SINGLE, MoveGenerator, generator_for
-from pdk.state import PlayerView
+from pdk.engine.combos import Move
+from pdk.engine.deal import Rng
+from pdk.engine.movegen import BOMB, PAIR, SINGLE, MoveGenerator, generator_for
+from pdk.engine.state import PlayerView
 
 _NO_CAP = 99
 

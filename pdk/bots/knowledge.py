@@ -9,12 +9,12 @@ over-estimate, which is the safe side for "is this play a sure winner?".
 
 from __future__ import annotations
 
-from pdk import counts as C
+from pdk.engine import counts as C
 from pdk.bots.plan import size_of
-from pdk.combos import Move
-from pdk.movegen import BOMB, MoveGenerator, generator_for
-from pdk.profile import Profile
-from pdk.state import PlayerView
+from pdk.engine.combos import Move
+from pdk.engine.movegen import BOMB, MoveGenerator, generator_for
+from pdk.engine.profile import Profile
+from pdk.engine.state import PlayerView
 
 
 def played_counts(view: PlayerView) -> int:

@@ -19,13 +19,13 @@ seed is accepted for the common bot interface only.
 
 from __future__ import annotations
 
-from pdk import counts as C
+from pdk.engine import counts as C
 from pdk.bots import register
 from pdk.bots.knowledge import Knowledge
 from pdk.bots.plan import Planner, planner_for, size_of
-from pdk.combos import Move
-from pdk.movegen import BOMB, PLANE, SINGLE, TRIO, MoveGenerator, generator_for
-from pdk.state import PlayerView
+from pdk.engine.combos import Move
+from pdk.engine.movegen import BOMB, PLANE, SINGLE, TRIO, MoveGenerator, generator_for
+from pdk.engine.state import PlayerView
 
 TEMPO = 0.5  # winning the trick back (the lead is worth about half a play)
 SAFE_BOMB = 2.5  # a bomb that collects its bonus: 10 from each other player

@@ -16,8 +16,8 @@ the move generator's profile knobs, so every variant plans with its own catalogu
 
 from __future__ import annotations
 
-from pdk import counts as C
-from pdk.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO, MoveGenerator
+from pdk.engine import counts as C
+from pdk.engine.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO, MoveGenerator
 
 PLAY_COST = 1.0
 BOMB_VALUE = 1.0

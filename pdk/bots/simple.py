@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pdk import counts as C
+from pdk.engine import counts as C
 from pdk.bots import register
-from pdk.combos import Move
-from pdk.deal import Rng
-from pdk.movegen import BOMB
-from pdk.state import PlayerView
+from pdk.engine.combos import Move
+from pdk.engine.deal import Rng
+from pdk.engine.movegen import BOMB
+from pdk.engine.state import PlayerView
 
 
 class RandomBot:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from pdk import __version__
-from pdk.i18n import Lang, default_lang, register, tr
+from pdk.text.catalog import Lang, default_lang, register, tr
 
 register(
     {

@@ -9,8 +9,8 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
-from pdk.i18n import Lang, default_lang, register, tr
-from pdk.profile import Profile, ProfileError, load_profile
+from pdk.text.catalog import Lang, default_lang, register, tr
+from pdk.engine.profile import Profile, ProfileError, load_profile
 
 register(
     {

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pdk import counts as C
-from pdk.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
+from pdk.engine import counts as C
+from pdk.engine.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
 from pdk.cli.app import app
 from pdk.cli.common import (
     JsonOpt,
@@ -20,10 +20,10 @@ from pdk.cli.common import (
     out_console,
     profile_or_fail,
 )
-from pdk.combos import ComboKind, Move, classify, preferred_lead
-from pdk.i18n import Lang, tr
-from pdk.profile import Profile
-from pdk.rules import IllegalPlay, Position, Reason, check, is_one_suit, move_notation, resolve_cards
+from pdk.engine.combos import ComboKind, Move, classify, preferred_lead
+from pdk.text.catalog import Lang, tr
+from pdk.engine.profile import Profile
+from pdk.engine.rules import IllegalPlay, Position, Reason, check, is_one_suit, move_notation, resolve_cards
 
 
 def parse_beat(profile: Profile, text: str, available: int, lang: Lang) -> Move:

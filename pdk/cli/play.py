@@ -1,7 +1,7 @@
 """``pdk play``: the interactive game against two bots, deal after deal.
 
-The command is the input loop only: the session (``pdk.session``) owns the game and its
-save, the table module (``pdk.cli.table``) draws, the history (``pdk.history``) keeps
+The command is the input loop only: the session (``pdk.app.session``) owns the game and its
+save, the table module (``pdk.cli.table``) draws, the history (``pdk.app.history``) keeps
 finished deals. The game is saved after every play, so quitting, closing the terminal
 or ``kill -9`` all resume at the same position with ``pdk play``.
 """
@@ -35,13 +35,13 @@ from pdk.cli.table import (
     short_name,
     table_view,
 )
-from pdk.combos import ComboKind, Move
-from pdk.history import DealRow, History
-from pdk.i18n import Lang, tr
-from pdk.profile import DEFAULT_PROFILE
-from pdk.record import RecordError, dump
-from pdk.rules import IllegalPlay, move_notation
-from pdk.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
+from pdk.engine.combos import ComboKind, Move
+from pdk.app.history import DealRow, History
+from pdk.text.catalog import Lang, tr
+from pdk.engine.profile import DEFAULT_PROFILE
+from pdk.engine.record import RecordError, dump
+from pdk.engine.rules import IllegalPlay, move_notation
+from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 
 DIFFICULTIES = ("easy", "normal", "hard")
 

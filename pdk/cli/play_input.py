@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from pdk.cards import RANK_CHARS, CardParseError, CardPlace, format_cards, parse_specs
-from pdk.rules import resolve_cards
+from pdk.engine.cards import RANK_CHARS, CardParseError, CardPlace, format_cards, parse_specs
+from pdk.engine.rules import resolve_cards
 
 
 class Cmd(Enum):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pdk.i18n import register
+from pdk.text.catalog import register
 
 MESSAGES: dict[str, tuple[str, str]] = {
     # seats and the table

@@ -1,7 +1,7 @@
 """``pdk replay``: step through any game record, print it as a transcript, or validate it.
 
 Records come from ``pdk play``, from ``pdk selfplay --out`` (JSONL, one game a line, picked
-with ``--game K``) or from ``replays/``. Loading re-checks every play (``pdk.record``), so a
+with ``--game K``) or from ``replays/``. Loading re-checks every play (``pdk.engine.record``), so a
 bad file ends with one line naming the file and, for plays, the move and the reason.
 Rendering lives in ``replay_view`` (pure); this module reads keys and draws.
 """
@@ -34,9 +34,9 @@ from pdk.cli.replay_view import (
     seat_names,
     transcript,
 )
-from pdk.i18n import Lang, register, tr
-from pdk.record import GameRecord, RecordError, RecordReason, load, loads
-from pdk.state import GameState
+from pdk.text.catalog import Lang, register, tr
+from pdk.engine.record import GameRecord, RecordError, RecordReason, load, loads
+from pdk.engine.state import GameState
 
 register(
     {

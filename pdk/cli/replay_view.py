@@ -17,15 +17,15 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pdk import counts as C
+from pdk.engine import counts as C
 from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
-from pdk.cards import cards_of, format_unicode, rank_label, rank_of, suit_of
-from pdk.combos import ComboKind, Move
-from pdk.i18n import Lang, LocalizedError, register, tr
-from pdk.record import GameRecord
-from pdk.rules import move_notation
-from pdk.settlement import Settlement
-from pdk.state import Action, GameState
+from pdk.engine.cards import cards_of, format_unicode, rank_label, rank_of, suit_of
+from pdk.engine.combos import ComboKind, Move
+from pdk.text.catalog import Lang, LocalizedError, register, tr
+from pdk.engine.record import GameRecord
+from pdk.engine.rules import move_notation
+from pdk.engine.settlement import Settlement
+from pdk.engine.state import Action, GameState
 
 register(
     {

@@ -1,6 +1,6 @@
 """``pdk selfplay``: bot against bot at scale, with a summary a reader can trust.
 
-The command only parses options, drives ``pdk.match`` and renders. Ctrl-C is caught as a
+The command only parses options, drives ``pdk.app.match`` and renders. Ctrl-C is caught as a
 flag (a second one aborts at once) so the games already finished are summarised and their
 records written; ``--out`` is written in game order as soon as a gap-free prefix is done.
 """
@@ -33,8 +33,8 @@ from pdk.cli.common import (
     out_console,
     profile_or_fail,
 )
-from pdk.i18n import Lang, register, tr
-from pdk.match import GameResult, Line, MatchError, Summary, Tally, default_workers, iter_games, iter_tasks
+from pdk.text.catalog import Lang, register, tr
+from pdk.app.match import GameResult, Line, MatchError, Summary, Tally, default_workers, iter_games, iter_tasks
 
 if TYPE_CHECKING:
     from rich.progress import Progress

@@ -16,8 +16,8 @@ from pdk.cli.app import app
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
 from pdk.cli.play import data_dir, make_console
 from pdk.cli.table import difficulty_name, fitted_table
-from pdk.history import DealRow, History, Stats, title_for
-from pdk.i18n import Lang, tr
+from pdk.app.history import DealRow, History, Stats, title_for
+from pdk.text.catalog import Lang, tr
 
 
 def _deal_line(key: str, row: DealRow, lang: Lang) -> str:

@@ -11,9 +11,9 @@ from rich.table import Table
 
 from pdk.cli.app import app
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
-from pdk.explain import explain, sections
-from pdk.i18n import register, tr
-from pdk.profile import ProfileError, available_profiles, load_profile, profile_path
+from pdk.text.explain import explain, sections
+from pdk.text.catalog import register, tr
+from pdk.engine.profile import ProfileError, available_profiles, load_profile, profile_path
 
 register(
     {

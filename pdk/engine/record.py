@@ -15,21 +15,21 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pdk.cards import CardParseError, CardPlace, cards_of, format_cards, mask_of, rank_label
-from pdk.combos import ComboKind
-from pdk.deal import Deal, deal_from_hands
-from pdk.i18n import Lang, LocalizedError, register, tr
-from pdk.profile import Profile, ProfileError, profile_from_dict
-from pdk.rules import IllegalPlay, resolve_cards
-from pdk.settlement import Settlement
-from pdk.state import Action, GameState
+from pdk.engine.cards import CardParseError, CardPlace, cards_of, format_cards, mask_of, rank_label
+from pdk.engine.combos import ComboKind
+from pdk.engine.deal import Deal, deal_from_hands
+from pdk.text.catalog import Lang, LocalizedError, register, tr
+from pdk.engine.profile import Profile, ProfileError, profile_from_dict
+from pdk.engine.rules import IllegalPlay, resolve_cards
+from pdk.engine.settlement import Settlement
+from pdk.engine.state import Action, GameState
 
 FORMAT = "pdk-record"
 VERSION = 1
 
 
 class RecordReason(Enum):
-    """Why a record cannot be read or does not replay; values are message keys in ``pdk.i18n``."""
+    """Why a record cannot be read or does not replay; values are message keys in ``pdk.text.catalog``."""
 
     NO_FILE = "rpe_no_file"
     CANNOT_READ = "rpe_cannot_read"

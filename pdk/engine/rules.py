@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
-from pdk import counts as C
-from pdk.cards import (
+from pdk.engine import counts as C
+from pdk.engine.cards import (
     RANK_CHARS,
     CardParseError,
     CardPlace,
@@ -30,14 +30,14 @@ from pdk.cards import (
     rank_of,
     suit_of,
 )
-from pdk.combos import ComboKind, Move, Reading, beats, classify, follow_key, preferred_lead
-from pdk.i18n import LocalizedError
-from pdk.movegen import MoveGenerator, generator_for
-from pdk.profile import Profile
+from pdk.engine.combos import ComboKind, Move, Reading, beats, classify, follow_key, preferred_lead
+from pdk.text.catalog import LocalizedError
+from pdk.engine.movegen import MoveGenerator, generator_for
+from pdk.engine.profile import Profile
 
 
 class Reason(Enum):
-    """Why a play (or a pass) is refused; values are message keys in ``pdk.i18n``."""
+    """Why a play (or a pass) is refused; values are message keys in ``pdk.text.catalog``."""
 
     NOT_IN_HAND = "not_in_hand"
     NOT_A_COMBINATION = "not_a_combination"

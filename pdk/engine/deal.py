@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
-from pdk.profile import Profile, card_from_name
+from pdk.engine.profile import Profile, card_from_name
 
 _MASK64 = (1 << 64) - 1
 _BATCH = 64  # words ``Rng`` buffers at a time

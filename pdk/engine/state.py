@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Self
 
-from pdk import counts as C
-from pdk.cards import mask_of
-from pdk.combos import ComboKind, Move
-from pdk.deal import Deal
-from pdk.movegen import BOMB, SINGLE
-from pdk.playout import Playout
-from pdk.profile import Profile
-from pdk.rules import (
+from pdk.engine import counts as C
+from pdk.engine.cards import mask_of
+from pdk.engine.combos import ComboKind, Move
+from pdk.engine.deal import Deal
+from pdk.engine.movegen import BOMB, SINGLE
+from pdk.engine.playout import Playout
+from pdk.engine.profile import Profile
+from pdk.engine.rules import (
     IllegalPlay,
     Play,
     Position,
@@ -30,7 +30,7 @@ from pdk.rules import (
     pick_cards,
     suited_for,
 )
-from pdk.settlement import Settlement, settle
+from pdk.engine.settlement import Settlement, settle
 
 _KINDS = list(ComboKind)
 _new = tuple.__new__

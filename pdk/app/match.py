@@ -26,15 +26,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from pdk import record as R
+from pdk.engine import record as R
 from pdk.bots import Bot, BotSpecError, bot_label, is_plugin, make_bot, one_line
-from pdk.combos import ComboKind, Move
-from pdk.deal import deal, splitmix64
-from pdk.i18n import LocalizedError, register
-from pdk.movegen import BOMB
-from pdk.profile import Profile
-from pdk.rules import move_notation
-from pdk.state import GameState
+from pdk.engine.combos import ComboKind, Move
+from pdk.engine.deal import deal, splitmix64
+from pdk.text.catalog import LocalizedError, register
+from pdk.engine.movegen import BOMB
+from pdk.engine.profile import Profile
+from pdk.engine.rules import move_notation
+from pdk.engine.state import GameState
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool

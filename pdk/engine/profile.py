@@ -20,8 +20,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
 
-from pdk.cards import NUM_RANKS, RANK_CHARS, CardParseError, Rank, card_id, parse_specs
-from pdk.i18n import MESSAGES, Lang, LocalizedError, register, tr
+from pdk.engine.cards import NUM_RANKS, RANK_CHARS, CardParseError, Rank, card_id, parse_specs
+from pdk.text.catalog import MESSAGES, Lang, LocalizedError, register, tr
 
 DEFAULT_PROFILE = "classic16"
 
@@ -37,7 +37,7 @@ _BOMB_KIND_ORDER: tuple[BombKind, ...] = (
 
 
 class ProfileReason(Enum):
-    """Why a profile cannot be found, read or validated; values are message keys in ``pdk.i18n``."""
+    """Why a profile cannot be found, read or validated; values are message keys in ``pdk.text.catalog``."""
 
     UNKNOWN = "pfe_unknown"
     CANNOT_READ = "pfe_cannot_read"
@@ -656,8 +656,8 @@ class Profile(_Model):
 
     @cached_property
     def classic_generation(self) -> bool:
-        """True when the fast rank-count generator of ``pdk.movegen`` covers every knob;
-        otherwise the general generator (``pdk.movegen_general``) is used."""
+        """True when the fast rank-count generator of ``pdk.engine.movegen`` covers every knob;
+        otherwise the general generator (``pdk.engine.movegen_general``) is used."""
         c = self.combinations
         b = self.bombs
         return (

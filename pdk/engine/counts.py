@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from pdk.cards import NUM_RANKS, cards_of, rank_of
+from pdk.engine.cards import NUM_RANKS, cards_of, rank_of
 
 V = TypeVar("V")
 

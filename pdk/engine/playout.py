@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import Self
 
-from pdk import counts as C
-from pdk.combos import Move
-from pdk.deal import Deal
-from pdk.movegen import BOMB, MoveGenerator, generator_for
-from pdk.profile import Profile
-from pdk.settlement import Settlement, settle
+from pdk.engine import counts as C
+from pdk.engine.combos import Move
+from pdk.engine.deal import Deal
+from pdk.engine.movegen import BOMB, MoveGenerator, generator_for
+from pdk.engine.profile import Profile
+from pdk.engine.settlement import Settlement, settle
 
 
 class Playout:

@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from pdk import counts as C
-from pdk.cards import Rank
-from pdk.i18n import Lang, register, tr
-from pdk.profile import Profile
+from pdk.engine import counts as C
+from pdk.engine.cards import Rank
+from pdk.text.catalog import Lang, register, tr
+from pdk.engine.profile import Profile
 
 
 class ComboKind(IntEnum):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from pdk.profile import Profile
+from pdk.engine.profile import Profile
 
 
 class SeatResult(NamedTuple):

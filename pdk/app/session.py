@@ -1,7 +1,7 @@
 """A play session: deal after deal against two bots, with a save that survives ``kill -9``.
 
 This is the engine side of ``pdk play`` and does no printing. A session is the current
-deal (a ``GameState``, stored as a ``pdk.record`` game record so a save is re-checked
+deal (a ``GameState``, stored as a ``pdk.engine.record`` game record so a save is re-checked
 play by play when it is read back) plus what lives across deals: the difficulty, the
 variant, the running totals, the seed of the next deal and a unique session id.
 
@@ -28,13 +28,13 @@ from typing import IO, Any
 
 from pdk.bots import make_bot
 from pdk.bots.hints import hints
-from pdk.combos import Move
-from pdk.deal import deal, next_leader
-from pdk.i18n import LocalizedError, register
-from pdk.profile import Profile
-from pdk.record import GameRecord, RecordError, from_dict
-from pdk.settlement import Settlement
-from pdk.state import GameState
+from pdk.engine.combos import Move
+from pdk.engine.deal import deal, next_leader
+from pdk.text.catalog import LocalizedError, register
+from pdk.engine.profile import Profile
+from pdk.engine.record import GameRecord, RecordError, from_dict
+from pdk.engine.settlement import Settlement
+from pdk.engine.state import GameState
 
 SAVE_FORMAT = "pdk-save"
 SAVE_VERSION = 1
@@ -44,7 +44,7 @@ MAX_SLOTS = 9
 
 
 class SaveReason(Enum):
-    """Why a save cannot be read back or written; values are message keys in ``pdk.i18n``."""
+    """Why a save cannot be read back or written; values are message keys in ``pdk.text.catalog``."""
 
     CANNOT_READ = "save_err_cannot_read"
     JSON = "save_err_json"

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
-from pdk.i18n import LocalizedError, register
+from pdk.text.catalog import LocalizedError, register
 
 
 class Rank(IntEnum):
@@ -59,7 +59,7 @@ _UNICODE_JOKERS = {Rank.BLACK_JOKER: "小王", Rank.RED_JOKER: "大王"}
 
 
 class CardReason(Enum):
-    """Why card text cannot be read or taken; values are message keys in ``pdk.i18n``."""
+    """Why card text cannot be read or taken; values are message keys in ``pdk.text.catalog``."""
 
     UNKNOWN_CARD = "card_unknown"
     NO_CARDS = "card_none"

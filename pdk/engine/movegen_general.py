@@ -1,6 +1,6 @@
 """Legal-play generation for the knobs the fast generator does not cover.
 
-``pdk.movegen`` is tuned for the classic catalogue (any-card kickers of one fixed count,
+``pdk.engine.movegen`` is tuned for the classic catalogue (any-card kickers of one fixed count,
 four-card bombs, one pack). Variants add pair kickers, bare trios and trio chains,
 kicker ranges with exact following, four-with-kickers, bombs of 4-8 cards, joker bombs,
 A/2 low in chains and straight flushes. This generator covers all of them in one way:
@@ -12,12 +12,12 @@ disagree. Only straight flushes need suits; that path runs only when the profile
 
 from __future__ import annotations
 
-from pdk import counts as C
-from pdk.cards import Rank
-from pdk.combos import ComboKind, Move, Reading, beats, classify
-from pdk.movegen import MoveGenerator, kicker_sets
-from pdk.profile import Profile
-from pdk.rules import judge, locked_ranks
+from pdk.engine import counts as C
+from pdk.engine.cards import Rank
+from pdk.engine.combos import ComboKind, Move, Reading, beats, classify
+from pdk.engine.movegen import MoveGenerator, kicker_sets
+from pdk.engine.profile import Profile
+from pdk.engine.rules import judge, locked_ranks
 
 ONE = C.ONE
 _JOKERS = ONE[Rank.BLACK_JOKER] + ONE[Rank.RED_JOKER]

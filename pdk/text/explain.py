@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pdk.cards import RANK_CHARS, Rank, format_unicode
-from pdk.i18n import Lang
-from pdk.profile import Profile, card_from_name
+from pdk.engine.cards import RANK_CHARS, Rank, format_unicode
+from pdk.text.catalog import Lang
+from pdk.engine.profile import Profile, card_from_name
 
 Pair = tuple[str, str]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from pdk import counts as C
-from pdk.combos import ComboKind, Move
-from pdk.profile import Profile
+from pdk.engine import counts as C
+from pdk.engine.combos import ComboKind, Move
+from pdk.engine.profile import Profile
 
 SINGLE = ComboKind.SINGLE.value
 PAIR = ComboKind.PAIR.value
@@ -365,9 +365,9 @@ def _keep(found: dict[int, Move], move: Move) -> None:
 @lru_cache(maxsize=64)
 def generator_for(profile: Profile) -> MoveGenerator:
     """The generator for a profile: this fast one when it covers every knob the profile
-    sets (``Profile.classic_generation``), else the general one of ``pdk.movegen_general``."""
+    sets (``Profile.classic_generation``), else the general one of ``pdk.engine.movegen_general``."""
     if not profile.classic_generation:
-        from pdk.movegen_general import GeneralGenerator
+        from pdk.engine.movegen_general import GeneralGenerator
 
         return GeneralGenerator(profile)
     return MoveGenerator(profile)
