@@ -110,7 +110,7 @@ def test_a_range_means_every_rank_between(lo: int, span: int, width: int) -> Non
 def test_every_play_message_exists_in_both_languages_with_the_same_fields() -> None:
     import string
 
-    from pdk.cli.play_text import MESSAGES
+    from pdk.text.play import MESSAGES
 
     def fields(s: str) -> set[str]:
         return {f for _, f, _, _ in string.Formatter().parse(s) if f}

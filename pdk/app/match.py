@@ -26,15 +26,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from pdk.engine import record as R
 from pdk.bots import Bot, BotSpecError, bot_label, is_plugin, make_bot, one_line
+from pdk.engine import record as R
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import deal, splitmix64
-from pdk.text.catalog import LocalizedError, register
 from pdk.engine.movegen import BOMB
 from pdk.engine.profile import Profile
 from pdk.engine.rules import move_notation
 from pdk.engine.state import GameState
+from pdk.text.catalog import LocalizedError
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -95,34 +95,6 @@ class GameResult:
     record: str | None = None
 
 
-register(
-    {
-        "match_game_failed": (
-            "game {game} (deal seed {seed}, {bots}) failed: {error}",
-            "第 {game} 局（牌种子 {seed}，{bots}）出错：{error}",
-        ),
-        "match_bot_raised": (
-            "bot {bot} raised {error} in game {game} (deal seed {seed}, seat {seat})",
-            "AI {bot} 在第 {game} 局（牌种子 {seed}，座位 {seat}）出错：{error}",
-        ),
-        "match_bot_illegal": (
-            "bot {bot} made an illegal move in game {game} (deal seed {seed}, seat {seat}): "
-            "{move} is not one of its {n} legal plays",
-            "AI {bot} 在第 {game} 局（牌种子 {seed}，座位 {seat}）出了不合法的牌：{move} "
-            "不在它的 {n} 种合法出法之中",
-        ),
-        "match_bot_illegal_pass": (
-            "bot {bot} made an illegal move in game {game} (deal seed {seed}, seat {seat}): "
-            "it passed, but must play (it has {n} legal plays)",
-            "AI {bot} 在第 {game} 局（牌种子 {seed}，座位 {seat}）出了不合法的牌：它选择不出，"
-            "但必须出牌（它有 {n} 种合法出法）",
-        ),
-        "match_bot_broken": (
-            "game {game} (deal seed {seed}, seat {seat}): {cause}",
-            "第 {game} 局（牌种子 {seed}，座位 {seat}）：{cause}",
-        ),
-    }
-)
 
 
 class MatchFault(Enum):

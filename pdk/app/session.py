@@ -30,11 +30,11 @@ from pdk.bots import make_bot
 from pdk.bots.hints import hints
 from pdk.engine.combos import Move
 from pdk.engine.deal import deal, next_leader
-from pdk.text.catalog import LocalizedError, register
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, RecordError, from_dict
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import GameState
+from pdk.text.catalog import LocalizedError
 
 SAVE_FORMAT = "pdk-save"
 SAVE_VERSION = 1
@@ -57,31 +57,6 @@ class SaveReason(Enum):
     SLOTS_BUSY = "save_err_slots_busy"
 
 
-register(
-    {
-        "save_err_cannot_read": ("cannot read: {detail}", "无法读取：{detail}"),
-        "save_err_json": (
-            "invalid JSON at line {line} column {col}",
-            "JSON 格式错误（第 {line} 行第 {col} 列）",
-        ),
-        "save_err_not_save": ("not a pdk save", "不是 pdk 存档"),
-        "save_err_version": ("unsupported save version {v}", "不支持的存档版本 {v}"),
-        "save_err_session_missing": ("the session is missing", "缺少对局信息"),
-        "save_err_field": (
-            "session.{field} is missing or not a {kind}",
-            "session.{field} 缺失或不是 {kind} 类型",
-        ),
-        "save_err_deal": ("saved deal: {detail}", "存档中的牌局：{detail}"),
-        "save_err_totals": (
-            "the running totals do not match the number of players",
-            "累计得分与玩家人数不符",
-        ),
-        "save_err_slots_busy": (
-            "{n} games are already running in {path}",
-            "{path} 中已有 {n} 局对局在进行",
-        ),
-    }
-)
 
 
 class SaveError(LocalizedError, ValueError):

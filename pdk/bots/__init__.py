@@ -14,81 +14,30 @@ import hashlib
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Protocol
 
-from pdk.engine.combos import Move
+from pdk.bots.base import Bot, BotFactory
+from pdk.bots.hard import HardBot
+from pdk.bots.normal import NormalBot
+from pdk.bots.simple import EasyBot, RandomBot
 from pdk.text.catalog import LocalizedError
-from pdk.text.catalog import register as register_messages
-from pdk.engine.state import PlayerView
 
-
-class Bot(Protocol):
-    """A player: given what its seat may see, pick a legal move (``None`` = pass)."""
-
-    name: str
-
-    def choose(self, view: PlayerView) -> Move | None: ...
-
-
-BotFactory = Callable[[int], Bot]
-_REGISTRY: dict[str, BotFactory] = {}
 _PLUGINS: dict[str, BotFactory] = {}
-
-
-def register(name: str) -> Callable[[BotFactory], BotFactory]:
-    def deco(factory: BotFactory) -> BotFactory:
-        _REGISTRY[name] = factory
-        return factory
-
-    return deco
+# The built-in levels, weakest first.
+_REGISTRY: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "easy": EasyBot,
+    "normal": NormalBot,
+    "hard": HardBot,
+}
 
 
 def bot_names() -> list[str]:
     """The built-in levels."""
-    _load_all()
     return list(_REGISTRY)
 
 
-register_messages(
-    {
-        "bot_unknown": (
-            "unknown bot {name!r} (known: {known}; or your own: module:factory or file.py:factory)",
-            "没有名为 {name!r} 的 AI（可选：{known}；或你自己的：module:factory 或 file.py:factory）",
-        ),
-        "bot_bad_spec": (
-            "bot {spec!r}: a plug-in is module.path:factory or path/to/file.py:factory",
-            "AI {spec!r}：插件的写法是 module.path:factory 或 path/to/file.py:factory",
-        ),
-        "bot_no_module": (
-            "bot {spec!r}: no module named {module!r} (is it on PYTHONPATH? a file works as file.py:factory)",
-            "AI {spec!r}：找不到模块 {module!r}（它在 PYTHONPATH 上吗？文件可写成 file.py:factory）",
-        ),
-        "bot_no_file": ("bot {spec!r}: no such file {path}", "AI {spec!r}：文件 {path} 不存在"),
-        "bot_no_attr": (
-            "bot {spec!r}: {module} has no attribute {attr!r}",
-            "AI {spec!r}：{module} 里没有 {attr!r}",
-        ),
-        "bot_import_failed": (
-            "bot {spec!r}: importing {module} raised {error}",
-            "AI {spec!r}：导入 {module} 时出错：{error}",
-        ),
-        "bot_not_callable": (
-            "bot {spec!r}: {attr!r} is not callable (it must take a seed and return a bot)",
-            "AI {spec!r}：{attr!r} 不可调用（它应接受一个种子并返回一个 AI）",
-        ),
-        "bot_factory_failed": (
-            "bot {spec!r}: {attr}({seed}) raised {error}",
-            "AI {spec!r}：{attr}({seed}) 出错：{error}",
-        ),
-        "bot_no_choose": (
-            "bot {spec!r}: {attr}(seed) returned a {type!r} object, which has no choose(view) method",
-            "AI {spec!r}：{attr}(seed) 返回的 {type!r} 对象没有 choose(view) 方法",
-        ),
-    }
-)
 
 
 class SpecReason(Enum):
@@ -138,7 +87,6 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         if not callable(getattr(bot, "choose", None)):
             raise BotSpecError(SpecReason.NO_CHOOSE, spec=name, attr=attr, type=type(bot).__name__)
         return bot
-    _load_all()
     try:
         factory = _REGISTRY[name]
     except KeyError:
@@ -218,8 +166,3 @@ def _import_file(spec: str, path: Path) -> object:
             SpecReason.IMPORT_FAILED, spec=spec, module=str(path), error=one_line(exc)
         ) from None
     return module
-
-
-def _load_all() -> None:
-    # Importing the modules registers their bots; done lazily so importing pdk.bots is cheap.
-    from pdk.bots import hard, normal, simple  # noqa: F401

@@ -28,12 +28,11 @@ from __future__ import annotations
 
 import time
 
-from pdk.engine import counts as C
-from pdk.bots import register
 from pdk.bots.infer import Sampler
 from pdk.bots.knowledge import Knowledge
 from pdk.bots.normal import Judge
 from pdk.bots.plan import size_of
+from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, splitmix64
 from pdk.engine.movegen import BOMB, SINGLE
@@ -357,4 +356,3 @@ class HardBot:
         return cands[best]
 
 
-register("hard")(HardBot)

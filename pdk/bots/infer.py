@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdk.engine import counts as C
 from pdk.bots.knowledge import unseen_counts
+from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng
 from pdk.engine.movegen import BOMB, PAIR, SINGLE, MoveGenerator, generator_for

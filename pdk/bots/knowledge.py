@@ -9,8 +9,8 @@ over-estimate, which is the safe side for "is this play a sure winner?".
 
 from __future__ import annotations
 
-from pdk.engine import counts as C
 from pdk.bots.plan import size_of
+from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.movegen import BOMB, MoveGenerator, generator_for
 from pdk.engine.profile import Profile

@@ -19,10 +19,9 @@ seed is accepted for the common bot interface only.
 
 from __future__ import annotations
 
-from pdk.engine import counts as C
-from pdk.bots import register
 from pdk.bots.knowledge import Knowledge
 from pdk.bots.plan import Planner, planner_for, size_of
+from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.movegen import BOMB, PLANE, SINGLE, TRIO, MoveGenerator, generator_for
 from pdk.engine.state import PlayerView
@@ -203,4 +202,3 @@ def _kicker_weight(move: Move) -> int:
     return w
 
 
-register("normal")(NormalBot)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pdk.engine import counts as C
-from pdk.bots import register
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng
 from pdk.engine.movegen import BOMB
@@ -46,5 +45,3 @@ class EasyBot:
         return min(moves, key=lambda m: (m[1] == BOMB, m[2], -C.total(m[0])))
 
 
-register("random")(RandomBot)
-register("easy")(EasyBot)

@@ -9,14 +9,8 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
-from pdk.text.catalog import Lang, default_lang, register, tr
 from pdk.engine.profile import Profile, ProfileError, load_profile
-
-register(
-    {
-        "err_lang": ("--lang must be zh or en, not {value!r}", "--lang 只能是 zh 或 en，不能是 {value!r}"),
-    }
-)
+from pdk.text.catalog import Lang, default_lang, tr
 
 VariantOpt = Annotated[
     str,

@@ -8,8 +8,6 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pdk.engine import counts as C
-from pdk.engine.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
 from pdk.cli.app import app
 from pdk.cli.common import (
     JsonOpt,
@@ -20,10 +18,12 @@ from pdk.cli.common import (
     out_console,
     profile_or_fail,
 )
+from pdk.engine import counts as C
+from pdk.engine.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
 from pdk.engine.combos import ComboKind, Move, classify, preferred_lead
-from pdk.text.catalog import Lang, tr
 from pdk.engine.profile import Profile
 from pdk.engine.rules import IllegalPlay, Position, Reason, check, is_one_suit, move_notation, resolve_cards
+from pdk.text.catalog import Lang, tr
 
 
 def parse_beat(profile: Profile, text: str, available: int, lang: Lang) -> Move:

@@ -22,9 +22,10 @@ import platformdirs
 import typer
 from rich.console import Console
 
+from pdk.app.history import DealRow, History
+from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 from pdk.bots import bot_names
 from pdk.bots.hints import hints
-from pdk.cli import play_text  # noqa: F401  (registers the messages)
 from pdk.cli.app import app
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
 from pdk.cli.play_input import Cmd, InputError, parse_command, resolve_input
@@ -36,12 +37,11 @@ from pdk.cli.table import (
     table_view,
 )
 from pdk.engine.combos import ComboKind, Move
-from pdk.app.history import DealRow, History
-from pdk.text.catalog import Lang, tr
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError, dump
 from pdk.engine.rules import IllegalPlay, move_notation
-from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
+from pdk.text import play as play_text  # noqa: F401  (registers the messages)
+from pdk.text.catalog import Lang, tr
 
 DIFFICULTIES = ("easy", "normal", "hard")
 

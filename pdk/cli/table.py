@@ -21,15 +21,15 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from pdk.engine import counts as C
 from pdk.bots import knowledge
+from pdk.engine import counts as C
 from pdk.engine.cards import SUIT_SYMBOLS, cards_of, rank_label, rank_of, suit_of
-from pdk.cli import play_text  # noqa: F401  (registers the messages)
 from pdk.engine.combos import ComboKind
-from pdk.text.catalog import Lang, tr
 from pdk.engine.rules import Play
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, PlayerView
+from pdk.text import play as play_text  # noqa: F401  (registers the messages)
+from pdk.text.catalog import Lang, tr
 
 NARROW = 60
 LOG_MAX = 5

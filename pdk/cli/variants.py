@@ -11,28 +11,9 @@ from rich.table import Table
 
 from pdk.cli.app import app
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
-from pdk.text.explain import explain, sections
-from pdk.text.catalog import register, tr
 from pdk.engine.profile import ProfileError, available_profiles, load_profile, profile_path
-
-register(
-    {
-        "variants_title": ("Rule profiles (use with --variant NAME)", "规则配置（用 --variant 名称 选择）"),
-        "variants_col_name": ("name", "名称"),
-        "variants_col_aliases": ("aliases", "别名"),
-        "variants_col_desc": ("rules", "规则"),
-        "variants_more": (
-            "`pdk variants show NAME` explains one; `pdk variants check FILE.yaml` validates your own.",
-            "`pdk variants show 名称` 查看详细规则；`pdk variants check 文件.yaml` 检查自己写的配置。",
-        ),
-        "variants_ok": (
-            "{path}: valid profile {name!r} — {title}",
-            "{path}：配置有效，名称 {name!r} — {title}",
-        ),
-        "variants_not_yaml": ("{path}: not a .yaml file", "{path}：不是 .yaml 文件"),
-        "variants_cannot_read": ("{path}: cannot read: {detail}", "{path}：无法读取：{detail}"),
-    }
-)
+from pdk.text.catalog import tr
+from pdk.text.explain import explain, sections
 
 variants_app = typer.Typer(
     name="variants",

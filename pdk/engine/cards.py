@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
-from pdk.text.catalog import LocalizedError, register
+from pdk.text.catalog import LocalizedError
 
 
 class Rank(IntEnum):
@@ -74,24 +74,6 @@ class CardPlace(Enum):
     OUTSIDE_HAND = "card_place_outside_hand"
 
 
-register(
-    {
-        "card_unknown": (
-            "unknown card {char!r} at position {pos} in {text!r} "
-            "(ranks are 3-9 T/10 J Q K A 2 B R, suits s h c d)",
-            "无法识别的牌 {char!r}（{text!r} 的第 {pos} 个字符；点数为 3-9 T/10 J Q K A 2 B R，"
-            "花色为 s h c d）",
-        ),
-        "card_none": ("no cards in {text!r}", "{text!r} 里没有牌"),
-        "card_not_available": (
-            "not enough cards: {card} is not available in the {place}",
-            "牌不够：{place}中没有 {card}",
-        ),
-        "card_place_hand": ("hand", "手牌"),
-        "card_place_deck": ("deck", "这副牌"),
-        "card_place_outside_hand": ("deck outside your hand", "你手牌以外的牌"),
-    }
-)
 
 
 class CardParseError(LocalizedError, ValueError):

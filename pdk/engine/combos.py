@@ -21,8 +21,8 @@ from enum import IntEnum
 
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank
-from pdk.text.catalog import Lang, register, tr
 from pdk.engine.profile import Profile
+from pdk.text.catalog import Lang, tr
 
 
 class ComboKind(IntEnum):
@@ -53,15 +53,6 @@ class ComboKind(IntEnum):
         return tr(f"kind_{self.label}", lang)
 
 
-register(
-    {
-        "kind_trio": ("trio", "三张"),
-        "kind_trio_with_one": ("trio with one", "三带一"),
-        "kind_trio_chain": ("trio chain", "三顺"),
-        "kind_four_with": ("four with kickers", "四带"),
-        "kind_straight_flush": ("straight flush", "同花顺"),
-    }
-)
 
 # (counts, kind, top, units): the generator's and the state machine's unit of play.
 Move = tuple[int, int, int, int]

@@ -31,9 +31,9 @@ from pdk.engine.cards import (
     suit_of,
 )
 from pdk.engine.combos import ComboKind, Move, Reading, beats, classify, follow_key, preferred_lead
-from pdk.text.catalog import LocalizedError
 from pdk.engine.movegen import MoveGenerator, generator_for
 from pdk.engine.profile import Profile
+from pdk.text.catalog import LocalizedError
 
 
 class Reason(Enum):

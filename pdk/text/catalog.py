@@ -12,73 +12,56 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, Literal
 
+from pdk.text import (
+    bots,
+    cards,
+    combos,
+    common,
+    match,
+    play,
+    profile,
+    record,
+    replay,
+    replay_view,
+    rules,
+    selfplay,
+    session,
+    usage,
+    variants,
+)
+
 Lang = Literal["en", "zh"]
 
-MESSAGES: dict[str, tuple[str, str]] = {
-    # Why a play is refused (rules.Reason values).
-    "not_in_hand": ("you do not hold {cards}", "你手里没有 {cards}"),
-    "not_a_combination": (
-        "{cards} is not a combination",
-        "{cards} 不成牌型",
-    ),
-    "bare_trio": (
-        "a trio or plane needs its full kickers unless it is your whole hand",
-        "三张或飞机必须带满牌，除非这是你最后一手",
-    ),
-    "does_not_beat": ("{cards} does not beat {prev}", "{cards} 压不过 {prev}"),
-    "must_beat": (
-        "you must beat it: you hold a play that beats {prev} (e.g. {example})",
-        "有牌必压：你手里有能压过 {prev} 的牌（例如 {example}）",
-    ),
-    "leader_cannot_pass": ("you lead this trick: you cannot pass", "你是首家出牌，不能不出"),
-    "highest_single": (
-        "your 下家 has 报单 (one card): a single must be your highest, {high}",
-        "下家报单：出单张必须出最大的 {high}",
-    ),
-    "no_single_under_bao_dan": (
-        "your 下家 has 报单 and your highest single {high} does not beat {prev}",
-        "下家报单：你最大的单张 {high} 压不过 {prev}，不能出单张",
-    ),
-    "breaks_bomb": (
-        "{cards} breaks your bomb {bomb}: a bomb goes out only as a whole",
-        "{cards} 拆了炸弹 {bomb}：炸弹不能拆",
-    ),
-    "must_contain_lead": (
-        "the first play must contain {card}",
-        "第一手必须包含 {card}",
-    ),
-    "game_over": ("the deal is over", "本局已结束"),
-    # Combination names (combos.ComboKind labels).
-    "kind_single": ("single", "单张"),
-    "kind_pair": ("pair", "对子"),
-    "kind_pair_chain": ("pair chain", "连对"),
-    "kind_straight": ("straight", "顺子"),
-    "kind_trio_with_two": ("trio with two", "三带二"),
-    "kind_plane": ("plane with wings", "飞机带翅膀"),
-    "kind_bomb": ("bomb", "炸弹"),
-    # pdk moves
-    "moves_title": ("{n} legal plays", "共 {n} 种合法出牌"),
-    "moves_can_pass": ("passing is allowed", "可以不出"),
-    "moves_cannot_pass_lead": ("you lead: passing is not allowed", "你是首家：不能不出"),
-    "moves_cannot_pass_beat": (
-        "passing is not allowed: you hold a play that beats it (有牌必压)",
-        "不能不出：你有能压过的牌（有牌必压）",
-    ),
-    "moves_none": ("no play beats it: you must pass", "没有能压过的牌：只能不出"),
-    "moves_legal": ("legal: {cards} as {kind}", "合法：{cards}，牌型 {kind}"),
-    "moves_illegal": ("illegal: {reason}", "不合法：{reason}"),
-    "moves_pass_legal": ("legal: pass", "合法：不出"),
-    "col_kind": ("kind", "牌型"),
-    "col_cards": ("cards", "出牌"),
-}
+
+def _catalogue() -> dict[str, tuple[str, str]]:
+    """Every part's messages in one table; a key defined twice is a bug caught at import."""
+    out: dict[str, tuple[str, str]] = {}
+    for part in _PARTS:
+        clash = out.keys() & part.keys()
+        if clash:
+            raise ValueError(f"message keys defined twice: {sorted(clash)}")
+        out.update(part)
+    return out
 
 
-def register(messages: dict[str, tuple[str, str]]) -> None:
-    """Add a feature's messages (each an (English, 中文) pair); keys must be new."""
-    clash = MESSAGES.keys() & messages.keys()
-    if clash:
-        raise ValueError(f"message keys defined twice: {sorted(clash)}")
-    MESSAGES.update(messages)
+_PARTS = (
+    bots.MESSAGES,
+    cards.MESSAGES,
+    combos.MESSAGES,
+    profile.MESSAGES,
+    record.MESSAGES,
+    rules.MESSAGES,
+    match.MESSAGES,
+    session.MESSAGES,
+    common.MESSAGES,
+    usage.MESSAGES,
+    replay.MESSAGES,
+    replay_view.MESSAGES,
+    selfplay.MESSAGES,
+    variants.MESSAGES,
+    play.MESSAGES,
+)
+MESSAGES: dict[str, tuple[str, str]] = _catalogue()
 
 
 def default_lang() -> Lang:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pdk.engine.cards import RANK_CHARS, Rank, format_unicode
-from pdk.text.catalog import Lang
 from pdk.engine.profile import Profile, card_from_name
+from pdk.text.catalog import Lang
 
 Pair = tuple[str, str]
 

@@ -1,8 +1,6 @@
-"""Every message of ``pdk play`` and ``pdk stats``, in English and 中文 (registered on import)."""
+"""Every message of ``pdk play`` and ``pdk stats``, in English and 中文."""
 
 from __future__ import annotations
-
-from pdk.text.catalog import register
 
 MESSAGES: dict[str, tuple[str, str]] = {
     # seats and the table
@@ -161,5 +159,3 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stats_next_title": ("{need} more points to {zh} ({en})", "再得 {need} 分升为 {zh}"),
     "stats_top_title": ("the highest title", "已是最高称号"),
 }
-
-register(MESSAGES)
