@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal
-from pdk.engine.movegen import generator_for
+from pdk.engine.generator import generator_for
 from pdk.engine.playout import Playout
 from pdk.engine.profile import Profile, load_profile
 from pdk.engine.rules import Position

@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal
-from pdk.engine.movegen import generator_for
+from pdk.engine.generator import generator_for
 from pdk.engine.movegen_general import GeneralGenerator
 from pdk.engine.profile import Profile, available_profiles, load_profile
 from pdk.engine.rules import Position

@@ -38,9 +38,9 @@ class GreedyBot:
         moves = position.legal_moves()
         if not moves:
             return None  # nothing beats the play on the table: pass
-        plain = [m for m in moves if m[1] != ComboKind.BOMB]
+        plain = [m for m in moves if m.kind != ComboKind.BOMB]
         if view.prev is None:  # leading: any combination may open the trick
-            return max(plain or moves, key=lambda m: (counts.total(m[0]), -m[2]))
+            return max(plain or moves, key=lambda m: (counts.total(m.counts), -m.top))
         if not plain and position.can_pass(moves):
             return None  # only a bomb would beat it, and passing is allowed: keep the bomb
-        return min(plain or moves, key=lambda m: (m[2], counts.total(m[0])))
+        return min(plain or moves, key=lambda m: (m.top, counts.total(m.counts)))

@@ -14,10 +14,10 @@ import pytest
 
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, mask_of
-from pdk.engine.combos import ComboKind, Move, classify, preferred_lead
+from pdk.engine.combos import Move, classify, move_of, preferred_lead
 from pdk.engine.deal import Rng, deal, deal_from_hands
 from pdk.engine.profile import Profile, load_profile
-from pdk.engine.rules import IllegalPlay, Play, Position, Reason, check, move_notation, resolve_cards
+from pdk.engine.rules import IllegalPlay, Play, Position, Reason, check, resolve_cards
 from pdk.engine.state import GameState
 
 
@@ -62,7 +62,7 @@ class Judge:
         readings = classify(self.profile, counts, whole_hand=False)
         assert readings, f"{text} is not a combination"
         r = preferred_lead(readings)
-        return (counts, int(r.kind), r.top, r.units)
+        return move_of(counts, r)
 
     def pos(self, hand: str, beat: str | Move | None = None, next_one: bool = False) -> Position:
         mask = sum(1 << c for c in self.cards(hand))
@@ -76,10 +76,10 @@ class Judge:
 
     def legal(self, pos: Position) -> set[tuple[str, str]]:
         """The generated plays as (notation, kind label) pairs."""
-        return {(move_notation(m), ComboKind(m[1]).label) for m in pos.legal_moves()}
+        return {(m.notation(), m.kind.label) for m in pos.legal_moves()}
 
     def legal_cards(self, pos: Position) -> set[str]:
-        return {move_notation(m) for m in pos.legal_moves()}
+        return {m.notation() for m in pos.legal_moves()}
 
 
 def game(judge: Judge, *hands: str, leader: int | None = None) -> GameState:

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from pdk.bots import BotSpecError, SpecReason, check_bot, is_plugin, load_factory, make_bot
-from pdk.engine.combos import Move
 from pdk.app.match import (
     MatchError,
     MatchFault,
@@ -22,6 +20,8 @@ from pdk.app.match import (
     play_game,
     run_match,
 )
+from pdk.bots import BotSpecError, SpecReason, check_bot, is_plugin, load_factory, make_bot
+from pdk.engine.combos import Move
 from pdk.engine.profile import Profile
 from pdk.engine.state import PlayerView
 
@@ -43,7 +43,7 @@ class Lowest:
 
     def choose(self, view: PlayerView):
         moves = view.position().legal_moves()
-        return min(moves, key=lambda m: m[2]) if moves else None
+        return min(moves, key=lambda m: m.top) if moves else None
 
 
 def make(seed):

@@ -19,7 +19,7 @@ from pdk.engine.cards import mask_of
 from pdk.engine.combos import Move
 from pdk.engine.deal import Deal, Rng, deal
 from pdk.engine.profile import Profile
-from pdk.engine.rules import move_notation, resolve_cards
+from pdk.engine.rules import resolve_cards
 from pdk.engine.state import GameState, PlayerView
 
 
@@ -101,12 +101,12 @@ def _items(counts: int) -> list[tuple[int, int]]:
 def test_a_pass_under_must_beat_caps_the_passers_hand(classic: Profile) -> None:
     # Seat 1 passes over a single K: it cannot hold an A, the 2, or any bomb.
     state = endgame(classic, ("K 5 5 6", "3 4 8 9 T", "7 7 J Q 6"), leader=0)
-    state.step(next(m for m in state.legal_moves() if move_notation(m) == "K"))
+    state.step(next(m for m in state.legal_moves() if m.notation() == "K"))
     assert state.can_pass(state.legal_moves())
     state.step(None)  # seat 1: nothing beats K
     view = state.view(2)
     facts = pass_facts(view)
-    assert [(f.seat, move_notation(f.prev)) for f in facts] == [(1, "K")]
+    assert [(f.seat, f.prev.notation()) for f in facts] == [(1, "K")]
     sampler = Sampler(view)
     rng = Rng(2)
     for _ in range(30):
@@ -160,7 +160,7 @@ def test_hard_finds_the_forced_win(classic: Profile, hands: tuple[str, ...], lea
     while not state.over:
         if state.turn == me:
             move = bot.choose(state.view(me))
-            assert forced_win(after(state, move), me), move_notation(move) if move else "pass"
+            assert forced_win(after(state, move), me), move.notation() if move else "pass"
         else:
             move = make_bot("normal").choose(state.view(state.turn))
         state.step(move)

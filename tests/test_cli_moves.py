@@ -10,10 +10,9 @@ import pytest
 from conftest import pdk_env, run_pdk
 
 from pdk.engine.cards import cards_of, format_cards
-from pdk.engine.combos import ComboKind
 from pdk.engine.deal import deal
 from pdk.engine.profile import load_profile
-from pdk.engine.rules import Position, move_notation
+from pdk.engine.rules import Position
 
 # The seven classic16 kinds (RULES.md); the JSON of `pdk moves` must use these labels.
 KINDS = {"single", "pair", "pair_chain", "straight", "trio_with_two", "plane", "bomb"}
@@ -88,7 +87,7 @@ def test_json_agrees_with_the_engine_on_dealt_hands() -> None:
         hand = format_cards(cards_of(d.hands[0]), suits=True)
         out = pdk_json("moves", "--hand", hand)
         expected = {
-            (move_notation(m), ComboKind(m[1]).label) for m in Position(profile, d.hands[0]).legal_moves()
+            (m.notation(), m.kind.label) for m in Position(profile, d.hands[0]).legal_moves()
         }
         assert {(p["cards"], p["kind"]) for p in out["plays"]} == expected
 

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.engine.deal import deal
 from pdk.app.match import (
     GameResult,
     MatchError,
@@ -21,6 +20,7 @@ from pdk.app.match import (
     summarize,
     t_quantile_975,
 )
+from pdk.engine.deal import deal
 from pdk.engine.profile import Profile
 from pdk.engine.record import loads
 

@@ -17,11 +17,11 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from pdk.engine.cards import rank_label
+from pdk.app.session import HUMAN, Session, new_session
 from pdk.cli.table import hand_plain, unseen_counts
+from pdk.engine.cards import rank_label
 from pdk.engine.profile import load_profile
 from pdk.engine.record import load
-from pdk.app.session import HUMAN, Session, new_session
 
 PROFILE = load_profile()
 PROMPT = r"play \(\? help\)> "

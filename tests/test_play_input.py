@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.engine.cards import format_cards, rank_of
 from pdk.cli.play_input import Cmd, InputError, expand_ranges, parse_command, resolve_input
+from pdk.engine.cards import format_cards, rank_of
 from pdk.engine.profile import load_profile
 from pdk.engine.rules import resolve_cards
 

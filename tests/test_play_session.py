@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from pdk.engine.profile import Profile, load_profile
 from pdk.app.session import (
     HUMAN,
     SaveError,
@@ -18,6 +17,7 @@ from pdk.app.session import (
     new_session,
     session_from_dict,
 )
+from pdk.engine.profile import Profile, load_profile
 
 PROFILE = load_profile()
 

@@ -70,12 +70,12 @@ def test_the_first_play_must_contain_the_lead_card_rank() -> None:
     assert d.lead_card is not None
     need = C.ONE[(d.lead_card & 63) >> 2]
     first = game.moves()
-    assert first and all(C.contains(m[0], need) for m in first)
+    assert first and all(C.contains(m.counts, need) for m in first)
     game.advance(first[-1])
     game.advance(None)
     game.advance(None)
     assert game.prev is None and game.turn == d.leader
-    assert any(not C.contains(m[0], need) for m in game.moves())  # only the first play
+    assert any(not C.contains(m.counts, need) for m in game.moves())  # only the first play
 
 
 def test_a_clone_is_independent() -> None:

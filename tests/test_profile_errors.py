@@ -17,7 +17,6 @@ import yaml
 from conftest import run_pdk
 from pydantic_core import ErrorDetails
 
-from pdk.text.catalog import MESSAGES, Lang
 from pdk.engine.profile import (
     ProfileError,
     ProfileProblem,
@@ -27,6 +26,7 @@ from pdk.engine.profile import (
     profile_from_dict,
     variants_dir,
 )
+from pdk.text.catalog import MESSAGES, Lang
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 KNOWN = ", ".join(sorted(p.stem for p in variants_dir().glob("*.yaml")))

@@ -73,11 +73,11 @@ def _agree(pos: Position, rng: Rng) -> None:
     moves = pos.legal_moves()
     generated: dict[int, tuple[int, int, int]] = {}
     for m in moves:
-        assert m[0] not in generated, "a play was generated twice"
-        generated[m[0]] = (m[1], m[2], m[3])
+        assert m.counts not in generated, "a play was generated twice"
+        generated[m.counts] = (m.kind, m.top, m.units)
         play = check(pos, pos.play_for(m).cards)
         assert play is not None
-        assert (int(play.kind), play.top, play.units) == (m[1], m[2], m[3])
+        assert (int(play.kind), play.top, play.units) == (m.kind, m.top, m.units)
     # A pass passes check exactly when can_pass says so.
     try:
         passed = check(pos, None) is None
@@ -146,7 +146,7 @@ def test_generator_agrees_with_check_in_real_games(seed: int) -> None:
             if turn % 4 == 0 or next_one or len(cards_of(pos.hand)) <= 6:
                 _agree(pos, rng)
             if len(cards_of(pos.hand)) <= 7:
-                generated = {m[0]: (m[1], m[2], m[3]) for m in pos.legal_moves()}
+                generated = {m.counts: (m.kind, m.top, m.units) for m in pos.legal_moves()}
                 for cards in _all_sub_multisets(pos):
                     _agree_on(pos, cards, generated)
         moves = state.legal_moves()
@@ -166,7 +166,7 @@ def test_generator_agrees_with_check_on_every_sub_play_of_an_opening_hand(seed: 
     rng = Rng(seed)
     for next_one in (False, True):
         pos = Position(PROFILE, hand, None, next_one)
-        generated = {m[0]: (m[1], m[2], m[3]) for m in pos.legal_moves()}
+        generated = {m.counts: (m.kind, m.top, m.units) for m in pos.legal_moves()}
         subs = _all_sub_multisets(pos)
         for cards in subs:
             _agree_on(pos, cards, generated)
@@ -174,10 +174,10 @@ def test_generator_agrees_with_check_on_every_sub_play_of_an_opening_hand(seed: 
         other = Position(PROFILE, d.hands[(d.leader + 1) % 3])
         lead = other.legal_moves()[rng.below(len(other.legal_moves()))]
         follow = Position(PROFILE, hand, lead, next_one)
-        generated = {m[0]: (m[1], m[2], m[3]) for m in follow.legal_moves()}
+        generated = {m.counts: (m.kind, m.top, m.units) for m in follow.legal_moves()}
         for cards in subs:
             _agree_on(follow, cards, generated)
-        assert all(m[1] == ComboKind.BOMB or m[1] == lead[1] for m in follow.legal_moves())
+        assert all(m.kind == ComboKind.BOMB or m.kind == lead[1] for m in follow.legal_moves())
 
 
 PUBLIC_FIELDS = {

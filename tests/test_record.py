@@ -107,9 +107,9 @@ def test_tampered_card_that_does_not_beat(data: dict[str, Any], game: GameState)
     # Find a follow, and replace it with a lower single the seat holds.
     state = GameState(PROFILE, game.deal)
     for number, action in enumerate(game.history, 1):
-        if action.play is not None and state.prev is not None and state.prev[1] == 0:
+        if action.play is not None and state.prev is not None and state.prev.kind == 0:
             card = cards_of(state.hands[state.turn])[0]  # the seat's lowest card
-            if (card & 63) >> 2 <= state.prev[2]:
+            if (card & 63) >> 2 <= state.prev.top:
                 data["plays"][number - 1]["cards"] = format_cards([card], suits=True)
                 message = reject(data)
                 assert message.startswith(f"move {number}: illegal:")

@@ -9,8 +9,8 @@ from rich.console import Console
 
 from pdk.cli.replay import Key, Replayer, decode_key
 from pdk.cli.replay_view import Frame, counter, explain, render_frame, transcript
-from pdk.text.catalog import Lang
 from pdk.engine.record import GameRecord, load
+from pdk.text.catalog import Lang
 
 SAMPLES = Path(__file__).resolve().parents[1] / "replays"
 NAMES = ["shut_out.json", "bomb_war.json", "bao_dan_endgame.json"]

@@ -29,7 +29,7 @@ def test_exactly_seven_kinds() -> None:
         state = GameState(profile, deal(profile, seed))
         while not state.over:
             moves = state.legal_moves()
-            seen.update(ComboKind(m[1]).label for m in moves)
+            seen.update(m.kind.label for m in moves)
             state.step(moves[rng.below(len(moves))] if moves else None)
     assert seen == {"single", "pair", "pair_chain", "straight", "trio_with_two", "plane", "bomb"}
 

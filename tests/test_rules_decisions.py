@@ -6,7 +6,7 @@ import pytest
 from conftest import Judge, game, random_game, rank, refused, run
 
 from pdk.engine.cards import cards_of, format_cards
-from pdk.engine.combos import ComboKind
+from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import deal, splitmix64
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
@@ -57,8 +57,10 @@ def test_d2_leading_prefers_the_highest_top_among_equal_trio_counts(judge: Judge
     play = judge.check(pos, "777888999TTT345")
     assert play is not None
     assert (play.kind, play.units, play.top) == (ComboKind.PLANE, 3, rank("T"))
-    gen = [m for m in pos.legal_moves() if m[1] == ComboKind.PLANE and m[3] == 3 and m[0] == play.counts]
-    assert [(m[2], m[3]) for m in gen] == [(rank("T"), 3)]
+    gen = [
+        m for m in pos.legal_moves() if m.kind == ComboKind.PLANE and m.units == 3 and m.counts == play.counts
+    ]
+    assert [(m.top, m.units) for m in gen] == [(rank("T"), 3)]
 
 
 def test_d2_leading_prefers_the_most_trios(judge: Judge) -> None:
@@ -79,10 +81,10 @@ def test_d2_following_uses_the_reading_that_beats(judge: Judge) -> None:
     assert play is not None and (play.units, play.top) == (3, rank("T"))
     # Against a 3-trio plane with top 9 (cards from another deck: only the reading matters),
     # only the 8-T reading beats, and it is the one used.
-    prev = (judge.move("666777888 34 5 JJ Q")[0], int(ComboKind.PLANE), rank("9"), 3)
+    prev = Move(judge.move("666777888 34 5 JJ Q")[0], ComboKind.PLANE, rank("9"), 3)
     play = judge.check(judge.pos(cards + "2", prev), cards)
     assert play is not None and play.top == rank("T")
-    prev_t = (prev[0], int(ComboKind.PLANE), rank("T"), 3)
+    prev_t = Move(prev.counts, ComboKind.PLANE, rank("T"), 3)
     with pytest.raises(IllegalPlay) as info:
         judge.check(judge.pos(cards + "2", prev_t), cards)
     assert info.value.reason is Reason.DOES_NOT_BEAT
@@ -90,7 +92,7 @@ def test_d2_following_uses_the_reading_that_beats(judge: Judge) -> None:
 
 def test_d2_following_with_a_last_hand_uses_the_three_trio_reading(judge: Judge) -> None:
     # 333444555666789 as a whole hand follows a 3-trio plane as 444555666+333789 (top 6).
-    prev = judge.move("3334445556 789TJ")[0], int(ComboKind.PLANE), rank("5"), 3
+    prev = Move(judge.move("3334445556 789TJ")[0], ComboKind.PLANE, rank("5"), 3)
     hand = "333444555666789"
     play = judge.check(judge.pos(hand, prev), hand)
     assert play is not None and (play.units, play.top) == (3, rank("6"))
@@ -123,7 +125,7 @@ def test_d3_must_beat_counts_short_last_hand_plane(judge: Judge) -> None:
 
 
 def test_d3_must_beat_counts_the_beating_reading_of_an_ambiguous_hand(judge: Judge) -> None:
-    prev = judge.move("3334445556 789TJ")[0], int(ComboKind.PLANE), rank("5"), 3
+    prev = Move(judge.move("3334445556 789TJ")[0], ComboKind.PLANE, rank("5"), 3)
     assert refused(judge, "333444555666789", None, prev) is Reason.MUST_BEAT
 
 

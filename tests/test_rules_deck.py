@@ -61,7 +61,7 @@ def test_spade3_holder_leads(classic: Profile) -> None:
 def test_first_play_need_not_contain_spade3(classic: Profile) -> None:
     d = deal(classic, 3)
     state = GameState(classic, d)
-    without = [m for m in state.legal_moves() if m[0] & 31 == 0]  # no 3 at all
+    without = [m for m in state.legal_moves() if m.counts & 31 == 0]  # no 3 at all
     assert without, "the leader can lead something without a 3"
     state.step(without[0])
     assert state.hands[d.leader] >> SPADE3 & 1

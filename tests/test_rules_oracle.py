@@ -119,9 +119,9 @@ def test_generator_matches_an_independent_reading_of_the_rules(
         options = Position(PROFILE, mask_of_hand(source)).legal_moves()
         prev = options[pick % len(options)]
     pos = Position(PROFILE, mask_of_hand(hand), prev, next_one)
-    prev_reading = None if prev is None else (prev[1], prev[2], prev[3])
+    prev_reading = None if prev is None else (prev.kind, prev.top, prev.units)
     want = oracle(hand, prev_reading, next_one)
-    got = {m[0]: (m[1], m[2], m[3]) for m in pos.legal_moves()}
+    got = {m.counts: (m.kind, m.top, m.units) for m in pos.legal_moves()}
     missing = [C.ranks_list(k) for k in want.keys() - got.keys()]
     extra = [C.ranks_list(k) for k in got.keys() - want.keys()]
     assert not missing and not extra, (missing, extra)

@@ -9,9 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from pdk.engine import counts as C
 from pdk.bots import make_bot
-from pdk.engine.cards import rank_of
 from pdk.cli.table import (
     hand_plain,
     render_settlement,
@@ -20,11 +18,13 @@ from pdk.cli.table import (
     table_view,
     unseen_counts,
 )
+from pdk.engine import counts as C
+from pdk.engine.cards import rank_of
 from pdk.engine.deal import deal, deal_from_hands
-from pdk.text.catalog import Lang
 from pdk.engine.profile import load_profile
 from pdk.engine.rules import resolve_cards
 from pdk.engine.state import GameState
+from pdk.text.catalog import Lang
 
 PROFILE = load_profile()
 

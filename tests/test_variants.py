@@ -92,7 +92,7 @@ def test_two_player_bao_dan_applies_to_the_only_opponent() -> None:
     judge = J("two-player")
     state = game(judge, "3s 5 9 Q", "6 K")
     run(judge, state, "3s", "6")  # seat 1 is left with one card
-    singles = {m[2] for m in state.legal_moves()}
+    singles = {m.top for m in state.legal_moves()}
     assert singles == {Rank.QUEEN}
 
 
@@ -221,7 +221,7 @@ def test_hearts3_bao_pei_lower_single_is_allowed() -> None:
     judge = J("hearts3")
     # The 报单 rule is not forced: a lower single is legal before a one-card 下家.
     assert judge.check(judge.pos("5 9 K", "4", next_one=True), "5") is not None
-    assert {m[2] for m in judge.pos("5 9 K", "4", next_one=True).legal_moves()} == {
+    assert {m.top for m in judge.pos("5 9 K", "4", next_one=True).legal_moves()} == {
         Rank.FIVE,
         Rank.NINE,
         Rank.KING,
@@ -326,7 +326,7 @@ def test_jokers17_hunan_no_pair_chains_and_first_play_contains_spade3() -> None:
     with pytest.raises(IllegalPlay) as info:
         run(judge, state, "9")
     assert info.value.reason is Reason.MUST_CONTAIN_LEAD
-    assert all(C.count(m[0], Rank.THREE) for m in state.legal_moves())
+    assert all(C.count(m.counts, Rank.THREE) for m in state.legal_moves())
     run(judge, state, "3s")
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import run_pdk
 
-from pdk.text.explain import explain
 from pdk.engine.profile import Profile, available_profiles, load_profile
+from pdk.text.explain import explain
 
 NAMES = sorted(p.name for p in available_profiles())
 

@@ -112,7 +112,7 @@ def test_generator_agrees_with_check(profile: Profile, seed: int, stop: int, pic
         assert not pos.can_pass(moves)
     # Random subsets of the hand: whatever check accepts was generated.
     hand = cards_of(pos.hand)
-    generated = {(m[0], m[1]) for m in moves}
+    generated = {(m.counts, m.kind) for m in moves}
     for pick in picks:
         subset = tuple(c for i, c in enumerate(hand) if pick >> (i % 20) & 1)
         if not subset:

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from pdk.bots import Bot, BotSpecError, bot_label, is_plugin, make_bot, one_line
+from pdk.bots import BotSpecError, bot_label, is_plugin, make_bot, one_line
+from pdk.bots.base import Bot
 from pdk.engine import record as R
-from pdk.engine.combos import ComboKind, Move
+from pdk.engine.combos import ComboKind, Move, counts_notation
 from pdk.engine.deal import deal, splitmix64
 from pdk.engine.movegen import BOMB
 from pdk.engine.profile import Profile
-from pdk.engine.rules import move_notation
 from pdk.engine.state import GameState
 from pdk.text.catalog import LocalizedError
 
@@ -155,7 +155,7 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
             move = bots[seat].choose(state.view(seat))
         if move is not None:
             plays[seat] += 1
-            if move[1] == BOMB:
+            if move.kind == BOMB:
                 bombs[seat] += 1
         state.step(move)
     st = state.settlement()
@@ -231,8 +231,10 @@ def _bot_name(bot: object, spec: str) -> str:
 def _describe(move: object) -> str:
     """A move a plug-in returned, in notation with its kind if it has the shape of one."""
     try:
-        notation = move_notation(move)  # type: ignore[arg-type]
-        text = f"{notation} ({ComboKind(move[1]).label})" if notation else repr(move)  # type: ignore[index]
+        if not (isinstance(move, tuple) and len(move) == 4):
+            return repr(move)[:80]
+        notation = counts_notation(int(move[0]))
+        text = f"{notation} ({ComboKind(int(move[1])).label})" if notation else repr(move)
     except Exception:
         text = repr(move)
     return text if len(text) <= 80 else text[:79] + "…"

@@ -62,7 +62,7 @@ class Sim(Playout):
                 break
             passes += 1
         sim.passes = passes
-        sim.pending_bomb = view.prev_seat if view.prev is not None and view.prev[1] == BOMB else None
+        sim.pending_bomb = view.prev_seat if view.prev is not None and view.prev.kind == BOMB else None
         return sim
 
     def pays(self, o: int, s: Settlement) -> int:
@@ -129,7 +129,7 @@ def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
     t = sim.turn
     hand = sim.counts[t]
     for m in moves:
-        if m[0] == hand:
+        if m.counts == hand:
             return m
     if sim.prev is None:
         low = (hand & -hand).bit_length() - 1
@@ -139,31 +139,31 @@ def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
         best: Move | None = None
         best_key: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
         for m in moves:
-            c = m[0]
+            c = m.counts
             key = (
                 not (near and lets_out(sim, m)),
-                m[1] != BOMB,
-                not (danger and m[1] == SINGLE),
+                m.kind != BOMB,
+                not (danger and m.kind == SINGLE),
                 bool(c & low_field),
-                size_of(c) * 1000 - m[2],
+                size_of(c) * 1000 - m.top,
             )
-            if best is None or key > best_key or (key == best_key and c < best[0]):
+            if best is None or key > best_key or (key == best_key and c < best.counts):
                 best, best_key = m, key
         return best
     cheapest: Move | None = None
     near = _near_out(sim)
     for m in moves:
-        if m[1] == BOMB and sim.prev[1] != BOMB:
+        if m.kind == BOMB and sim.prev.kind != BOMB:
             continue
         if near and lets_out(sim, m):
             continue
-        if cheapest is None or (m[2], m[0]) < (cheapest[2], cheapest[0]):
+        if cheapest is None or (m.top, m.counts) < (cheapest.top, cheapest.counts):
             cheapest = m
     if cheapest is None:
-        cheapest = min(moves, key=lambda m: m[2])
-    if can_pass and cheapest[1] != BOMB:
+        cheapest = min(moves, key=lambda m: m.top)
+    if can_pass and cheapest.kind != BOMB:
         owner = sim.prev_seat
-        if owner is not None and sim.sizes[owner] > 2 and cheapest[2] >= 11:
+        if owner is not None and sim.sizes[owner] > 2 and cheapest.top >= 11:
             return None
     return cheapest
 
@@ -233,7 +233,9 @@ class Solver:
         hand = sim.counts[sim.turn]
         # Try the likeliest proofs (mine) and refutations (theirs) first: going out, then
         # high plays.
-        options.sort(key=lambda m: (-1, 0) if m is not None and m[0] == hand else (0, -(m[2] if m else -1)))
+        options.sort(
+            key=lambda m: (-1, 0) if m is not None and m.counts == hand else (0, -(m.top if m else -1))
+        )
         result = not mine
         for m in options:
             child = sim.clone()
@@ -354,5 +356,3 @@ class HardBot:
         # Ties go to the normal bot's order (the candidates are in it).
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
-
-

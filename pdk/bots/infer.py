@@ -22,7 +22,8 @@ from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng
-from pdk.engine.movegen import BOMB, PAIR, SINGLE, MoveGenerator, generator_for
+from pdk.engine.generator import Generator, generator_for
+from pdk.engine.movegen import BOMB, PAIR, SINGLE
 from pdk.engine.state import PlayerView
 
 _NO_CAP = 99
@@ -78,7 +79,7 @@ class Sampler:
     def __init__(self, view: PlayerView) -> None:
         self.view = view
         profile = view.profile
-        self.gen: MoveGenerator = generator_for(profile)
+        self.gen: Generator = generator_for(profile)
         self.unseen = unseen_counts(view)
         self.ranks = C.ranks_list(self.unseen)
         self.holders = [s for s in range(view.players) if s != view.seat]
@@ -97,7 +98,7 @@ class Sampler:
         four = self.view.profile.bombs.four
         for f in self.facts:
             cap = caps[self.holders.index(f.seat)]
-            kind, top = f.prev[1], f.prev[2]
+            kind, top = f.prev.kind, f.prev.top
             limits: list[tuple[int, int]] = []  # (rank, max count in the hand then)
             if kind == BOMB:
                 limits = [(r, 3) for r in range(top + 1, nr)]

@@ -12,7 +12,8 @@ from __future__ import annotations
 from pdk.bots.plan import size_of
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
-from pdk.engine.movegen import BOMB, MoveGenerator, generator_for
+from pdk.engine.generator import Generator, generator_for
+from pdk.engine.movegen import BOMB
 from pdk.engine.profile import Profile
 from pdk.engine.state import PlayerView
 
@@ -52,7 +53,7 @@ class Knowledge:
         """``hand`` and ``unseen`` (rank counts) override what is read from the view: a
         search that plays on inside a sampled deal knows them without a history."""
         self.view = view
-        self.gen: MoveGenerator = generator_for(view.profile)
+        self.gen: Generator = generator_for(view.profile)
         self.hand = C.from_mask(view.hand) if hand is None else hand
         if unseen is None:
             unseen = deck_counts(view.profile) - self.hand - played_counts(view)
@@ -82,15 +83,15 @@ class Knowledge:
 
     def beatable(self, move: Move, max_size: int | None = None) -> bool:
         """Could some other player beat ``move``, judging by the unseen cards and hand sizes?"""
-        n = size_of(move[0])
+        n = size_of(move.counts)
         size = self.max_opp if max_size is None else max_size
-        key = (move[1], move[2], move[3], n * 100 + size)
+        key = (move.kind, move.top, move.units, n * 100 + size)
         got = self._beat.get(key)
         if got is not None:
             return got
         result = False
         if size > 0:
-            if move[1] != BOMB:
+            if move.kind != BOMB:
                 # Cap the pool at 3 a rank: four pooled cards may sit in two hands, and a
                 # possible bomb is judged separately below.
                 for r in self.gen.follows(self._capped(), move, False):
@@ -98,7 +99,7 @@ class Knowledge:
                         result = True
                         break
             if not result and size >= 4 and self.view.profile.bombs.four:
-                above = move[2] if move[1] == BOMB else -1
+                above = move.top if move.kind == BOMB else -1
                 result = self._top_bomb() > above
         self._beat[key] = result
         return result

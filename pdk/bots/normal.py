@@ -23,7 +23,8 @@ from pdk.bots.knowledge import Knowledge
 from pdk.bots.plan import Planner, planner_for, size_of
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
-from pdk.engine.movegen import BOMB, PLANE, SINGLE, TRIO, MoveGenerator, generator_for
+from pdk.engine.generator import Generator, generator_for
+from pdk.engine.movegen import BOMB, PLANE, SINGLE, TRIO
 from pdk.engine.state import PlayerView
 
 TEMPO = 0.5  # winning the trick back (the lead is worth about half a play)
@@ -56,7 +57,7 @@ class Judge:
 
     def __init__(self, view: PlayerView, know: Knowledge | None = None) -> None:
         self.view = view
-        self.gen: MoveGenerator = generator_for(view.profile)
+        self.gen: Generator = generator_for(view.profile)
         self.plan: Planner = planner_for(self.gen)
         self.know = know if know is not None else Knowledge(view)
         self.hand = self.know.hand
@@ -89,8 +90,8 @@ class Judge:
         keep: list[Move] = []
         by_body: dict[tuple[int, int, int], list[Move]] = {}
         for m in moves:
-            if m[1] in (TRIO, PLANE):
-                by_body.setdefault((m[1], m[2], m[3]), []).append(m)
+            if m.kind in (TRIO, PLANE):
+                by_body.setdefault((m.kind, m.top, m.units), []).append(m)
             else:
                 keep.append(m)
         for group in by_body.values():
@@ -102,13 +103,13 @@ class Judge:
 
     def score(self, move: Move, leading: bool) -> float:
         know = self.know
-        counts = move[0]
+        counts = move.counts
         if counts == self.hand:
-            return 1e6 + (100.0 if move[1] == BOMB else 0.0)  # going out wins the deal
+            return 1e6 + (100.0 if move.kind == BOMB else 0.0)  # going out wins the deal
         rest = self.hand - counts
         s = self.plan.value(rest)
         safe = know.safe(move)
-        if move[1] == BOMB:
+        if move.kind == BOMB:
             s += SAFE_BOMB if safe else 0.3
         if safe:
             s += TEMPO
@@ -120,7 +121,7 @@ class Judge:
         # The last card (报单 for us): keep the one the others can least beat.
         if size_of(rest) == 1:
             (r,) = [r for r, _ in C.items(rest)]
-            if not know.beatable((rest, SINGLE, r, 1)):
+            if not know.beatable(Move(rest, SINGLE, r, 1)):
                 s += 1.5
         return s
 
@@ -129,17 +130,17 @@ class Judge:
         if safe:
             return 0.0
         know = self.know
-        n = size_of(move[0])
+        n = size_of(move.counts)
         penalty = 0.0
         for size in know.opp_sizes:
             if size > 3:
                 continue
-            if move[1] != BOMB and size >= n and know.beatable(move, size):
+            if move.kind != BOMB and size >= n and know.beatable(move, size):
                 if size == n:
                     penalty = max(penalty, DANGER)  # they beat it and are out
                 elif size <= 2:
                     penalty = max(penalty, DANGER * 0.4)  # they beat it and lead their last
-            if leading and move[1] == SINGLE and size == 1:
+            if leading and move.kind == SINGLE and size == 1:
                 penalty = max(penalty, DANGER * 0.5)
         return penalty
 
@@ -161,11 +162,11 @@ class Judge:
             return None
         nxt = self.view.hand_sizes[self.view.next_seat] == 1
         for m in moves:
-            if m[0] == self.hand:
+            if m.counts == self.hand:
                 return m
         best: Move | None = None
-        for m in sorted(moves, key=lambda m: m[1] != BOMB):
-            if self.know.safe(m) and self._goes_out(self.hand - m[0], nxt, 3):
+        for m in sorted(moves, key=lambda m: m.kind != BOMB):
+            if self.know.safe(m) and self._goes_out(self.hand - m.counts, nxt, 3):
                 best = m
                 break
         return best
@@ -176,12 +177,12 @@ class Judge:
         if got is not None:
             return got
         leads = self.gen.leads(hand, nxt)
-        if any(m[0] == hand for m in leads):
+        if any(m.counts == hand for m in leads):
             result = True
         elif depth == 0:
             result = False
         else:
-            result = any(self.know.safe(m) and self._goes_out(hand - m[0], nxt, depth - 1) for m in leads)
+            result = any(self.know.safe(m) and self._goes_out(hand - m.counts, nxt, depth - 1) for m in leads)
         self._out_memo[key] = result
         return result
 
@@ -194,7 +195,7 @@ def _kicker_weight(move: Move) -> int:
     """How much a trio's or plane's kickers cost: low ranks are cheap to give away."""
     body_ranks = 0
     w = 0
-    for r, n in C.items(move[0]):
+    for r, n in C.items(move.counts):
         if n >= 3:
             body_ranks += 1
             continue

@@ -17,7 +17,9 @@ the move generator's profile knobs, so every variant plans with its own catalogu
 from __future__ import annotations
 
 from pdk.engine import counts as C
-from pdk.engine.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO, MoveGenerator
+from pdk.engine.combos import Move
+from pdk.engine.generator import Generator
+from pdk.engine.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO
 
 PLAY_COST = 1.0
 BOMB_VALUE = 1.0
@@ -28,7 +30,7 @@ _CACHE_LIMIT = 200_000
 class Planner:
     """Hand values for one profile (build one per move generator with ``planner_for``)."""
 
-    def __init__(self, gen: MoveGenerator) -> None:
+    def __init__(self, gen: Generator) -> None:
         self.gen = gen
         profile = gen.profile
         totals = profile.rank_totals
@@ -103,8 +105,8 @@ class Planner:
             s = (starts & -starts).bit_length() - 1
             best = self._split(counts, s + 1, demand, memo)
             for move, owed in self._chains_at(m1, m2, m3, s):
-                v = self.group_value(move[1], move[2], move[3])
-                best = max(best, v + self._split(counts - move[0], s, demand + owed, memo))
+                v = self.group_value(move.kind, move.top, move.units)
+                best = max(best, v + self._split(counts - move.counts, s, demand + owed, memo))
         memo[key] = best
         return best
 
@@ -126,9 +128,9 @@ class Planner:
             out |= run
         return out
 
-    def _chains_at(self, m1: int, m2: int, m3: int, s: int) -> list[tuple[tuple[int, int, int, int], int]]:
+    def _chains_at(self, m1: int, m2: int, m3: int, s: int) -> list[tuple[Move, int]]:
         """Chains starting exactly at rank ``s`` that fit the hand, with kicker slots owed."""
-        out: list[tuple[tuple[int, int, int, int], int]] = []
+        out: list[tuple[Move, int]] = []
         one = C.ONE
         for mask, width, kind, min_len in (
             (m1, 1, STRAIGHT, self.st_min),
@@ -144,7 +146,7 @@ class Planner:
                 length = top - s + 1
                 if length >= min_len:
                     owed = self.plane_k * length if kind == PLANE else 0
-                    out.append(((acc, kind, top, length), owed))
+                    out.append((Move(acc, kind, top, length), owed))
                 top += 1
         return out
 
@@ -219,7 +221,7 @@ def size_of(counts: int) -> int:
     return n
 
 
-def planner_for(gen: MoveGenerator) -> Planner:
+def planner_for(gen: Generator) -> Planner:
     """One planner (and one value cache) per move generator, shared by every bot."""
     p = _PLANNERS.get(id(gen))
     if p is None or p.gen is not gen:

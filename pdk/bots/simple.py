@@ -42,6 +42,6 @@ class EasyBot:
         if not moves:
             return None
         # Lowest rank first; among equals prefer non-bombs and fewer cards.
-        return min(moves, key=lambda m: (m[1] == BOMB, m[2], -C.total(m[0])))
+        return min(moves, key=lambda m: (m.kind == BOMB, m.top, -C.total(m.counts)))
 
 

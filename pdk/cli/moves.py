@@ -20,9 +20,9 @@ from pdk.cli.common import (
 )
 from pdk.engine import counts as C
 from pdk.engine.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
-from pdk.engine.combos import ComboKind, Move, classify, preferred_lead
+from pdk.engine.combos import Move, classify, move_of, preferred_lead
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Position, Reason, check, is_one_suit, move_notation, resolve_cards
+from pdk.engine.rules import IllegalPlay, Position, Reason, check, is_one_suit, resolve_cards
 from pdk.text.catalog import Lang, tr
 
 
@@ -40,11 +40,11 @@ def parse_beat(profile: Profile, text: str, available: int, lang: Lang) -> Move:
     if not readings:
         fail(f"--beat: {tr(Reason.NOT_A_COMBINATION.value, lang, cards=format_cards(cards))}")
     r = preferred_lead(readings)
-    return (counts, int(r.kind), r.top, r.units)
+    return move_of(counts, r)
 
 
 def sort_key(move: Move) -> tuple[int, int, int, int]:
-    return (move[1], move[3], move[2], move[0])
+    return (move.kind, move.units, move.top, move.counts)
 
 
 @app.command()
@@ -79,14 +79,14 @@ def moves(
     legal = sorted(pos.legal_moves(), key=sort_key)
     can_pass = pos.can_pass(legal)
     if as_json:
-        plays = [{"cards": move_notation(m), "kind": ComboKind(m[1]).label} for m in legal]
+        plays = [{"cards": m.notation(), "kind": m.kind.label} for m in legal]
         print(json.dumps({"can_pass": can_pass, "plays": plays}, ensure_ascii=False))
         return
     table = Table(title=tr("moves_title", language, n=len(legal)), title_justify="left")
     table.add_column(tr("col_kind", language))
     table.add_column(tr("col_cards", language))
     for m in legal:
-        table.add_row(ComboKind(m[1]).said(language), move_notation(m))
+        table.add_row(m.kind.said(language), m.notation())
     console.print(table)
     if prev is None:
         console.print(tr("moves_cannot_pass_lead", language))

@@ -36,10 +36,10 @@ from pdk.cli.table import (
     short_name,
     table_view,
 )
-from pdk.engine.combos import ComboKind, Move
+from pdk.engine.combos import Move
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError, dump
-from pdk.engine.rules import IllegalPlay, move_notation
+from pdk.engine.rules import IllegalPlay
 from pdk.text import play as play_text  # noqa: F401  (registers the messages)
 from pdk.text.catalog import Lang, tr
 
@@ -268,8 +268,8 @@ class Game:
                 lang,
                 i=self.ui.hint_index + 1,
                 n=len(self.ui.hint_moves),
-                cards=move_notation(move).replace("T", "10"),
-                kind=ComboKind(move[1]).said(lang),
+                cards=move.notation().replace("T", "10"),
+                kind=move.kind.said(lang),
             )
         )
 

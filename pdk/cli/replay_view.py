@@ -22,7 +22,6 @@ from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, format_unicode, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.record import GameRecord
-from pdk.engine.rules import move_notation
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
 from pdk.text.catalog import Lang, LocalizedError, tr
@@ -75,7 +74,7 @@ def action_plain(action: Action, lang: Lang) -> str:
 def move_plain(move: Move | None, lang: Lang) -> str:
     if move is None:
         return tr("rp_pass", lang)
-    return f"{move_notation(move)}  {ComboKind(move[1]).said(lang)}"
+    return f"{move.notation()}  {move.kind.said(lang)}"
 
 
 def counter(state: GameState, viewer: int | None) -> list[tuple[int, int]]:
@@ -157,7 +156,7 @@ def explanation_panel(ex: Explanation, names: Sequence[str], lang: Lang, limit: 
     if ex.actual is not None:
         lines.append(Text(tr("rp_explain_actual", lang, play=action_plain(ex.actual, lang))))
     lines.append(Text(tr("rp_explain_legal", lang, n=len(ex.legal))))
-    ordered = sorted(ex.legal, key=lambda m: (m[1] == int(ComboKind.BOMB), m[2], m[1], m[3]))
+    ordered = sorted(ex.legal, key=lambda m: (m.kind == int(ComboKind.BOMB), m.top, m.kind, m.units))
     for m in ordered[:limit]:
         mark = "▶ " if ex.choice is not None and m == ex.choice else "  "
         lines.append(Text(f"  {mark}{move_plain(m, lang)}"))

@@ -209,7 +209,7 @@ def _bao_dan_warning(view: PlayerView, turn: int, lang: Lang) -> str:
         return ""
     # The generator itself knows which single is "highest" under the profile's rank order.
     leads = view.position().gen.leads(C.from_mask(view.hand), True)
-    singles = [C.items(m[0])[0][0] for m in leads if m[1] == ComboKind.SINGLE]
+    singles = [C.items(m.counts)[0][0] for m in leads if m.kind == ComboKind.SINGLE]
     if not singles:
         return ""
     return tr("status_bao_dan", lang, high=rank_label(singles[0]))

@@ -4,8 +4,8 @@ A *reading* is how a set of cards counts as a combination: its kind, its top ran
 rank that is compared) and its units (chain length, number of trios in a plane, or for a
 bomb its strength class). The same cards may read several ways (RULES.md D2); ``classify``
 returns every reading and the callers pick by the decision rules. The engine's internal
-move is the tuple ``(counts, kind, top, units)`` — cheap to build in the generator's hot
-loops.
+move is ``Move``, a NamedTuple ``(counts, kind, top, units)``: typed fields, and still
+cheap to build in the generator's hot loops.
 
 Every rule comes from a profile knob. The kinds past ``BOMB`` exist only in variants
 (bare trio, trio with one, trio chain, four with kickers, straight flush). Where a variant
@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 from pdk.engine import counts as C
-from pdk.engine.cards import Rank
+from pdk.engine.cards import RANK_CHARS, Rank
 from pdk.engine.profile import Profile
 from pdk.text.catalog import Lang, tr
 
@@ -54,18 +55,93 @@ class ComboKind(IntEnum):
 
 
 
-# (counts, kind, top, units): the generator's and the state machine's unit of play.
-Move = tuple[int, int, int, int]
-
-BOMB = ComboKind.BOMB.value
-STRAIGHT = ComboKind.STRAIGHT.value
-STRAIGHT_FLUSH = ComboKind.STRAIGHT_FLUSH.value
+BOMB = ComboKind.BOMB
+STRAIGHT = ComboKind.STRAIGHT
+STRAIGHT_FLUSH = ComboKind.STRAIGHT_FLUSH
 # A plane's units hold its trio count in the low bits; with exact-kicker following the
 # kicker count sits above them so that only planes with as many kickers compare.
 UNITS_KICKER_SHIFT = 5
+UNITS_TRIO_MASK = (1 << UNITS_KICKER_SHIFT) - 1
+
+
+class Move(NamedTuple):
+    """The generator's and the state machine's unit of play: which ranks and how many of
+    each (``counts``, packed as in ``pdk.engine.counts``), how they read (``kind``), the
+    rank that is compared (``top``) and ``units`` (chain length, trio count, or a bomb's
+    strength class: see ``bomb_units``). Suits are chosen only when the move is played.
+
+    A NamedTuple rather than a dataclass: the generator builds and caches millions of
+    them, and a plain tuple's speed and hashing carry over; plug-in bots written against
+    the old ``(counts, kind, top, units)`` tuple keep working.
+
+    >>> five, nine, three = C.ONE[Rank.FIVE], C.ONE[Rank.NINE], C.ONE[Rank.THREE]
+    >>> m = Move(3 * five + nine + three, ComboKind.TRIO_WITH_TWO, Rank.FIVE, 1)
+    >>> m.notation()
+    '35559'
+    >>> m.groups()
+    (('5', '5', '5'), ('3', '9'))
+    """
+
+    counts: int
+    kind: ComboKind
+    top: int
+    units: int
+
+    @property
+    def trios(self) -> int:
+        """How many trios a plane or trio chain holds (its units without the kicker count)."""
+        return self.units & UNITS_TRIO_MASK
+
+    def notation(self) -> str:
+        """The ranks in notation, lowest first, one character per card (``'TTJJQQ'``)."""
+        return counts_notation(self.counts)
+
+    def body_ranks(self) -> tuple[int, ...]:
+        """The ranks of the combination's body, lowest first: a trio's or plane's trios, a
+        four-with's four; for any other kind every rank of the play."""
+        if self.kind in _BODY_OF_THREE:
+            want = 3
+        elif self.kind == ComboKind.FOUR_WITH:
+            want = 4
+        else:
+            return tuple(r for r, _ in C.items(self.counts))
+        if self.kind not in (ComboKind.PLANE, ComboKind.TRIO_CHAIN):
+            return (self.top,)
+        body = [r for r, n in C.items(self.counts) if n >= want]
+        if len(body) > self.trios:
+            # Kickers that are themselves three of a rank: the body is the run ending at top.
+            run = [r for r in body if self.top - self.trios < r <= self.top]
+            body = run if len(run) == self.trios else body[-self.trios :]
+        return tuple(body)
+
+    def groups(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The play as it reads, for display: the body's cards, then the kickers' (each a
+        rank character, lowest first). Kinds without kickers have an empty second part."""
+        per = 4 if self.kind == ComboKind.FOUR_WITH else 3
+        body = self.body_ranks()
+        rest = self.counts
+        head: list[str] = []
+        if self.kind in _BODY_OF_THREE or self.kind == ComboKind.FOUR_WITH:
+            for r in body:
+                head += [RANK_CHARS[r]] * per
+                rest -= per * C.ONE[r]
+            return tuple(head), tuple(RANK_CHARS[r] for r in C.ranks_list(rest))
+        return tuple(RANK_CHARS[r] for r in C.ranks_list(self.counts)), ()
+
+
+def counts_notation(counts: int) -> str:
+    """Rank counts in notation, lowest first, one character per card: how a move is
+    written in records, JSON and messages (suits do not matter to it)."""
+    return "".join(RANK_CHARS[r] for r in C.ranks_list(counts))
+
+
+def move_of(counts: int, reading: Reading) -> Move:
+    """The move that plays ``counts`` as ``reading``."""
+    return Move(counts, reading.kind, reading.top, reading.units)
 # A bomb's units: 1 + BOMB_TIER * (rank of its kind in the profile's bomb order) + size term.
 BOMB_TIER = 32
 _TRIO_KINDS = (ComboKind.TRIO, ComboKind.TRIO_WITH_ONE, ComboKind.TRIO_WITH_TWO)
+_BODY_OF_THREE = (*_TRIO_KINDS, ComboKind.PLANE, ComboKind.TRIO_CHAIN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +302,7 @@ def lead_key(r: Reading) -> tuple[int, int, int, int, int]:
     """D2 for a lead: a bomb first (only three aces read both as a bomb and as a trio),
     then the reading with the most trios, a straight flush, the highest top rank."""
     if r.kind in (ComboKind.PLANE, ComboKind.TRIO_CHAIN):
-        trios = r.units & ((1 << UNITS_KICKER_SHIFT) - 1)
+        trios = r.units & UNITS_TRIO_MASK
     else:
         trios = int(r.kind in _TRIO_KINDS)
     return (r.kind == ComboKind.BOMB, trios, r.kind == ComboKind.STRAIGHT_FLUSH, r.top, r.units)

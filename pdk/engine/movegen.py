@@ -9,20 +9,19 @@ independently, and a property test holds the two in exact agreement.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.profile import Profile
 
-SINGLE = ComboKind.SINGLE.value
-PAIR = ComboKind.PAIR.value
-PAIR_CHAIN = ComboKind.PAIR_CHAIN.value
-STRAIGHT = ComboKind.STRAIGHT.value
-TRIO = ComboKind.TRIO_WITH_TWO.value
-PLANE = ComboKind.PLANE.value
-BOMB = ComboKind.BOMB.value
+SINGLE = ComboKind.SINGLE
+PAIR = ComboKind.PAIR
+PAIR_CHAIN = ComboKind.PAIR_CHAIN
+STRAIGHT = ComboKind.STRAIGHT
+TRIO = ComboKind.TRIO_WITH_TWO
+PLANE = ComboKind.PLANE
+BOMB = ComboKind.BOMB
 
 ONE = C.ONE
 
@@ -126,9 +125,9 @@ class MoveGenerator:
         self.bao = profile.rules.bao_dan_highest_single
         self.one_pack = profile.deck.packs == 1
         ranks = range(len(ONE))
-        self.singles = [(ONE[r], SINGLE, r, 1) for r in ranks]
-        self.pairs = [(2 * ONE[r], PAIR, r, 1) for r in ranks]
-        self.fours = [(4 * ONE[r], BOMB, r, 1) for r in ranks]
+        self.singles = [_new(Move, (ONE[r], SINGLE, r, 1)) for r in ranks]
+        self.pairs = [_new(Move, (2 * ONE[r], PAIR, r, 1)) for r in ranks]
+        self.fours = [_new(Move, (4 * ONE[r], BOMB, r, 1)) for r in ranks]
         self._two_cards = [[ONE[a] + ONE[b] for b in ranks] for a in ranks]
         self._hands = Hands(self.unbreakable, self.one_pack)
         # Tables on rank masks (at most 2**15 keys each, so they need no bound). Entries
@@ -176,7 +175,7 @@ class MoveGenerator:
                 acc += width * ONE[top]
                 length = top - start + 1
                 if length >= min_len:
-                    out.append((acc, kind, top, length))
+                    out.append(_new(Move, (acc, kind, top, length)))
         return out
 
     def _chains_of(self, mask: int, width: int, kind: int, length: int, above: int) -> list[Move]:
@@ -186,7 +185,7 @@ class MoveGenerator:
         cached = self._chain_runs.get(key)
         if cached is None:
             cached = self._chain_runs[key] = self._runs(mask, width, kind, length)
-        return [m for m in cached if m[2] > above]
+        return [m for m in cached if m.top > above]
 
     def _runs(self, mask: int, width: int, kind: int, length: int) -> list[Move]:
         out: list[Move] = []
@@ -197,7 +196,7 @@ class MoveGenerator:
                 acc = 0
                 for r in range(start, top + 1):
                     acc += width * ONE[r]
-                out.append((acc, kind, top, length))
+                out.append(_new(Move, (acc, kind, top, length)))
         return out
 
     # -- trios and planes ------------------------------------------------------------------
@@ -219,23 +218,23 @@ class MoveGenerator:
                 twos = two_ranks[m1 & keep]
                 pairs = pair_counts[m2 & keep]
                 if twos or pairs:
-                    out += [(body + kk, TRIO, t, 1) for kk in twos]
-                    out += [(body + kk, TRIO, t, 1) for kk in pairs]
+                    out += [_new(Move, (body + kk, TRIO, t, 1)) for kk in twos]
+                    out += [_new(Move, (body + kk, TRIO, t, 1)) for kk in pairs]
                 elif short and C.count(free, t) == 3:
-                    out.append((h.counts, TRIO, t, 1))
+                    out.append(_new(Move, (h.counts, TRIO, t, 1)))
             return
         its = C.items(free)
         for t in _BITS[h.m3 >> (above + 1) << (above + 1)]:
             body = 3 * ONE[t]
             rest_its = [(r, n) for r, n in its if r != t]
             if self.trio_bare or k == 0:
-                out.append((body, TRIO, t, 1))
+                out.append(_new(Move, (body, TRIO, t, 1)))
             if k:
                 rest_n = sum(n for _, n in rest_its)
                 if rest_n >= k:
-                    out.extend((body + kk, TRIO, t, 1) for kk in kicker_sets(rest_its, k))
+                    out.extend(_new(Move, (body + kk, TRIO, t, 1)) for kk in kicker_sets(rest_its, k))
                 elif short and C.count(free, t) == 3 and (rest_n > 0 or not self.trio_bare):
-                    out.append((h.counts, TRIO, t, 1))
+                    out.append(_new(Move, (h.counts, TRIO, t, 1)))
 
     def _build_two_ranks(self, mask: int) -> list[int]:
         ranks = _BITS[mask]
@@ -275,9 +274,9 @@ class MoveGenerator:
                 want = kpt * n
                 if rest_n >= want:
                     for kk in kicker_sets(C.items(rest), want):
-                        _keep(found, (body + kk, PLANE, top, n))
+                        _keep(found, _new(Move, (body + kk, PLANE, top, n)))
                 elif short:
-                    _keep(found, (h.counts, PLANE, top, n))
+                    _keep(found, _new(Move, (h.counts, PLANE, top, n)))
         out.extend(found.values())
 
     # -- the public entry points -----------------------------------------------------------
@@ -357,17 +356,6 @@ class MoveGenerator:
 
 
 def _keep(found: dict[int, Move], move: Move) -> None:
-    old = found.get(move[0])
-    if old is None or (move[3], move[2]) > (old[3], old[2]):
-        found[move[0]] = move
-
-
-@lru_cache(maxsize=64)
-def generator_for(profile: Profile) -> MoveGenerator:
-    """The generator for a profile: this fast one when it covers every knob the profile
-    sets (``Profile.classic_generation``), else the general one of ``pdk.engine.movegen_general``."""
-    if not profile.classic_generation:
-        from pdk.engine.movegen_general import GeneralGenerator
-
-        return GeneralGenerator(profile)
-    return MoveGenerator(profile)
+    old = found.get(move.counts)
+    if old is None or (move.units, move.top) > (old.units, old.top):
+        found[move.counts] = move

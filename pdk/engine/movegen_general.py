@@ -15,9 +15,9 @@ from __future__ import annotations
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank
 from pdk.engine.combos import ComboKind, Move, Reading, beats, classify
+from pdk.engine.judge import judge, locked_ranks
 from pdk.engine.movegen import MoveGenerator, kicker_sets
 from pdk.engine.profile import Profile
-from pdk.engine.rules import judge, locked_ranks
 
 ONE = C.ONE
 _JOKERS = ONE[Rank.BLACK_JOKER] + ONE[Rank.RED_JOKER]
@@ -96,7 +96,7 @@ class GeneralGenerator(MoveGenerator):
         return list(answer)
 
     def _generate(self, counts: int, prev: Move | None, next_has_one: bool, hand_mask: int) -> list[Move]:
-        shapes = _ALL if prev is None else _SHAPES_FOR[prev[1]]
+        shapes = _ALL if prev is None else _SHAPES_FOR[prev.kind]
         if self.flush_bomb:
             shapes = shapes | {"flush"}
         profile = self.profile
@@ -123,7 +123,7 @@ class GeneralGenerator(MoveGenerator):
                 key = (cand, int(verdict.kind))
                 if key not in seen:
                     seen.add(key)
-                    out.append((cand, int(verdict.kind), verdict.top, verdict.units))
+                    out.append(Move(cand, verdict.kind, verdict.top, verdict.units))
         return out
 
     def _candidates(
@@ -144,12 +144,12 @@ class GeneralGenerator(MoveGenerator):
         # The whole hand is always worth asking about: it is where short last hands live.
         plain.add(counts)
         want_len = -1
-        if prev is not None and prev[1] in (
+        if prev is not None and prev.kind in (
             ComboKind.PAIR_CHAIN,
             ComboKind.STRAIGHT,
             ComboKind.STRAIGHT_FLUSH,
         ):
-            want_len = prev[3]
+            want_len = prev.units
         if "single" in shapes:
             plain.update(ONE[r] for r, _ in its)
         if "pair" in shapes:
@@ -242,7 +242,7 @@ class GeneralGenerator(MoveGenerator):
         plane = self.profile.combinations.plane
         want = -1
         if prev is not None:
-            want = prev[3] & 31
+            want = prev.units & 31
         for window, length, ones in self.windows:
             if length < plane.min_length or window & m3 != window or (want >= 0 and length != want):
                 continue

@@ -21,7 +21,8 @@ from typing import Self
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.deal import Deal
-from pdk.engine.movegen import BOMB, MoveGenerator, generator_for
+from pdk.engine.generator import Generator, generator_for
+from pdk.engine.movegen import BOMB
 from pdk.engine.profile import Profile
 from pdk.engine.settlement import Settlement, settle
 
@@ -53,7 +54,7 @@ class Playout:
         """``counts`` per seat (it is kept, not copied); ``first_card`` is the card a first
         play must contain (``lead.must_contain``), if any."""
         self.profile = profile
-        self.gen: MoveGenerator = generator_for(profile)
+        self.gen: Generator = generator_for(profile)
         self.n = len(counts)
         self.counts = counts
         self.sizes = [C.total(c) for c in counts]
@@ -116,7 +117,7 @@ class Playout:
         """The first play of the deal must contain the lead card: keep the plays holding
         its rank (its holder can always make such a play with that very card)."""
         need = self.first_need
-        return [m for m in moves if C.contains(m[0], need)]
+        return [m for m in moves if C.contains(m.counts, need)]
 
     def can_pass(self, moves: list[Move]) -> bool:
         return not self.done and self.gen.can_pass(self.prev, moves)
@@ -132,14 +133,14 @@ class Playout:
                 self.turn = (seat + 1) % self.n
             return
         self.first_need = 0
-        self.counts[seat] -= move[0]
-        left = self.sizes[seat] = self.sizes[seat] - C.total(move[0])
+        self.counts[seat] -= move.counts
+        left = self.sizes[seat] = self.sizes[seat] - C.total(move.counts)
         self.played_any[seat] = True
         self.prev = move
         self.prev_seat = seat
         self.passes = 0
         # A bomb on top of the trick claims the bonus; a higher bomb takes the claim (D5).
-        self.pending_bomb = seat if move[1] == BOMB else None
+        self.pending_bomb = seat if move.kind == BOMB else None
         if not left:
             self.winner = seat
             self.done = True

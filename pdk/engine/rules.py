@@ -11,16 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import NamedTuple
 
 from pdk.engine import counts as C
 from pdk.engine.cards import (
-    RANK_CHARS,
     CardParseError,
     CardPlace,
     CardReason,
-    Rank,
     cards_of,
     format_cards,
     format_unicode,
@@ -30,32 +27,14 @@ from pdk.engine.cards import (
     rank_of,
     suit_of,
 )
-from pdk.engine.combos import ComboKind, Move, Reading, beats, classify, follow_key, preferred_lead
-from pdk.engine.movegen import MoveGenerator, generator_for
+from pdk.engine.combos import (
+    ComboKind,
+    Move,
+    Reading,
+)
+from pdk.engine.generator import Generator, generator_for
+from pdk.engine.judge import IllegalPlay, Reason, highest_single, judge, locked_ranks
 from pdk.engine.profile import Profile
-from pdk.text.catalog import LocalizedError
-
-
-class Reason(Enum):
-    """Why a play (or a pass) is refused; values are message keys in ``pdk.text.catalog``."""
-
-    NOT_IN_HAND = "not_in_hand"
-    NOT_A_COMBINATION = "not_a_combination"
-    BARE_TRIO = "bare_trio"
-    DOES_NOT_BEAT = "does_not_beat"
-    MUST_BEAT = "must_beat"
-    LEADER_CANNOT_PASS = "leader_cannot_pass"
-    HIGHEST_SINGLE = "highest_single"
-    NO_SINGLE_UNDER_BAO_DAN = "no_single_under_bao_dan"
-    BREAKS_BOMB = "breaks_bomb"
-    MUST_CONTAIN_LEAD = "must_contain_lead"
-    GAME_OVER = "game_over"
-
-
-class IllegalPlay(LocalizedError, ValueError):
-    """A refused play: a ``Reason`` plus the facts its message needs."""
-
-    reason: Reason
 
 
 class Play(NamedTuple):
@@ -75,7 +54,7 @@ class Play(NamedTuple):
 
     @property
     def move(self) -> Move:
-        return (self.counts, int(self.kind), self.top, self.units)
+        return Move(self.counts, self.kind, self.top, self.units)
 
     @property
     def notation(self) -> str:
@@ -87,11 +66,6 @@ class Play(NamedTuple):
 
     def __str__(self) -> str:
         return format_unicode(self.cards)
-
-
-def move_notation(move: Move) -> str:
-    """A generated play in notation (ranks only: suits do not matter to it)."""
-    return "".join(RANK_CHARS[r] for r in C.ranks_list(move[0]))
 
 
 def _lowest_bits(nibble: int, n: int) -> int:
@@ -255,10 +229,15 @@ class Position:
     prev: Move | None = None
     next_has_one: bool = False
     must_contain: int | None = None
-    gen: MoveGenerator = field(init=False, repr=False, compare=False)
+    gen: Generator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "gen", generator_for(self.profile))
+        prev = self.prev
+        if prev is not None and type(prev) is not Move:
+            # A plain (counts, kind, top, units) tuple, as older callers and plug-ins write it.
+            counts, kind, top, units = prev
+            object.__setattr__(self, "prev", Move(counts, ComboKind(kind), top, units))
 
     @property
     def counts(self) -> int:
@@ -272,7 +251,7 @@ class Position:
             moves = self.gen.moves(self.counts, self.prev, self.next_has_one)
         if self.must_contain is not None:
             need = C.ONE[rank_of(self.must_contain)]
-            moves = [m for m in moves if C.contains(m[0], need)]
+            moves = [m for m in moves if C.contains(m.counts, need)]
         return moves
 
     def can_pass(self, moves: list[Move] | None = None) -> bool:
@@ -281,109 +260,20 @@ class Position:
     def play_for(self, move: Move) -> Play:
         """Attach suits to a generated move."""
         prefer = 0 if self.must_contain is None else 1 << self.must_contain
-        cards = choose_cards(self.hand, move[0], prefer, suited=suited_for(self.profile, move[1]))
-        return Play(cards, ComboKind(move[1]), move[2], move[3])
-
-
-def locked_ranks(profile: Profile, hand_counts: int) -> list[int]:
-    """Ranks whose cards form a held bomb that may not be broken up."""
-    bombs = profile.bombs
-    if not bombs.unbreakable:
-        return []
-    out = []
-    for r, n in C.items(hand_counts):
-        same_rank = bombs.four and n >= bombs.min_size and r < Rank.BLACK_JOKER
-        if same_rank or (bombs.three_aces and r == Rank.ACE and n >= 3):
-            out.append(r)
-    return out
-
-
-def _keeps_bombs(reading: Reading, counts: int, hand_counts: int, locked: list[int]) -> bool:
-    """A locked rank goes out only whole, as its bomb (or as the four of a four-with)."""
-    for r in locked:
-        k = C.count(counts, r)
-        if not k:
-            continue
-        if k != C.count(hand_counts, r) or reading.top != r:
-            return False
-        if reading.kind == ComboKind.BOMB and counts == k * C.ONE[r]:
-            continue
-        if reading.kind != ComboKind.FOUR_WITH:
-            return False
-    return True
-
-
-def judge(
-    profile: Profile,
-    hand_counts: int,
-    counts: int,
-    prev: Move | None,
-    next_has_one: bool,
-    flush: bool = False,
-    *,
-    locked: list[int] | None = None,
-    readings: list[Reading] | None = None,
-) -> Reading | tuple[Reason, dict[str, str]]:
-    """The reading a rank-count play is legal as, or why it is not.
-
-    This is the rule core shared by ``check`` (which adds the card-level tests) and the
-    general move generator, so the two cannot disagree. The generator passes ``locked``
-    (the hand's bomb-locked ranks) and ``readings`` (``classify``'s answer, which it
-    memoises) so that they are worked out once, not per candidate.
-    """
-    if readings is None:
-        readings = classify(profile, counts, whole_hand=counts == hand_counts, flush=flush)
-    text = ""
-    if not readings:
-        text = move_notation((counts, 0, 0, 0))
-        if profile.rules.short_last_hand and classify(profile, counts, whole_hand=True):
-            return Reason.BARE_TRIO, {"cards": text}
-        return Reason.NOT_A_COMBINATION, {"cards": text}
-    if locked is None:
-        locked = locked_ranks(profile, hand_counts)
-    if locked:
-        kept = [rd for rd in readings if _keeps_bombs(rd, counts, hand_counts, locked)]
-        if not kept:
-            r = next(r for r in locked if C.count(counts, r))
-            bomb = rank_label(r) * C.count(hand_counts, r)
-            return Reason.BREAKS_BOMB, {"cards": move_notation((counts, 0, 0, 0)), "bomb": bomb}
-        readings = kept
-    if prev is not None:
-        _, pk, ptop, punits = prev
-        beating = [rd for rd in readings if beats(rd.kind, rd.top, rd.units, pk, ptop, punits)]
-        if not beating:
-            return Reason.DOES_NOT_BEAT, {
-                "cards": move_notation((counts, 0, 0, 0)),
-                "prev": move_notation(prev),
-            }
-        reading = beating[0] if len(beating) == 1 else max(beating, key=follow_key)
-    else:
-        reading = readings[0] if len(readings) == 1 else preferred_lead(readings)
-    if reading.kind == ComboKind.SINGLE and next_has_one and profile.rules.bao_dan_highest_single:
-        high = highest_single(profile, hand_counts)
-        if reading.top != high:
-            if prev is not None and high <= prev[2]:
-                return Reason.NO_SINGLE_UNDER_BAO_DAN, {"high": rank_label(high), "prev": move_notation(prev)}
-            return Reason.HIGHEST_SINGLE, {"high": rank_label(high)}
-    return reading
-
-
-def highest_single(profile: Profile, hand_counts: int) -> int:
-    """D1: the highest rank the player may play as a single (bomb-locked ranks excluded)."""
-    locked = set(locked_ranks(profile, hand_counts))
-    return max((r for r, _ in C.items(hand_counts) if r not in locked), default=-1)
+        cards = choose_cards(self.hand, move.counts, prefer, suited=suited_for(self.profile, move.kind))
+        return Play(cards, move.kind, move.top, move.units)
 
 
 def check(pos: Position, cards: Sequence[int] | None) -> Play | None:
     """Judge one play (``None`` is a pass); return it with its reading or raise IllegalPlay."""
     profile = pos.profile
-    prev_text = move_notation(pos.prev) if pos.prev is not None else ""
+    prev_text = pos.prev.notation() if pos.prev is not None else ""
     if cards is None:
         if pos.prev is None:
             raise IllegalPlay(Reason.LEADER_CANNOT_PASS)
         moves = pos.legal_moves()
         if profile.rules.must_beat and moves:
-            raise IllegalPlay(Reason.MUST_BEAT, prev=prev_text, example=move_notation(moves[0]))
+            raise IllegalPlay(Reason.MUST_BEAT, prev=prev_text, example=moves[0].notation())
         return None
     mask = mask_of(cards)
     text = format_cards(cards)
@@ -409,8 +299,9 @@ __all__ = [
     "Reason",
     "check",
     "choose_cards",
+    "highest_single",
     "judge",
-    "move_notation",
+    "locked_ranks",
     "pick_cards",
     "resolve_cards",
 ]

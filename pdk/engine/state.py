@@ -133,7 +133,7 @@ class GameState(Playout):
         self.first_out_sweep = False
         self.suited = profile.combinations.straight_flush != "none"
         # Plays take the lowest suits of each rank unless a flush or a lead card decides.
-        self.plain_cards = self.gen.one_pack and not self.suited
+        self.plain_cards = profile.deck.packs == 1 and not self.suited
         # Whether the playout transition is this profile's (else ``_advance_general``).
         self.simple = Playout.has_its_transition(profile)
 
@@ -204,15 +204,15 @@ class GameState(Playout):
             return self._apply(None)
         hand = self.hands[self.turn]
         if self.plain_cards and (self.history or self.first_card is None):
-            mask, cards = pick_cards(hand, move[0])
+            mask, cards = pick_cards(hand, move.counts)
         else:
             lead = None if self.history else self.first_card
-            suited = suited_for(self.profile, move[1]) if self.suited else 0
-            cards = choose_cards(hand, move[0], 0 if lead is None else 1 << lead, suited=suited)
+            suited = suited_for(self.profile, move.kind) if self.suited else 0
+            cards = choose_cards(hand, move.counts, 0 if lead is None else 1 << lead, suited=suited)
             mask = 0
         # tuple.__new__ builds the named tuple without its Python-level __new__ (a third
         # of the cost of a turn's bookkeeping); the fields are the same.
-        return self._apply(_new(Play, (cards, _KINDS[move[1]], move[2], move[3])), move, mask)
+        return self._apply(_new(Play, (cards, _KINDS[move.kind], move.top, move.units)), move, mask)
 
     def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
         """Record the action, take the cards from the hand, and advance: by the playout's
@@ -252,19 +252,19 @@ class GameState(Playout):
             if self.offence is not None and self.offence[0] == seat:
                 self.offence = None  # the offender has played again: the chance has passed
             if (
-                move[1] == SINGLE
+                move.kind == SINGLE
                 and self.sizes[target] == 1
-                and move[2] != highest_single(profile, self.counts[seat])
+                and move.top != highest_single(profile, self.counts[seat])
             ):
                 self.offence = (seat, target)
         self.first_need = 0
-        self.counts[seat] -= move[0]
-        self.sizes[seat] -= C.total(move[0])
+        self.counts[seat] -= move.counts
+        self.sizes[seat] -= C.total(move.counts)
         self.played_any[seat] = True
         self.prev = move
         self.prev_seat = seat
         self.passes = 0
-        is_bomb = move[1] == BOMB
+        is_bomb = move.kind == BOMB
         if is_bomb:
             self.bombs_played += 1
         if profile.settlement.bomb_bonus_when == "played":
