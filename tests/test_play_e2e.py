@@ -20,6 +20,7 @@ import pytest
 from pdk.app.session import HUMAN, Session, new_session
 from pdk.cli.table import hand_plain, unseen_counts
 from pdk.engine.cards import rank_label
+from pdk.engine.deal import deal_seed
 from pdk.engine.profile import load_profile
 from pdk.engine.record import load
 
@@ -181,10 +182,10 @@ def test_auto_play_to_the_settlement_panel_record_and_stats(tmp_path: Path) -> N
         assert word in panel
     child.expect(r"Enter: next deal · q: quit> ")
     record = load(record_path)
-    assert record.replay().over and record.seed == 4
+    assert record.replay().over and record.seed == deal_seed(4, 0)  # the same first deal as selfplay --seed 4
     check = subprocess.run(["pdk", "replay", str(record_path), "--check"], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
-    child.sendline("")  # the next deal, dealt with seed 5
+    child.sendline("")  # the next deal, dealt with deal_seed(4, 1)
     child.expect(PROMPT)
     assert "deal 2" in child.before
     quit_game(child)
@@ -246,7 +247,7 @@ def test_ctrl_c_takes_back_auto_play(tmp_path: Path) -> None:
     from pdk.engine.deal import deal
 
     # You lead, so the long delay only slows the 托管 move that Ctrl-C interrupts.
-    seed = next(s for s in range(1, 100) if deal(PROFILE, s).leader == HUMAN)
+    seed = next(s for s in range(1, 100) if deal(PROFILE, deal_seed(s, 0)).leader == HUMAN)
     child = spawn(tmp_path, "--seed", str(seed), "--delay", "3")
     child.expect(PROMPT)
     child.sendline("a")

@@ -30,7 +30,7 @@ from pdk.bots import BotSpecError, bot_label, is_plugin, make_bot, one_line
 from pdk.bots.base import Bot
 from pdk.engine import record as R
 from pdk.engine.combos import ComboKind, Move, counts_notation
-from pdk.engine.deal import deal, splitmix64
+from pdk.engine.deal import bot_seed, deal, deal_seed
 from pdk.engine.movegen import BOMB
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
@@ -38,19 +38,6 @@ from pdk.text.catalog import LocalizedError
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
-
-_SEED_BITS = 53  # deal seeds stay exact in JSON readers that use doubles
-
-
-def derive_seed(seed: int, index: int, salt: int = 0) -> int:
-    """A well-mixed seed for item ``index`` of a run: independent of how many items there are."""
-    mixed = next(splitmix64(seed * 0x100000001B3 + index * 0x9E3779B97F4A7C15 + salt * 0xD1B54A32D192ED03))
-    return mixed >> (64 - _SEED_BITS)
-
-
-def deal_seed(seed: int, deal_index: int) -> int:
-    return derive_seed(seed, deal_index)
-
 
 def arrangements(players: Sequence[str], duplicate: bool) -> list[tuple[str, ...]]:
     """The seat arrangements each deal is played in: the given one first, then (with
@@ -117,10 +104,6 @@ class MatchError(LocalizedError, RuntimeError):
     def __init__(self, reason: MatchFault, cause: BotSpecError | None = None, /, **params: str) -> None:
         self.cause = cause
         super().__init__(reason, cause="" if cause is None else cause, **params)
-
-
-def bot_seed(game_seed: int, seat: int) -> int:
-    return derive_seed(game_seed, seat, salt=1)
 
 
 def play_game(profile: Profile, task: GameTask) -> GameResult:
@@ -596,9 +579,7 @@ __all__ = [
     "Summary",
     "Tally",
     "arrangements",
-    "deal_seed",
     "default_workers",
-    "derive_seed",
     "iter_games",
     "iter_tasks",
     "make_tasks",

@@ -29,7 +29,7 @@ from typing import IO, Any
 from pdk.bots import make_bot
 from pdk.bots.hints import hints
 from pdk.engine.combos import Move
-from pdk.engine.deal import deal, next_leader
+from pdk.engine.deal import bot_seed, deal, deal_seed, next_leader
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, RecordError, from_dict
 from pdk.engine.settlement import Settlement
@@ -66,16 +66,6 @@ class SaveError(LocalizedError, ValueError):
     reason: SaveReason
 
 
-def _mix(*parts: int) -> int:
-    """A portable 63-bit seed from several integers (bots' per-move seeds)."""
-    h = 0x9E3779B97F4A7C15
-    for p in parts:
-        h ^= p & ((1 << 64) - 1)
-        h = (h * 0xBF58476D1CE4E5B9) & ((1 << 64) - 1)
-        h ^= h >> 31
-    return h & _SEED_MASK
-
-
 @dataclass
 class Session:
     """Everything ``pdk play`` must remember between two runs."""
@@ -98,8 +88,9 @@ class Session:
 
     @property
     def seed(self) -> int:
-        """The seed of the current deal: ``--seed N`` gives deals N, N+1, N+2 …"""
-        return (self.seed_base + self.deal_no - 1) & _SEED_MASK
+        """The seed of the current deal: deal k of ``--seed N`` is ``deal_seed(N, k)``, the
+        same deal ``pdk selfplay --seed N`` plays as its k-th."""
+        return deal_seed(self.seed_base, self.deal_no - 1)
 
     @property
     def deal_id(self) -> str:
@@ -129,7 +120,7 @@ class Session:
     def bot_move(self) -> Move | None:
         """The bot in the seat to move chooses from what that seat may see."""
         seat = self.state.turn
-        bot = make_bot(self.difficulty, _mix(self.seed, seat, len(self.state.history)))
+        bot = make_bot(self.difficulty, bot_seed(self.seed, seat))
         return bot.choose(self.state.view(seat))
 
     def auto_move(self) -> Move | None:

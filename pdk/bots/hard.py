@@ -34,7 +34,7 @@ from pdk.bots.normal import Judge
 from pdk.bots.plan import size_of
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
-from pdk.engine.deal import Rng, splitmix64
+from pdk.engine.deal import Rng, derive_seed
 from pdk.engine.movegen import BOMB, SINGLE
 from pdk.engine.playout import Playout
 from pdk.engine.profile import Profile, Settlement
@@ -309,7 +309,7 @@ class HardBot:
         if len(cands) == 1:
             return cands[0]
         # The random stream depends on the seed and the position only, not on earlier calls.
-        rng = Rng(next(splitmix64(self.seed * 0x9E3779B97F4A7C15 + len(view.history) * 7919 + view.seat)))
+        rng = Rng(derive_seed(self.seed, len(view.history), view.seat))
         sampler = Sampler(view)
         profile = view.profile
         me = view.seat

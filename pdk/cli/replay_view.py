@@ -21,6 +21,7 @@ from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, format_unicode, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move
+from pdk.engine.deal import bot_seed
 from pdk.engine.record import GameRecord
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
@@ -126,8 +127,9 @@ class ExplainError(LocalizedError, RuntimeError):
 
 
 def explain(state: GameState, bot: str, seed: int, actual: Action | None) -> Explanation:
-    """Ask ``bot`` (built fresh from ``seed``, so the answer is reproducible) for the seat to
-    move; it sees only that seat's view, as in a real game. A plug-in bot's answer is
+    """Ask ``bot`` for the seat to move, built from the deal's ``seed`` and the seat as play
+    and selfplay build it (``bot_seed``), so on a record of that bot every play agrees; it
+    sees only that seat's view, as in a real game. A plug-in bot's answer is
     checked (the built-in ones are trusted, as in a match)."""
     seat = state.turn
     view = state.view(seat)
@@ -136,7 +138,7 @@ def explain(state: GameState, bot: str, seed: int, actual: Action | None) -> Exp
     can_pass = pos.can_pass(legal)
     step = str(len(state.history) + 1)
     try:
-        choice = make_bot(bot, seed).choose(view)
+        choice = make_bot(bot, bot_seed(seed, seat)).choose(view)
     except BotSpecError:
         raise
     except Exception as exc:

@@ -30,6 +30,46 @@ def splitmix64(seed: int) -> Iterator[int]:
         yield z ^ (z >> 31)
 
 
+SEED_BITS = 53  # derived seeds stay exact in JSON readers that use doubles
+# One odd multiplier per position of a part, so that (a, b) and (b, a) mix differently.
+_PART_WEIGHTS = (
+    0x100000001B3,
+    0x9E3779B97F4A7C15,
+    0xD1B54A32D192ED03,
+    0xAEF17502108EF2D9,
+    0xF1357AEA2E62A9C5,
+)
+_BOT_SALT = 1
+
+
+def derive_seed(*parts: int) -> int:
+    """The one way pdk derives a seed from others (a run's seed and a deal's index, a deal's
+    seed and a seat, a bot's seed and a move number): well mixed, independent of how many
+    siblings there are, the same on every machine.
+
+    >>> derive_seed(5, 0) == deal_seed(5, 0)
+    True
+    >>> 0 <= derive_seed(1, 2, 3) < 2**SEED_BITS
+    True
+    """
+    if not 1 <= len(parts) <= len(_PART_WEIGHTS):
+        raise ValueError(f"derive_seed takes 1 to {len(_PART_WEIGHTS)} parts, got {len(parts)}")
+    mixed = next(splitmix64(sum(p * w for p, w in zip(parts, _PART_WEIGHTS, strict=False))))
+    return mixed >> (64 - SEED_BITS)
+
+
+def deal_seed(run_seed: int, index: int) -> int:
+    """The seed of deal ``index`` (from 0) of a run, a match or a play session: ``pdk play
+    --seed N`` and ``pdk selfplay --seed N`` deal the same deals."""
+    return derive_seed(run_seed, index)
+
+
+def bot_seed(deal_seed: int, seat: int) -> int:
+    """The seed a seat's bot is built with for one deal, wherever the deal is played or
+    replayed, so ``pdk replay --explain --bot B`` asks the very bot that played."""
+    return derive_seed(deal_seed, seat, _BOT_SALT)
+
+
 class Rng:
     """Deterministic integers for shuffles and seeded bots; portable across platforms.
 
