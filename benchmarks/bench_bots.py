@@ -14,9 +14,9 @@ import argparse
 import statistics
 import time
 
+from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.engine.deal import deal
-from pdk.engine.profile import load_profile
 from pdk.engine.state import GameState
 
 

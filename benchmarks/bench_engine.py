@@ -36,12 +36,13 @@ import statistics
 import time
 from collections.abc import Callable
 
+from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal
 from pdk.engine.generator import generator_for
 from pdk.engine.playout import Playout
-from pdk.engine.profile import Profile, load_profile
+from pdk.engine.profile import Profile
 from pdk.engine.rules import Position
 from pdk.engine.state import GameState
 

@@ -25,7 +25,8 @@ import statistics
 import time
 
 from pdk.app.match import make_tasks, play_game, run_match
-from pdk.engine.profile import Profile, load_profile
+from pdk.app.registry import load_profile
+from pdk.engine.profile import Profile
 
 
 def rate(profile: Profile, level: str, deals: int, seed: int, records: bool) -> float:

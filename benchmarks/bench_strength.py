@@ -15,7 +15,7 @@ import json
 import time
 
 from pdk.app.match import run_match, summarize
-from pdk.engine.profile import load_profile
+from pdk.app.registry import load_profile
 
 
 def main() -> None:

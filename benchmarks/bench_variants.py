@@ -25,11 +25,12 @@ import argparse
 import time
 from collections.abc import Callable
 
+from pdk.app.registry import available_profiles, load_profile
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal
 from pdk.engine.generator import generator_for
 from pdk.engine.movegen_general import GeneralGenerator
-from pdk.engine.profile import Profile, available_profiles, load_profile
+from pdk.engine.profile import Profile
 from pdk.engine.rules import Position
 from pdk.engine.state import GameState
 

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 
 import pytest
 
+from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, mask_of
 from pdk.engine.combos import Move, classify, move_of, preferred_lead
 from pdk.engine.deal import Rng, deal, deal_from_hands
-from pdk.engine.profile import Profile, load_profile
+from pdk.engine.profile import Profile
 from pdk.engine.rules import IllegalPlay, Play, Position, Reason, check, resolve_cards
 from pdk.engine.state import GameState
 

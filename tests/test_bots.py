@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdk.app.registry import available_profiles
 from pdk.bots import bot_names, make_bot
 from pdk.bots.hints import hints
 from pdk.engine.deal import Rng, deal
-from pdk.engine.profile import Profile, available_profiles
+from pdk.engine.profile import Profile
 from pdk.engine.rules import check
 from pdk.engine.state import GameState
 

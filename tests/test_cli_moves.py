@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from conftest import pdk_env, run_pdk
 
+from pdk.app.registry import load_profile
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import deal
-from pdk.engine.profile import load_profile
 from pdk.engine.rules import Position
 
 # The seven classic16 kinds (RULES.md); the JSON of `pdk moves` must use these labels.

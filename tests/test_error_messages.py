@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from conftest import pdk_env, run_pdk
 
+from pdk.app.registry import load_profile
 from pdk.app.session import SaveError, SaveReason, load_save, new_session
 from pdk.engine.cards import CardParseError, CardPlace, CardReason, parse_specs
-from pdk.engine.profile import load_profile
 from pdk.engine.record import GameRecord, RecordError, RecordReason, loads
 from pdk.engine.rules import IllegalPlay, Reason, resolve_cards
 from pdk.text.catalog import MESSAGES, Lang

@@ -17,12 +17,12 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from pdk.app.files import load
+from pdk.app.registry import load_profile
 from pdk.app.session import HUMAN, Session, new_session
 from pdk.cli.table import hand_plain, unseen_counts
 from pdk.engine.cards import rank_label
 from pdk.engine.deal import deal_seed
-from pdk.engine.profile import load_profile
-from pdk.engine.record import load
 
 PROFILE = load_profile()
 PROMPT = r"play \(\? help\)> "

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdk.app.registry import load_profile
 from pdk.cli.play_input import Cmd, InputError, expand_ranges, parse_command, resolve_input
 from pdk.engine.cards import format_cards, rank_of
-from pdk.engine.profile import load_profile
 from pdk.engine.rules import resolve_cards
 
 
@@ -110,7 +110,7 @@ def test_a_range_means_every_rank_between(lo: int, span: int, width: int) -> Non
 def test_every_play_message_exists_in_both_languages_with_the_same_fields() -> None:
     import string
 
-    from pdk.text.play import MESSAGES
+    from pdk.text.messages.play import MESSAGES
 
     def fields(s: str) -> set[str]:
         return {f for _, f, _, _ in string.Formatter().parse(s) if f}

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pdk.app.registry import load_profile
 from pdk.app.session import (
     HUMAN,
     SaveError,
@@ -18,7 +19,7 @@ from pdk.app.session import (
     session_from_dict,
 )
 from pdk.engine.deal import deal_seed
-from pdk.engine.profile import Profile, load_profile
+from pdk.engine.profile import Profile
 
 PROFILE = load_profile()
 

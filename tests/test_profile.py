@@ -10,7 +10,8 @@ import pydantic
 import pytest
 import yaml
 
-from pdk.engine.profile import Profile, ProfileError, load_profile, variants_dir
+from pdk.app.registry import load_profile, variants_dir
+from pdk.engine.profile import Profile, ProfileError
 
 CLASSIC_YAML = variants_dir() / "classic16.yaml"
 

@@ -17,15 +17,8 @@ import yaml
 from conftest import run_pdk
 from pydantic_core import ErrorDetails
 
-from pdk.engine.profile import (
-    ProfileError,
-    ProfileProblem,
-    ProfileReason,
-    _field_problem,
-    load_profile,
-    profile_from_dict,
-    variants_dir,
-)
+from pdk.app.registry import load_profile, profile_from_dict, variants_dir
+from pdk.engine.profile import ProfileError, ProfileProblem, ProfileReason, _field_problem
 from pdk.text.catalog import MESSAGES, Lang
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

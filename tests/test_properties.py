@@ -14,11 +14,12 @@ from conftest import played_mask, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import Rng, deal
-from pdk.engine.profile import Profile, load_profile
+from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
 from pdk.engine.rules import IllegalPlay, Position, check
 from pdk.engine.state import GameState

@@ -12,11 +12,12 @@ from conftest import random_game as play_randomly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pdk.app.files import dump, load
+from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import Rng, deal
-from pdk.engine.profile import load_profile
-from pdk.engine.record import VERSION, GameRecord, RecordError, dump, dumps, load, loads
+from pdk.engine.record import VERSION, GameRecord, RecordError, dumps, loads
 from pdk.engine.state import GameState
 
 PROFILE = load_profile()

@@ -12,7 +12,7 @@ import pexpect
 import pytest
 from conftest import pdk_env
 
-from pdk.engine.record import load
+from pdk.app.files import load
 
 PDK = shutil.which("pdk") or ""
 SAMPLES = Path(__file__).resolve().parents[1] / "replays"

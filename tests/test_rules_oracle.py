@@ -14,8 +14,8 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdk.app.registry import load_profile
 from pdk.engine import counts as C
-from pdk.engine.profile import load_profile
 from pdk.engine.rules import Position
 
 PROFILE = load_profile()

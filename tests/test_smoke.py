@@ -1,8 +1,8 @@
 """The shortest end-to-end check: a seeded random game runs to a zero-sum settlement."""
 
+from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.engine.deal import deal
-from pdk.engine.profile import load_profile
 from pdk.engine.state import GameState
 
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.cli.table import (
     hand_plain,
@@ -21,7 +22,6 @@ from pdk.cli.table import (
 from pdk.engine import counts as C
 from pdk.engine.cards import rank_of
 from pdk.engine.deal import deal, deal_from_hands
-from pdk.engine.profile import load_profile
 from pdk.engine.rules import resolve_cards
 from pdk.engine.state import GameState
 from pdk.text.catalog import Lang

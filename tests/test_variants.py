@@ -9,11 +9,12 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, game, refused, run, with_knobs
 
+from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank, card_id
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import deal, next_leader
-from pdk.engine.profile import Profile, load_profile
+from pdk.engine.profile import Profile
 from pdk.engine.rules import IllegalPlay, Reason
 from pdk.engine.settlement import settle
 from pdk.engine.state import GameState

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import run_pdk
 
-from pdk.engine.profile import Profile, available_profiles, load_profile
+from pdk.app.registry import available_profiles, load_profile
+from pdk.engine.profile import Profile
 from pdk.text.explain import explain
 
 NAMES = sorted(p.name for p in available_profiles())

@@ -26,6 +26,7 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
+from pdk.app.files import atomic_write
 from pdk.bots import make_bot
 from pdk.bots.hints import hints
 from pdk.engine.combos import Move
@@ -212,28 +213,6 @@ def _typed(d: dict[str, Any], key: str, kind: type) -> Any:
 
 
 # -- files -----------------------------------------------------------------------------------
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` so that ``path`` holds either the old or the new content, never a mix,
-    even if the process is killed or the machine loses power mid-write."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    try:
-        dfd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
 
 
 def load_save(path: Path) -> Session:

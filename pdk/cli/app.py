@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from pdk import __version__
+from pdk.cli import moves, play, replay, selfplay, stats, variants
 from pdk.text.catalog import Lang, default_lang, tr
 
 app = typer.Typer(
@@ -37,17 +38,14 @@ def root(
     """跑得快 (Pao De Kuai) — play, analyse and simulate the shedding card game."""
 
 
-# Each module registers its commands on ``app`` when imported.
-from pdk.cli import (  # noqa: E402
-    moves,
-    play,
-    replay,
-    selfplay,
-    stats,
-    variants,
-)
-
-__all__ = ["app", "main", "moves", "play", "replay", "selfplay", "stats", "variants"]
+# The commands, registered here and only here (as fastapi-cli does): the command modules
+# parse and render, and never import this module back.
+app.command()(play.play)
+app.command()(stats.stats)
+app.command()(moves.moves)
+app.command()(selfplay.selfplay)
+app.command()(replay.replay)
+app.add_typer(variants.variants_app)
 
 
 def _click_kind(exc: BaseException) -> str | None:

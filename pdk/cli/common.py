@@ -9,7 +9,8 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
-from pdk.engine.profile import Profile, ProfileError, load_profile
+from pdk.app.registry import load_profile
+from pdk.engine.profile import Profile, ProfileError
 from pdk.text.catalog import Lang, default_lang, tr
 
 VariantOpt = Annotated[

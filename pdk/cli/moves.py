@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pdk.cli.app import app
 from pdk.cli.common import (
     JsonOpt,
     LangOpt,
@@ -47,7 +46,6 @@ def sort_key(move: Move) -> tuple[int, int, int, int]:
     return (move.kind, move.units, move.top, move.counts)
 
 
-@app.command()
 def moves(
     hand: Annotated[str, typer.Option("--hand", help="Your cards, e.g. '334455TJQKA2'.")],
     beat: Annotated[

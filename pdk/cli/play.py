@@ -22,11 +22,11 @@ import platformdirs
 import typer
 from rich.console import Console
 
+from pdk.app.files import dump
 from pdk.app.history import DealRow, History
 from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 from pdk.bots import bot_names
 from pdk.bots.hints import hints
-from pdk.cli.app import app
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
 from pdk.cli.play_input import Cmd, InputError, parse_command, resolve_input
 from pdk.cli.table import (
@@ -38,9 +38,9 @@ from pdk.cli.table import (
 )
 from pdk.engine.combos import Move
 from pdk.engine.profile import DEFAULT_PROFILE
-from pdk.engine.record import RecordError, dump
+from pdk.engine.record import RecordError
 from pdk.engine.rules import IllegalPlay
-from pdk.text import play as play_text  # noqa: F401  (registers the messages)
+from pdk.text.messages import play as play_text  # noqa: F401  (registers the messages)
 from pdk.text.catalog import Lang, tr
 
 DIFFICULTIES = ("easy", "normal", "hard")
@@ -350,7 +350,6 @@ class Game:
         return True
 
 
-@app.command()
 def play(
     difficulty: Annotated[
         str | None,

@@ -22,8 +22,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pdk.app.files import load
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
-from pdk.cli.app import app
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
 from pdk.cli.replay_view import (
     ExplainError,
@@ -34,7 +34,7 @@ from pdk.cli.replay_view import (
     seat_names,
     transcript,
 )
-from pdk.engine.record import GameRecord, RecordError, RecordReason, load, loads
+from pdk.engine.record import GameRecord, RecordError, RecordReason, loads
 from pdk.engine.state import GameState
 from pdk.text.catalog import Lang, tr
 
@@ -246,7 +246,6 @@ def check_all(path: Path, lines: list[str], lang: Lang) -> None:
             fail(tr("rp_err_invalid", lang, path=f"{path}: {tr('rp_game_k', lang, k=k)}"))
 
 
-@app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record (.json) or a JSONL file of records.")],
     game: Annotated[

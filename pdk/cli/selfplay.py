@@ -32,7 +32,6 @@ from pdk.app.match import (
     iter_tasks,
 )
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
-from pdk.cli.app import app
 from pdk.cli.common import (
     JsonOpt,
     LangOpt,
@@ -153,7 +152,6 @@ class _RecordWriter:
         self.written += 1
 
 
-@app.command()
 def selfplay(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Deals to play.")] = 100,
     players: Annotated[

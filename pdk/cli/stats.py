@@ -12,11 +12,10 @@ from typing import Annotated
 import typer
 
 from pdk.app.history import DealRow, History, Stats, title_for
-from pdk.cli.app import app
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
 from pdk.cli.play import data_dir, make_console
 from pdk.cli.table import difficulty_name, fitted_table
-from pdk.text import play as play_text  # noqa: F401  (registers the messages)
+from pdk.text.messages import play as play_text  # noqa: F401  (registers the messages)
 from pdk.text.catalog import Lang, tr
 
 
@@ -70,7 +69,6 @@ def stats_json(st: Stats) -> dict[str, object]:
     }
 
 
-@app.command()
 def stats(
     save_dir: Annotated[
         Path | None,

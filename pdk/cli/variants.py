@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pdk.cli.app import app
+from pdk.app.registry import available_profiles, load_profile, profile_path
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
-from pdk.engine.profile import ProfileError, available_profiles, load_profile, profile_path
+from pdk.engine.profile import ProfileError
 from pdk.text.catalog import tr
 from pdk.text.explain import explain, sections
 
@@ -23,7 +23,6 @@ variants_app = typer.Typer(
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(variants_app)
 
 
 @variants_app.callback()

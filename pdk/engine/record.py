@@ -18,7 +18,7 @@ from typing import Any
 from pdk.engine.cards import CardParseError, CardPlace, cards_of, format_cards, mask_of, rank_label
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import Deal, deal_from_hands
-from pdk.engine.profile import Profile, ProfileError, profile_from_dict
+from pdk.engine.profile import Profile, ProfileError, validate_profile
 from pdk.engine.rules import IllegalPlay, resolve_cards
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
@@ -180,13 +180,6 @@ def dumps(record: GameRecord) -> str:
     return json.dumps(record.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
 
-def dump(record: GameRecord, path: Path) -> None:
-    """Write atomically, so a crash mid-write never leaves a half record."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(dumps(record) + "\n", encoding="utf-8")
-    tmp.replace(path)
-
-
 def from_dict(data: Any) -> GameRecord:
     """Validate and replay a decoded record; RecordError says what is wrong."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -194,7 +187,7 @@ def from_dict(data: Any) -> GameRecord:
     if data.get("version") != VERSION:
         raise RecordError(RecordReason.VERSION, v=repr(data.get("version")), r=VERSION)
     try:
-        profile = profile_from_dict(data.get("profile"), "record profile")
+        profile = validate_profile(data.get("profile"), "record profile")
     except ProfileError as exc:
         raise RecordError(RecordReason.PROFILE, detail=exc) from None
     deal_data = data.get("deal")
@@ -274,23 +267,4 @@ def loads(text: str) -> GameRecord:
     return from_dict(data)
 
 
-def load(path: Path, game: int | None = None) -> GameRecord:
-    """Read a record file; ``game`` picks line K (1-based) of a JSONL file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(RecordReason.NO_FILE, path=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(RecordReason.CANNOT_READ, path=str(path), detail=str(exc)) from None
-    if game is not None:
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        if not 1 <= game <= len(lines):
-            raise RecordError(RecordReason.NO_GAME, path=str(path), k=game, n=len(lines))
-        text = lines[game - 1]
-    try:
-        return loads(text)
-    except RecordError as exc:
-        raise exc.in_file(path) from None
-
-
-__all__ = ["ComboKind", "GameRecord", "RecordError", "RecordReason", "dump", "dumps", "load", "loads"]
+__all__ = ["ComboKind", "GameRecord", "RecordError", "RecordReason", "dumps", "loads"]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, Literal
 
-from pdk.text import (
+from pdk.text.messages import (
     bots,
     cards,
     combos,
