@@ -40,8 +40,8 @@ from pdk.engine.combos import Move
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
 from pdk.engine.rules import IllegalPlay
-from pdk.text.messages import play as play_text  # noqa: F401  (registers the messages)
 from pdk.text.catalog import Lang, tr
+from pdk.text.messages import play as play_text  # noqa: F401  (registers the messages)
 
 DIFFICULTIES = ("easy", "normal", "hard")
 

@@ -28,8 +28,8 @@ from pdk.engine.combos import ComboKind
 from pdk.engine.rules import Play
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, PlayerView
-from pdk.text.messages import play as play_text  # noqa: F401  (registers the messages)
 from pdk.text.catalog import Lang, tr
+from pdk.text.messages import play as play_text  # noqa: F401  (registers the messages)
 
 NARROW = 60
 LOG_MAX = 5
