@@ -125,7 +125,7 @@ def test_a_broken_save_says_why_in_both_languages(tmp_path: Path) -> None:
 
 def test_a_record_of_a_real_game_still_loads() -> None:
     record = GameRecord.of(new_session(load_profile("classic16"), "classic16", "easy", seed=1).state)
-    assert loads(json.dumps(record.to_dict())).actions == []
+    assert loads(json.dumps(record.to_dict())).actions == ()
 
 
 # -- the real program ------------------------------------------------------------------------

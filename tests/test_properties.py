@@ -64,7 +64,7 @@ def test_record_round_trip_replays_identically(seed: int) -> None:
     back = loads(text)
     assert back.seed == seed
     assert back.deal == state.deal
-    assert back.actions == state.history
+    assert back.actions == tuple(state.history)
     assert back.settlement == state.settlement()
     assert dumps(back) == text
 

@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +55,6 @@ class RecordReason(Enum):
     SETTLEMENT = "rpe_settlement"
 
 
-
-
 class RecordError(LocalizedError, ValueError):
     """A record that cannot be read or does not replay: a reason code plus the facts its
     message needs, and the file it came from if known. ``str()`` is the English line.
@@ -80,17 +79,25 @@ class RecordError(LocalizedError, ValueError):
         return RecordError(self.reason, path=str(path), **self.params)
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameRecord:
+    """One deal as it was played: the full profile, the explicit deal, every action and
+    what the players' programs attached (``meta``). Frozen: a record is a fact; the final
+    state and its settlement are worked out once, when first asked for."""
+
     profile: Profile
     deal: Deal
     seed: int | None = None
-    actions: list[Action] = field(default_factory=list)
+    actions: tuple[Action, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, state: GameState, seed: int | None = None, **meta: Any) -> GameRecord:
-        return cls(state.profile, state.deal, seed, list(state.history), dict(meta))
+        return cls(state.profile, state.deal, seed, tuple(state.history), dict(meta))
+
+    @cached_property
+    def _final(self) -> GameState:
+        return self.replay()
 
     def replay(self) -> GameState:
         """The final state, every turn re-checked."""
@@ -110,13 +117,13 @@ class GameRecord:
             state.play(action.play.cards if action.play else None)
             yield state.clone()
 
-    @property
+    @cached_property
     def settlement(self) -> Settlement | None:
-        state = self.replay()
+        state = self._final
         return state.settlement() if state.over else None
 
     def to_dict(self) -> dict[str, Any]:
-        state = self.replay()
+        st = self.settlement
         plays: list[dict[str, Any]] = []
         for a in self.actions:
             if a.play is None:
@@ -132,8 +139,7 @@ class GameRecord:
                     }
                 )
         result = None
-        if state.over:
-            st = state.settlement()
+        if st is not None:
             result = {
                 "winner": st.winner,
                 "seats": [
@@ -217,16 +223,20 @@ def from_dict(data: Any) -> GameRecord:
     if deal_data.get("leader", deal.leader) != deal.leader:
         raise RecordError(RecordReason.DEAL_LEADER, seat=deal_data.get("leader"), leader=deal.leader)
     seed = data.get("seed")
-    record = GameRecord(profile, deal, seed if isinstance(seed, int) else None)
     meta = data.get("meta")
-    record.meta = meta if isinstance(meta, dict) else {}
     plays = data.get("plays")
     if not isinstance(plays, list):
         raise RecordError(RecordReason.PLAYS_MISSING)
     state = GameState(profile, deal)
     for number, entry in enumerate(plays, 1):
         _load_action(state, number, entry)
-    record.actions = list(state.history)
+    record = GameRecord(
+        profile,
+        deal,
+        seed if isinstance(seed, int) else None,
+        tuple(state.history),
+        meta if isinstance(meta, dict) else {},
+    )
     result = data.get("result")
     if result is not None:
         if not state.over:
