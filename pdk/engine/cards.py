@@ -126,7 +126,7 @@ class CardSpec:
 def parse_specs(text: str) -> list[CardSpec]:
     """Parse notation into rank/suit specs without deciding which physical cards they are.
 
-    >>> [(s.rank, s.suit) for s in parse_specs("3s 10 t")]
+    >>> [(int(s.rank), s.suit) for s in parse_specs("3s 10 t")]
     [(0, 0), (7, None), (7, None)]
     """
     specs: list[CardSpec] = []
