@@ -166,7 +166,7 @@ def new_session(profile: Profile, variant: str, difficulty: str, seed: int | Non
         variant=variant,
         seed_base=base,
         deal_no=1,
-        state=GameState(profile, deal(profile, base)),
+        state=GameState(profile, deal(profile, deal_seed(base, 0))),
         totals=[0] * profile.players,
     )
 
