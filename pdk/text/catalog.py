@@ -17,6 +17,7 @@ from pdk.text.messages import (
     cards,
     combos,
     common,
+    hints,
     match,
     play,
     profile,
@@ -26,6 +27,7 @@ from pdk.text.messages import (
     rules,
     selfplay,
     session,
+    table_model,
     usage,
     variants,
 )
@@ -60,6 +62,8 @@ _PARTS = (
     selfplay.MESSAGES,
     variants.MESSAGES,
     play.MESSAGES,
+    hints.MESSAGES,
+    table_model.MESSAGES,
 )
 MESSAGES: dict[str, tuple[str, str]] = _catalogue()
 
