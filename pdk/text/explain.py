@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from pdk.engine.cards import RANK_CHARS, Rank, format_unicode
 from pdk.engine.profile import Profile, card_from_name
-from pdk.text.catalog import Lang
+from pdk.text.catalog import Lang, tr
 
 Pair = tuple[str, str]
 
@@ -432,3 +432,17 @@ def _scoring(p: Profile, lang: Lang) -> list[str]:
         )
     )
     return lines
+
+
+def reason_text(key: str, params: dict[str, int | str], lang: Lang) -> str:
+    """A reason given as a message key and parameters (a hint's, a table message's) in
+    ``lang``: ``rank``/``high`` parameters are rank indexes, ``group`` a group name."""
+    said: dict[str, object] = dict(params)
+    for name in ("rank", "high"):
+        value = params.get(name)
+        if isinstance(value, int):
+            said[name] = _rank(value, lang)
+    group = params.get("group")
+    if isinstance(group, str):
+        said["group"] = tr(f"hint_group_{group}", lang)
+    return tr(key, lang, **said)
