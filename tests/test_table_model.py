@@ -168,9 +168,9 @@ def test_plays_read_body_first_then_kickers_and_jokers_have_no_suit() -> None:
     shown = play_model(plane)
     assert [c[0] for c in shown.body] == list("888999")
     assert [c[0] for c in shown.kickers] == list("345")
-    assert shown.text == "888 999 3 4 5" and shown.kind == "plane"
+    assert shown.text == "888 999 + 3 4 5" and shown.kind == "plane"
     trio = hearts.check(hearts.pos("5553 6"), "5553")
-    assert trio is not None and play_model(trio).text == "555 3"
+    assert trio is not None and play_model(trio).text == "555 + 3"
     jokers = Judge(load_profile("jokers17"))
     single = jokers.check(jokers.pos("R 3"), "R")
     assert single is not None and play_model(single).cards == ("R",)

@@ -123,7 +123,7 @@ def play_model(play: Play) -> PlayModel:
         kickers=tuple(names[1]),
         kind=play.kind.label,
         kind_name=Said(f"kind_{play.kind.label}"),
-        text=" ".join(_rank_text(body) + _rank_text(pool)),
+        text=" + ".join(" ".join(part) for part in (_rank_text(body), _rank_text(pool)) if part),
     )
 
 
@@ -133,14 +133,17 @@ def move_play(view: PlayerView, move: Move) -> Play:
 
 
 def _rank_text(cards: Sequence[int]) -> list[str]:
+    """Rank groups as players read them (``555``); a label of two characters is spaced
+    (``10 10 10``, ``小王 小王``) so that ranks never run together."""
     groups: list[str] = []
     last = -1
     for c in cards:
         r = rank_of(c)
+        label = rank_label(r)
         if r == last:
-            groups[-1] += rank_label(r)
+            groups[-1] += (" " if len(label) > 1 else "") + label
         else:
-            groups.append(rank_label(r))
+            groups.append(label)
         last = r
     return groups
 
