@@ -18,7 +18,7 @@ from enum import Enum
 from pathlib import Path
 
 from pdk.bots.base import Bot, BotFactory
-from pdk.bots.hard import HardBot
+from pdk.bots.hard import HardBot, hard_v1
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
 from pdk.text.catalog import LocalizedError
@@ -30,6 +30,9 @@ _REGISTRY: dict[str, BotFactory] = {
     "easy": EasyBot,
     "normal": NormalBot,
     "hard": HardBot,
+    # The hard bot before opponent-model inference and per-profile scoring: the baseline
+    # docs/strength.md measures hard against (the same search, two constructor flags).
+    "hard-v1": hard_v1,
 }
 
 

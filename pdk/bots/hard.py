@@ -1,101 +1,50 @@
-"""The ``hard`` bot: determinized Monte-Carlo search over deals consistent with the public record.
+"""The ``hard`` bot: determinized Monte-Carlo search over deals consistent with the public
+record, weighted by what the opponents' plays say about their hands.
 
 For each decision with a real choice:
 
 1. the ``normal`` bot's judgement ranks the legal plays and keeps the few best candidates
    (going out, or a sure run of unbeatable plays, is played at once);
 2. ``infer.Sampler`` deals the hidden cards many times, consistent with hand sizes and with
-   every must-beat pass (a pass proves the passer could not beat the play);
-3. in each sampled deal every candidate is played and the deal is finished on rank counts
-   (``Sim``) with every seat playing the normal bot's judgement (``judged``; a much faster
-   ``greedy`` policy is available), scoring the settlement from this seat. With few cards
-   left, an exact AND/OR search (``Solver``) first looks for a forced win: a candidate that
-   forces one in every sampled deal is played at once;
+   every must-beat pass (a pass proves the passer could not beat the play); the opponent
+   model (``model.OpponentModel``: a play that breaks its player's hand plan is unlikely)
+   weights those deals, and the search keeps a weighted sample of them;
+3. in each kept deal every candidate is played and the deal is finished on rank counts
+   (``sim.Sim``: the engine's transition, so play-to-the-last, bombs scored when played,
+   doubling and 包赔 are the profile's) with every seat playing the normal bot's judgement
+   (``judged``; a much faster ``greedy`` policy is available), and scored by the profile's
+   own settlement (``Sim.score``: ``pdk.engine.settlement.settle``) from this seat. With
+   few cards left, an exact AND/OR search (``Solver``) first looks for a forced win: a
+   candidate that forces one in every sampled deal is played at once;
 4. the candidate with the best mean score is played.
 
-Measured: playing the normal bot's judgement in the rollouts instead of the greedy policy
-moved the win rate against two normal bots from about 42% to 48% on the same deals; with
-the hidden hands revealed (a cheat, only as an experiment) the same search won 64%, so the
-rollout policy, not the inference, is what limits it.
+Measured (docs/strength.md): normal-judgement rollouts instead of greedy ones moved the win
+rate against two normal bots from about 42% to 48%; with the hidden hands revealed (a
+cheat, only as an experiment) the same search won 64%.
 
-It reads only a ``PlayerView``: the sampler sees the public history and its own hand, and
-never another hand. Choices are reproducible: the random stream is derived from the seed
-and the position (so it does not depend on earlier calls); the iteration budget is fixed,
-and a wall-clock cap (``time_cap``) only stops a search that would run too long.
+It reads only a ``PlayerView``: the sampler and the model see the public history and its
+own hand, and never another hand. Choices are reproducible: the random stream is derived
+from the seed and the position (so it does not depend on earlier calls); the iteration
+budget is fixed, and a wall-clock cap (``time_cap``) only stops a search that would run
+too long.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from pdk.bots.infer import Sampler
 from pdk.bots.knowledge import Knowledge
+from pdk.bots.model import OpponentModel
 from pdk.bots.normal import Judge
 from pdk.bots.plan import size_of
-from pdk.engine import counts as C
+from pdk.bots.sim import Sim
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, derive_seed
 from pdk.engine.movegen import BOMB, SINGLE
-from pdk.engine.playout import Playout
-from pdk.engine.profile import Profile, Settlement
-from pdk.engine.state import PlayerView
-
-
-class Sim(Playout):
-    """A sampled deal on rank counts: the engine's ``Playout`` started from a seat's view
-    with the hidden hands filled in, plus a fast score for rollouts."""
-
-    __slots__ = ()
-
-    @classmethod
-    def from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
-        n = view.players
-        counts = [C.from_mask(view.hand) if s == view.seat else hands.get(s, 0) for s in range(n)]
-        sim = cls(view.profile, counts, view.seat, view.must_contain)
-        sim.sizes = list(view.hand_sizes)
-        sim.played_any = list(view.played_any)
-        sim.prev = view.prev
-        sim.prev_seat = view.prev_seat
-        passes = 0
-        for action in reversed(view.trick):
-            if action.play is not None:
-                break
-            passes += 1
-        sim.passes = passes
-        sim.pending_bomb = view.prev_seat if view.prev is not None and view.prev.kind == BOMB else None
-        return sim
-
-    def pays(self, o: int, s: Settlement) -> int:
-        """What seat ``o`` pays the winner: cards left, times the 全关 multiplier if it never
-        played (the search leaves out the rarer factors ``pdk.engine.settlement`` applies)."""
-        return self.sizes[o] * s.per_card * (1 if self.played_any[o] else s.shut_out_multiplier)
-
-    def score(self, me: int, profile: Profile) -> float:
-        """This seat's settlement (card payment with 全关, and bomb bonuses of this search)."""
-        s = profile.settlement
-        bonus = s.bomb_bonus
-        w = self.winner
-        total = 0.0
-        if w is not None:
-            if w == me:
-                for o in range(self.n):
-                    if o != me:
-                        total += self.pays(o, s)
-            else:
-                total -= self.pays(me, s)
-        for o in range(self.n):
-            if o == me:
-                total += self.bomb_bonuses[o] * bonus * (self.n - 1)
-            else:
-                total -= self.bomb_bonuses[o] * bonus
-        return total
-
-
-def _win_estimate(base: Sim, me: int, profile: Profile) -> float:
-    """What going out first is worth, judged on today's hand sizes (a proven win whose
-    rollout went wrong)."""
-    s = profile.settlement
-    return float(sum(base.pays(o, s) for o in range(base.n) if o != me))
+from pdk.engine.profile import Profile
+from pdk.engine.state import PlayerView, next_holding
 
 
 def lets_out(sim: Sim, move: Move) -> bool:
@@ -105,10 +54,10 @@ def lets_out(sim: Sim, move: Move) -> bool:
     n = sim.n
     gen = sim.gen
     for o in range(n):
-        if o == t or sim.sizes[o] > 4:
+        if o == t or not sim.sizes[o] or sim.sizes[o] > 4:
             continue
         hand = sim.counts[o]
-        nxt = sim.sizes[(o + 1) % n] == 1
+        nxt = sim.sizes[next_holding(sim.sizes, o)] == 1
         for r in gen.follows(hand, move, nxt):
             if r[0] == hand:
                 return True
@@ -183,41 +132,52 @@ def judged(sim: Sim, moves: list[Move], can_pass: bool, profile: Profile) -> Mov
     return Judge(view, know).rank(moves, can_pass)[0][1]
 
 
-def rollout(sim: Sim, policy: str, profile: Profile, limit: int = 400) -> None:
+def rollout(sim: Sim, policy: str, profile: Profile, limit: int = 400) -> int:
     """Finish the deal in place, every seat playing ``policy``: ``"judge"`` (the normal
-    bot's judgement, what the search is tuned with) or ``"greedy"`` (several times faster)."""
-    for _ in range(limit):
-        if sim.winner is not None:
-            return
+    bot's judgement, what the search is tuned with) or ``"greedy"`` (several times faster).
+    Returns the turns played (the search's work counter)."""
+    for turn in range(limit):
+        if sim.done:
+            return turn
         moves = sim.moves()
         can_pass = sim.can_pass(moves)
         if policy == "judge":
             sim.advance(judged(sim, moves, can_pass, profile))
         else:
             sim.advance(greedy(sim, moves, can_pass))
+    return limit
 
 
 class Solver:
-    """Exact search on one sampled deal: can ``me`` force going out first, whatever the
-    others do? (Paranoid: the others are assumed to cooperate against ``me``.)
+    """Exact search on one sampled deal: can ``me`` force going out before every rival
+    (the seats still holding cards when the search starts), whatever they do? On first-out
+    profiles that is winning the deal; playing to the last, it is taking the best place
+    still open. (Paranoid: the rivals are assumed to cooperate against ``me``.)
 
-    Boolean AND/OR search with a node budget and a transposition table; ``None`` means the
-    budget ran out before a proof either way."""
+    Boolean AND/OR search on the engine's transition (must-beat, 报单 and every variant rule
+    come with ``Sim.moves``) with a node budget per question and a transposition table on
+    rank counts and the trick, shared by every question asked about the same deal; ``None``
+    means the budget ran out before a proof either way."""
 
-    def __init__(self, me: int, budget: int) -> None:
+    def __init__(self, me: int, rivals: list[int]) -> None:
         self.me = me
-        self.budget = budget
+        self.rivals = rivals
+        self.budget = 0
         self.table: dict[tuple[object, ...], bool] = {}
 
-    def wins(self, sim: Sim) -> bool | None:
+    def wins(self, sim: Sim, budget: int) -> bool | None:
+        self.budget = budget
         try:
             return self._wins(sim)
         except _OutOfBudget:
             return None
 
     def _wins(self, sim: Sim) -> bool:
-        if sim.winner is not None:
-            return sim.winner == self.me
+        sizes = sim.sizes
+        if not sizes[self.me]:
+            return True
+        if sim.done or any(not sizes[o] for o in self.rivals):
+            return False
         key = (tuple(sim.counts), sim.turn, sim.prev, sim.prev_seat, sim.passes)
         got = self.table.get(key)
         if got is not None:
@@ -251,15 +211,32 @@ class _OutOfBudget(Exception):
     pass
 
 
+def gumbel_top(rng: Rng, log_weights: list[float], k: int) -> list[int]:
+    """``k`` indexes drawn without replacement with probability proportional to
+    ``exp(log_weights)`` (Gumbel top-k), in index order."""
+    keys = []
+    for i, lw in enumerate(log_weights):
+        u = (rng.below(1 << 53) + 0.5) / (1 << 53)
+        keys.append((lw - math.log(-math.log(u)), i))
+    keys.sort(reverse=True)
+    return sorted(i for _, i in keys[:k])
+
+
 class HardBot:
     """Determinized Monte-Carlo search; see the module docstring.
 
-    Up to ``determinizations`` deals are sampled per decision, fewer when many cards are
+    Up to ``determinizations`` deals are searched per decision, fewer when many cards are
     still in play (``work`` is the budget in rollout-cards); the budget depends on the
     position only, so the choice is reproducible. ``time_cap`` seconds stops the search
-    early only as a safety net on a slow or busy machine."""
+    early only as a safety net on a slow or busy machine.
 
-    name = "hard"
+    ``inference="model"`` draws ``pool`` times as many consistent deals as it searches and
+    keeps those the opponent model (``model.OpponentModel``) finds likeliest, by weighted
+    sampling; ``"uniform"`` searches consistent deals as drawn. ``scoring="settlement"``
+    scores a finished sampled deal with the profile's own settlement (``Sim.score``);
+    ``"classic"`` with first-out card payment whatever the profile, on the first-out
+    transition. ``hard-v1`` is ``inference="uniform", scoring="classic"``: the bot as it
+    was before both, kept as a baseline to measure against."""
 
     def __init__(
         self,
@@ -275,9 +252,17 @@ class HardBot:
         solve_cards: int = 7,
         solve_nodes: int = 300,
         proof_samples: int = 8,
+        inference: str = "model",
+        pool: int = 3,
+        scoring: str = "settlement",
+        name: str = "hard",
     ) -> None:
         if policy not in ("judge", "greedy"):
             raise ValueError(f"unknown rollout policy {policy!r}")
+        if inference not in ("model", "uniform"):
+            raise ValueError(f"unknown inference {inference!r}")
+        if scoring not in ("settlement", "classic"):
+            raise ValueError(f"unknown scoring {scoring!r}")
         self.seed = seed
         self.determinizations = determinizations
         self.min_determinizations = min_determinizations
@@ -289,11 +274,29 @@ class HardBot:
         self.solve_cards = solve_cards
         self.solve_nodes = solve_nodes
         self.proof_samples = proof_samples
+        self.inference = inference
+        self.pool = pool
+        self.scoring = scoring
+        self.name = name
+        self.work_done = 0  # rollout plays plus solver nodes of the last decision (tests)
+
+    def deals(self, view: PlayerView, rng: Rng, count: int) -> list[dict[int, int]]:
+        """The hidden hands to search: ``count`` deals from the sampler, or with the model
+        the likeliest of ``pool * count`` drawn."""
+        sampler = Sampler(view)
+        if self.inference == "uniform" or self.pool <= 1:
+            return [sampler.sample(rng) for _ in range(count)]
+        model = OpponentModel(view)
+        drawn = [sampler.sample(rng) for _ in range(count * self.pool)]
+        if not model.facts:
+            return drawn[:count]
+        return [drawn[i] for i in gumbel_top(rng, [model.log_weight(h) for h in drawn], count)]
 
     def choose(self, view: PlayerView) -> Move | None:
         if not isinstance(view, PlayerView):
             raise TypeError("the hard bot plays from a PlayerView only")
         start = time.perf_counter()
+        self.work_done = 0
         pos = view.position()
         moves = pos.legal_moves()
         can_pass = pos.can_pass(moves)
@@ -310,9 +313,10 @@ class HardBot:
             return cands[0]
         # The random stream depends on the seed and the position only, not on earlier calls.
         rng = Rng(derive_seed(self.seed, len(view.history), view.seat))
-        sampler = Sampler(view)
         profile = view.profile
         me = view.seat
+        legacy = self.scoring == "classic"
+        first_out = legacy or profile.end == "first_out"
         totals = [0.0] * len(cands)
         solving = size_of(judge.hand) <= self.solve_cards
         proven = [0] * len(cands)
@@ -324,8 +328,9 @@ class HardBot:
         policy = self.policy if len(cands) * in_play <= self.judge_limit else "greedy"
         done = 0
         out_of_time = False
-        for det in range(1, dets + 1):
-            base = Sim.from_view(view, sampler.sample(rng))
+        for det, hands in enumerate(self.deals(view, rng, dets), 1):
+            base = Sim.legacy_from_view(view, hands) if legacy else Sim.from_view(view, hands)
+            solver = Solver(me, [o for o in range(base.n) if o != me and base.sizes[o]]) if solving else None
             scores = [0.0] * len(cands)
             for i, cand in enumerate(cands):
                 if time.perf_counter() - start > self.time_cap:
@@ -333,13 +338,16 @@ class HardBot:
                     break
                 sim = base.clone()
                 sim.advance(cand)
-                won = Solver(me, self.solve_nodes).wins(sim.clone()) if solving else None
+                won = None
+                if solver is not None:
+                    won = solver.wins(sim.clone(), self.solve_nodes)
+                    self.work_done += self.solve_nodes - max(0, solver.budget)
                 if won:
                     proven[i] += 1
-                rollout(sim, policy, profile)
-                score = sim.score(me, profile)
-                if won and sim.winner != me:
-                    score = max(score, _win_estimate(base, me, profile))
+                self.work_done += rollout(sim, policy, profile)
+                score = sim.legacy_score(me) if legacy else sim.score(me)
+                if won and first_out and sim.winner != me:
+                    score = max(score, base.legacy_out_now(me) if legacy else base.out_now(me))
                 scores[i] = score
             if out_of_time:
                 break
@@ -356,3 +364,8 @@ class HardBot:
         # Ties go to the normal bot's order (the candidates are in it).
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
+
+
+def hard_v1(seed: int = 0) -> HardBot:
+    """The pinned baseline ``hard-v1``: uniform consistent deals, first-out card payment."""
+    return HardBot(seed, inference="uniform", scoring="classic", name="hard-v1")

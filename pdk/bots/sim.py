@@ -1,0 +1,183 @@
+"""A sampled deal for the hard bot's search: the engine's own transition and settlement on
+rank counts, started from one seat's view with the hidden hands filled in.
+
+``Sim`` is a ``GameState`` without suits or a record: ``Sim.from_view`` gives every seat its
+hand at the start of the deal (today's sampled or own hand plus everything it has played)
+and replays the public history through the engine's transition, so the variant state a
+deal carries (the finishing order of play-to-the-last profiles, bombs played for doubling,
+the 包赔 offence and liable seat, bombs scored when played or when their trick is won) is
+exactly what the engine would hold for that deal. The search then plays on with
+``advance`` and scores a finished deal with ``score``: ``GameState.settlement``, i.e. the
+engine's one ``settle``, read from the searching seat.
+
+Where the search approximates (said here, once):
+
+* straight flushes (two-deck) need suits; a sampled deal has rank counts only, so the
+  search never plays one (the bot itself still may: its candidates come from its real hand);
+* 反春 needs the deal's whole record; no shipped profile scores it, and ``Sim`` scores as if
+  no 反春 happened.
+"""
+
+from __future__ import annotations
+
+from pdk.engine import counts as C
+from pdk.engine.combos import Move
+from pdk.engine.movegen import BOMB
+from pdk.engine.playout import Playout
+from pdk.engine.settlement import settle
+from pdk.engine.state import GameState, PlayerView
+
+
+class Sim(GameState):
+    """A deal on rank counts with the profile's own rules; see the module docstring."""
+
+    __slots__ = ()
+
+    @classmethod
+    def from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
+        """The deal as it stands, given the hidden hands (seat -> rank counts now)."""
+        n = view.players
+        start = [C.from_mask(view.hand) if s == view.seat else hands.get(s, 0) for s in range(n)]
+        for action in view.history:
+            if action.play is not None:
+                start[action.seat] += C.from_cards(action.play.cards)
+        leader = view.history[0].seat if view.history else view.seat
+        sim = cls._blank(view, start, leader, view.must_contain if not view.history else None)
+        for action in view.history:
+            sim.advance(None if action.play is None else action.play.move)
+        return sim
+
+    @classmethod
+    def legacy_from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
+        """``hard-v1``'s deal: the first-out transition from the view's fields, no replay (the
+        pinned baseline's search, kept only so that it can be measured against)."""
+        n = view.players
+        counts = [C.from_mask(view.hand) if s == view.seat else hands.get(s, 0) for s in range(n)]
+        sim = cls._blank(view, counts, view.seat, view.must_contain)
+        sim.simple = True
+        sim.sizes = list(view.hand_sizes)
+        sim.played_any = list(view.played_any)
+        sim.prev = view.prev
+        sim.prev_seat = view.prev_seat
+        passes = 0
+        for action in reversed(view.trick):
+            if action.play is not None:
+                break
+            passes += 1
+        sim.passes = passes
+        sim.pending_bomb = view.prev_seat if view.prev is not None and view.prev.kind == BOMB else None
+        return sim
+
+    @classmethod
+    def _blank(cls, view: PlayerView, counts: list[int], leader: int, first_card: int | None) -> Sim:
+        profile = view.profile
+        sim = object.__new__(cls)
+        Playout.__init__(sim, profile, counts, leader, first_card)
+        sim.first_card = first_card
+        sim.hands = [0] * sim.n  # no suits: see the module docstring
+        sim.leader = leader
+        sim.history = []
+        sim.trick_start = 0
+        sim.order = []
+        sim.active = sim.n
+        sim.bombs_played = 0
+        sim.offence = None
+        sim.liable = None
+        sim.first_out_sweep = False
+        sim.suited = False
+        sim.plain_cards = True
+        sim.simple = Playout.has_its_transition(profile)
+        return sim
+
+    # -- the transition: the engine's, on rank counts ------------------------------------------
+
+    def moves(self) -> list[Move]:
+        """The legal plays of the seat to move (the 下家 is the next seat still in)."""
+        if self.simple:
+            return Playout.moves(self)
+        return [] if self.done else self._legal_general()
+
+    def advance(self, move: Move | None) -> None:
+        if self.simple:
+            Playout.advance(self, move)
+        else:
+            self._advance_general(move)
+
+    def _spring_seat(self) -> int | None:
+        return None  # 反春 is not tracked: see the module docstring
+
+    def clone(self) -> Sim:
+        o = object.__new__(Sim)
+        o.profile = self.profile
+        o.gen = self.gen
+        o.n = self.n
+        o.counts = self.counts.copy()
+        o.sizes = self.sizes.copy()
+        o.played_any = self.played_any.copy()
+        o.bomb_bonuses = self.bomb_bonuses.copy()
+        o.turn = self.turn
+        o.prev = self.prev
+        o.prev_seat = self.prev_seat
+        o.passes = self.passes
+        o.pending_bomb = self.pending_bomb
+        o.winner = self.winner
+        o.done = self.done
+        o.first_need = self.first_need
+        o.first_card = self.first_card
+        o.hands = self.hands
+        o.leader = self.leader
+        o.history = self.history  # never appended to: the search keeps no record
+        o.trick_start = self.trick_start
+        o.order = self.order.copy()
+        o.active = self.active
+        o.bombs_played = self.bombs_played
+        o.offence = self.offence
+        o.liable = self.liable
+        o.first_out_sweep = self.first_out_sweep
+        o.suited = False
+        o.plain_cards = True
+        o.simple = self.simple
+        o.deal = None  # type: ignore[assignment]  # a sampled deal has no Deal: 反春 is not scored
+        return o
+
+    # -- scores -------------------------------------------------------------------------------
+
+    def score(self, me: int) -> float:
+        """What the finished deal pays ``me``: the engine's settlement of the profile."""
+        return float(self.settlement().seats[me].total)
+
+    def out_now(self, me: int) -> float:
+        """What ``me`` would be paid by going out now, the others keeping today's cards (the
+        value of a proven first-out win whose rollout went wrong; first-out profiles only)."""
+        sizes = self.sizes.copy()
+        sizes[me] = 0
+        played = self.played_any.copy()
+        played[me] = True
+        s = settle(self.profile, me, sizes, played, self.bomb_bonuses, bombs_played=self.bombs_played,
+                   liable=self.liable)  # fmt: skip
+        return float(s.seats[me].total)
+
+    def legacy_score(self, me: int) -> float:
+        """``hard-v1``'s score: classic first-out card payment with 全关 and bomb bonuses,
+        whatever the profile's scheme (kept only for the pinned baseline)."""
+        s = self.profile.settlement
+        n = self.n
+
+        def pays(o: int) -> int:
+            return self.sizes[o] * s.per_card * (1 if self.played_any[o] else s.shut_out_multiplier)
+
+        total = 0.0
+        w = self.winner
+        if w is not None:
+            total = float(sum(pays(o) for o in range(n) if o != me)) if w == me else -float(pays(me))
+        for o in range(n):
+            bonus = self.bomb_bonuses[o] * s.bomb_bonus
+            total += bonus * (n - 1) if o == me else -bonus
+        return total
+
+    def legacy_out_now(self, me: int) -> float:
+        s = self.profile.settlement
+        return float(
+            sum(self.sizes[o] * s.per_card * (1 if self.played_any[o] else s.shut_out_multiplier)
+                for o in range(self.n) if o != me)
+        )  # fmt: skip
