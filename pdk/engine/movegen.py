@@ -9,6 +9,7 @@ independently, and a property test holds the two in exact agreement.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from pdk.engine import counts as C
@@ -143,6 +144,10 @@ class MoveGenerator:
         # - trio kickers: two cards of two different ranks, or a pair of one rank;
         self._two_ranks: C.Table[list[int]] = C.Table(self._build_two_ranks)
         self._pair_counts: C.Table[list[int]] = C.Table(self._build_pair_counts)
+        # - the trio-with-two moves of each trio rank, by kicker counts (at most 120 keys
+        #   a rank), so that a lead looks its moves up instead of building them: a Move
+        #   costs four times a plain tuple to make.
+        self._trio_with: list[C.Table[Move]] = [C.Table(partial(self._trio_move, t)) for t in ranks]
         # - chains of each length, by width (1 straights, 2 pair chains); a follower's
         #   list is keyed by mask and length.
         self._chain_runs: dict[tuple[int, int, int], list[Move]] = {}
@@ -211,15 +216,15 @@ class MoveGenerator:
             # trio are any two cards of the other ranks, so they come from two tables on
             # rank masks (two different ranks; a pair of one rank); a trio with no kicker
             # left over is a short last hand.
-            two_ranks, pair_counts = self._two_ranks, self._pair_counts
+            two_ranks, pair_counts, trio_with = self._two_ranks, self._pair_counts, self._trio_with
             for t in _BITS[h.m3 >> (above + 1) << (above + 1)]:
-                body = 3 * ONE[t]
                 keep = ~(1 << t)
                 twos = two_ranks[m1 & keep]
                 pairs = pair_counts[m2 & keep]
                 if twos or pairs:
-                    out += [_new(Move, (body + kk, TRIO, t, 1)) for kk in twos]
-                    out += [_new(Move, (body + kk, TRIO, t, 1)) for kk in pairs]
+                    with_kickers = trio_with[t].__getitem__
+                    out += map(with_kickers, twos)
+                    out += map(with_kickers, pairs)
                 elif short and C.count(free, t) == 3:
                     out.append(_new(Move, (h.counts, TRIO, t, 1)))
             return
@@ -235,6 +240,9 @@ class MoveGenerator:
                     out.extend(_new(Move, (body + kk, TRIO, t, 1)) for kk in kicker_sets(rest_its, k))
                 elif short and C.count(free, t) == 3 and (rest_n > 0 or not self.trio_bare):
                     out.append(_new(Move, (h.counts, TRIO, t, 1)))
+
+    def _trio_move(self, t: int, kickers: int) -> Move:
+        return _new(Move, (3 * ONE[t] + kickers, TRIO, t, 1))
 
     def _build_two_ranks(self, mask: int) -> list[int]:
         ranks = _BITS[mask]
@@ -274,9 +282,9 @@ class MoveGenerator:
                 want = kpt * n
                 if rest_n >= want:
                     for kk in kicker_sets(C.items(rest), want):
-                        _keep(found, _new(Move, (body + kk, PLANE, top, n)))
+                        _keep(found, body + kk, top, n)
                 elif short:
-                    _keep(found, _new(Move, (h.counts, PLANE, top, n)))
+                    _keep(found, h.counts, top, n)
         out.extend(found.values())
 
     # -- the public entry points -----------------------------------------------------------
@@ -355,7 +363,9 @@ class MoveGenerator:
         return not (self.must_beat and moves)
 
 
-def _keep(found: dict[int, Move], move: Move) -> None:
-    old = found.get(move.counts)
-    if old is None or (move.units, move.top) > (old.units, old.top):
-        found[move.counts] = move
+def _keep(found: dict[int, Move], counts: int, top: int, trios: int) -> None:
+    """Keep the plane reading of ``counts`` with the most trios, then the highest top (D2);
+    the Move is made only for a reading that is kept."""
+    old = found.get(counts)
+    if old is None or (trios, top) > (old.units, old.top):
+        found[counts] = _new(Move, (counts, PLANE, top, trios))
