@@ -24,6 +24,9 @@ from pdk.bots.simple import EasyBot, RandomBot
 from pdk.text.catalog import LocalizedError
 
 _PLUGINS: dict[str, BotFactory] = {}
+# The levels a player chooses to face (pdk play, the web table); random is for tests and
+# baselines only.
+DIFFICULTIES = ("easy", "normal", "hard")
 # The built-in levels, weakest first.
 _REGISTRY: dict[str, BotFactory] = {
     "random": RandomBot,

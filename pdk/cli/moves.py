@@ -17,6 +17,7 @@ from pdk.cli.common import (
     out_console,
     profile_or_fail,
 )
+from pdk.cli.play_input import PASS_WORDS
 from pdk.engine import counts as C
 from pdk.engine.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
 from pdk.engine.combos import Move, classify, move_of, preferred_lead
@@ -97,7 +98,7 @@ def moves(
 def _judge(pos: Position, text: str, as_json: bool, lang: Lang) -> None:
     cards: tuple[int, ...] | None = None
     try:
-        if text.strip().lower() not in ("pass", "p", "不出"):
+        if text.strip().lower() not in PASS_WORDS:
             try:
                 parse_specs(text)
             except CardParseError as exc:

@@ -61,6 +61,8 @@ _WORDS: dict[str, Cmd] = {
 }
 # Case-sensitive: ``A`` and ``Q`` are cards.
 _EXACT: dict[str, Cmd] = {"q": Cmd.QUIT, "a": Cmd.AUTO}
+# The one list of words that mean "pass", for every command that reads a play.
+PASS_WORDS = frozenset(word for word, cmd in _WORDS.items() if cmd is Cmd.PASS)
 
 
 def parse_command(raw: str) -> Command:
