@@ -253,7 +253,7 @@ class HardBot:
         solve_nodes: int = 300,
         proof_samples: int = 8,
         inference: str = "model",
-        pool: int = 3,
+        pool: int = 2,
         scoring: str = "settlement",
         name: str = "hard",
     ) -> None:

@@ -26,7 +26,7 @@ from pdk.engine.generator import generator_for
 from pdk.engine.state import PlayerView
 
 BETA = 1.0  # log-weight per play of plan gain (benchmarks/bench_inference.py: --beta)
-RECENT = 16  # plays read per opponent, the latest first (bench_inference: 4 -> 16 helps)
+RECENT = 8  # plays read per opponent, the latest first (older ones: bigger hands, dearer)
 
 
 @dataclass(frozen=True, slots=True)
