@@ -10,7 +10,7 @@ from typing import Any
 
 import pexpect
 import pytest
-from conftest import pdk_env
+from conftest import pdk_env, run_pdk
 
 from pdk.app.files import load
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not PDK, reason="the pdk program is not installe
 
 
 def pdk(*args: str, stdin: str | None = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PDK, *args], input=stdin, capture_output=True, text=True, env=ENV, timeout=timeout)
+    return run_pdk(*args, env=ENV, stdin=stdin, timeout=timeout)
 
 
 def spawn_replay(*args: str, dimensions: tuple[int, int]) -> pexpect.spawn:

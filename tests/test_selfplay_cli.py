@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_pdk
 
 from pdk.engine.record import loads
 
@@ -22,7 +23,7 @@ ENV.pop("LC_ALL", None)
 
 
 def pdk(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PDK, *args], capture_output=True, text=True, env=ENV, timeout=timeout)
+    return run_pdk(*args, env=ENV, timeout=timeout)
 
 
 def as_json(*args: str) -> dict[str, Any]:
