@@ -133,8 +133,9 @@ class Playout:
                 self.turn = (seat + 1) % self.n
             return
         self.first_need = 0
-        self.counts[seat] -= move.counts
-        left = self.sizes[seat] = self.sizes[seat] - C.total(move.counts)
+        counts = move.counts
+        self.counts[seat] -= counts
+        left = self.sizes[seat] = self.sizes[seat] - C.total(counts)
         self.played_any[seat] = True
         self.prev = move
         self.prev_seat = seat
