@@ -30,6 +30,7 @@ from pdk.text.messages import (
     table_model,
     usage,
     variants,
+    web,
 )
 
 Lang = Literal["en", "zh"]
@@ -64,6 +65,7 @@ _PARTS = (
     play.MESSAGES,
     hints.MESSAGES,
     table_model.MESSAGES,
+    web.MESSAGES,
 )
 MESSAGES: dict[str, tuple[str, str]] = _catalogue()
 

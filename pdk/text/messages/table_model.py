@@ -3,8 +3,8 @@ what the seat to move must do, and every line of the settlement breakdown."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "tm_you": ("You", "你"),
-    "tm_next": ("Next", "下家"),
-    "tm_prev": ("Previous", "上家"),
+    "tm_next": ("Next player", "下家"),
+    "tm_prev": ("Previous player", "上家"),
     "tm_across": ("Across", "对家"),
     "tm_nobody": ("nobody", "无人"),
     "tm_lead": ("Your lead: play any combination.", "轮到你先出：任意牌型。"),

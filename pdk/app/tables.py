@@ -1,0 +1,263 @@
+"""The browser tables: one ``pdk.app.session`` game per token, saved after every change.
+
+``pdk serve`` keeps each browser's game keyed by an unguessable token the page holds.
+Tables are written in ``pdk play``'s save format (``Session.to_dict``, read back with
+``load_save``, every play re-checked) through the one ``atomic_write``, so a reload, a
+closed tab or a restarted server continues the same position. Only ``max_live`` tables
+stay in memory (least recently used first out); the others live on disk only.
+
+A token is checked against ``TOKEN`` before it is ever joined to a path. Every action
+names the move number it answers (``seq``, the length of the deal's history): a play sent
+twice, or for a deal already over, is refused with a reason and changes nothing.
+
+Finished deals are settled once, written as game records (``pdk.app.files.dump``) and
+added to the history ``pdk stats`` reads (``archive_deal``); the table then shows the
+settlement until the player asks for the next deal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+from pdk.app.files import atomic_write, dump
+from pdk.app.history import DealRow, History
+from pdk.app.session import HUMAN, SaveError, Session, load_save, move_aside, new_session
+from pdk.engine.cards import CardPlace
+from pdk.engine.combos import Move
+from pdk.engine.profile import Profile
+from pdk.engine.rules import resolve_cards
+from pdk.engine.settlement import Settlement
+from pdk.text.catalog import LocalizedError
+
+TOKEN = re.compile(r"\A[A-Za-z0-9_-]{32}\Z")
+DIFFICULTIES = ("easy", "normal", "hard")
+# The difficulty chosen for the next deal (a deal's bots never change mid-deal, so its
+# record and history row name the bots that played it).
+NEXT_DIFFICULTY = "next_difficulty"
+SETTLED = "settled_deal"
+
+
+class TableReason(Enum):
+    """Why an action is refused; values are message keys (pdk/text/messages/web.py)."""
+
+    STALE = "web_stale"
+    NOT_YOUR_TURN = "web_not_your_turn"
+    NOT_BOTS_TURN = "web_not_bots_turn"
+    NOT_OVER = "web_not_over"
+    OVER = "web_over"
+
+
+class TableRefused(LocalizedError, ValueError):
+    reason: TableReason
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def valid_token(token: str) -> bool:
+    return bool(TOKEN.match(token))
+
+
+def archive_deal(session: Session, settlement: Settlement, records: Path, history: History) -> Path:
+    """Write the finished deal's record and add it to the history (both keyed by the
+    deal, so repeating this after a crash writes the same file and counts the deal once)."""
+    path = records / f"{session.id}-{session.deal_no:03d}.json"
+    dump(session.record(), path)
+    seat = settlement.seats[HUMAN]
+    history.add(
+        DealRow(
+            id=session.deal_id,
+            difficulty=session.difficulty,
+            variant=session.profile.name,
+            seed=session.seed,
+            won=settlement.winner == HUMAN,
+            score=seat.total,
+            cards_left=seat.cards_left,
+            record_path=str(path),
+        )
+    )
+    return path
+
+
+@dataclass
+class Table:
+    """One browser's game and the lock its actions take."""
+
+    token: str
+    session: Session
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def seq(self) -> int:
+        return len(self.session.state.history)
+
+    @property
+    def settled(self) -> bool:
+        return self.session.ui.get(SETTLED) == self.session.deal_no
+
+    @property
+    def next_difficulty(self) -> str:
+        value = self.session.ui.get(NEXT_DIFFICULTY)
+        return value if isinstance(value, str) and value in DIFFICULTIES else self.session.difficulty
+
+
+@dataclass
+class TableStore:
+    """The tables of one server: a bounded in-memory cache over one save file per token."""
+
+    root: Path
+    profile: Profile
+    variant: str
+    seed: int | None = None
+    max_live: int = 256
+    difficulty: str = "normal"
+    _live: OrderedDict[str, Table] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def tables_dir(self) -> Path:
+        return self.root / "web"
+
+    @property
+    def records(self) -> Path:
+        return self.root / "records"
+
+    @property
+    def history(self) -> History:
+        return History(self.root / "history.sqlite3")
+
+    def path(self, token: str) -> Path:
+        if not valid_token(token):  # never join an unchecked token to a path
+            raise ValueError("bad token")
+        return self.tables_dir / f"{token}.json"
+
+    # -- finding tables --------------------------------------------------------------------
+
+    def create(self, difficulty: str | None = None) -> Table:
+        diff = difficulty if difficulty in DIFFICULTIES else self.difficulty
+        table = Table(new_token(), new_session(self.profile, self.variant, diff, self.seed))
+        self.save(table)
+        self._keep(table)
+        return table
+
+    def get(self, token: str) -> Table | None:
+        """The table of ``token`` from memory or disk; None if there is none (or the token
+        is malformed, or its save cannot be read: that save is moved aside)."""
+        if not valid_token(token):
+            return None
+        with self._lock:
+            table = self._live.get(token)
+            if table is not None:
+                self._live.move_to_end(token)
+                return table
+        path = self.path(token)
+        if not path.is_file():
+            return None
+        try:
+            session = load_save(path)
+        except SaveError:
+            move_aside(path)
+            return None
+        table = Table(token, session)
+        return self._keep(table)
+
+    def _keep(self, table: Table) -> Table:
+        with self._lock:
+            kept = self._live.setdefault(table.token, table)
+            self._live.move_to_end(table.token)
+            while len(self._live) > self.max_live:
+                self._live.popitem(last=False)  # saved after every change: disk has it
+            return kept
+
+    def live(self) -> int:
+        return len(self._live)
+
+    def save(self, table: Table) -> None:
+        atomic_write(self.path(table.token), json.dumps(table.session.to_dict(), ensure_ascii=False) + "\n")
+
+    # -- actions ---------------------------------------------------------------------------
+
+    @contextmanager
+    def acting(self, table: Table, seq: int) -> Iterator[Session]:
+        """Hold the table for one action answering move number ``seq``; save afterwards."""
+        with table.lock:
+            if seq != table.seq:
+                raise TableRefused(TableReason.STALE, seq=seq, now=table.seq)
+            yield table.session
+            self.save(table)
+
+    def play(self, table: Table, seq: int, cards: list[str] | None) -> None:
+        """The human's play (``None`` passes), judged by the engine (``IllegalPlay`` or
+        ``CardParseError`` when refused, the table unchanged)."""
+        with self.acting(table, seq) as s:
+            self._human_turn(s)
+            hand = s.state.hands[HUMAN]
+            s.state.play(None if cards is None else resolve_cards("".join(cards), hand, CardPlace.HAND))
+            self._settle_if_over(s)
+
+    def step(self, table: Table, seq: int) -> None:
+        """One bot move (the page calls this at its own pace, one move at a time)."""
+        with self.acting(table, seq) as s:
+            if s.state.over:
+                raise TableRefused(TableReason.OVER)
+            if s.state.turn == HUMAN:
+                raise TableRefused(TableReason.NOT_BOTS_TURN)
+            move: Move | None = s.bot_move()
+            s.state.step(move)
+            self._settle_if_over(s)
+
+    def next_deal(self, table: Table, seq: int) -> None:
+        with self.acting(table, seq) as s:
+            if not s.state.over:
+                raise TableRefused(TableReason.NOT_OVER)
+            self._settle_if_over(s)
+            s.difficulty = table.next_difficulty
+            s.ui.pop(NEXT_DIFFICULTY, None)
+            s.next_deal()
+
+    def choose_difficulty(self, table: Table, difficulty: str) -> None:
+        """Kept for the next deal (and every one after it)."""
+        with table.lock:
+            table.session.ui[NEXT_DIFFICULTY] = difficulty
+            self.save(table)
+
+    @staticmethod
+    def _human_turn(s: Session) -> None:
+        if s.state.over:
+            raise TableRefused(TableReason.OVER)
+        if s.state.turn != HUMAN:
+            raise TableRefused(TableReason.NOT_YOUR_TURN)
+
+    def _settle_if_over(self, s: Session) -> None:
+        """Once per deal: the totals, the record and the history row."""
+        if not s.state.over or s.ui.get(SETTLED) == s.deal_no:
+            return
+        st = s.settle()
+        s.ui[SETTLED] = s.deal_no
+        try:
+            archive_deal(s, st, self.records, self.history)
+        except Exception:  # OSError, RecordError, sqlite3.Error: never lose the game over stats
+            s.ui["archive_failed"] = s.deal_no
+
+
+__all__ = [
+    "DIFFICULTIES",
+    "TOKEN",
+    "Table",
+    "TableReason",
+    "TableRefused",
+    "TableStore",
+    "archive_deal",
+    "new_token",
+    "valid_token",
+]

@@ -1,0 +1,77 @@
+"""``pdk serve``: the browser table, served by pdk itself (FastAPI on uvicorn).
+
+The page opens straight into a deal against two bots; each browser's game is kept by
+``pdk.app.tables`` in ``pdk play``'s save format, under the same data directory, so its
+finished deals show up in ``pdk stats`` and open in ``pdk replay``.
+"""
+
+from __future__ import annotations
+
+import webbrowser
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pdk.app.tables import TableStore
+from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
+from pdk.cli.play import check_difficulty, data_dir
+from pdk.engine.profile import DEFAULT_PROFILE
+from pdk.text.catalog import tr
+
+
+def serve(
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on; 0.0.0.0 lets other machines play.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
+    open_browser: Annotated[
+        bool, typer.Option("--open/--no-open", help="Open the page in the default browser.")
+    ] = True,
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", "-v", help="Rule profile: a name or a .yaml path (default classic16)."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of each new table's first deal.")] = None,
+    save_dir: Annotated[
+        Path | None,
+        typer.Option("--save-dir", help="Where tables, records and history live (default: your data dir)."),
+    ] = None,
+    difficulty: Annotated[
+        str, typer.Option("--difficulty", "-d", help="Level of a new table's bots: easy, normal or hard.")
+    ] = "normal",
+    pace: Annotated[
+        int, typer.Option("--pace", min=0, max=10_000, help="Milliseconds the page shows each bot move.")
+    ] = 700,
+    max_tables: Annotated[
+        int, typer.Option("--max-tables", min=1, help="Tables kept in memory (the rest stay on disk).")
+    ] = 256,
+    lang: LangOpt = None,
+) -> None:
+    """Serve the 跑得快 table to a web browser (phones and desktops)."""
+    import uvicorn
+
+    from pdk.web.server import create_app
+
+    language = lang_or_fail(lang)
+    check_difficulty(difficulty, language)
+    profile = profile_or_fail(variant or DEFAULT_PROFILE, language)
+    base = data_dir(save_dir)
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(tr("err_save_dir", language, path=base, detail=exc.strerror or str(exc)))
+    store = TableStore(
+        base, profile, variant or profile.name, seed=seed, max_live=max_tables, difficulty=difficulty
+    )
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/"
+    print(tr("serve_url", language, url=url), flush=True)
+    if host in ("0.0.0.0", "::"):
+        print(tr("serve_open_network", language), flush=True)
+    if open_browser:
+        webbrowser.open(url)
+    try:
+        uvicorn.run(create_app(store, pace), host=host, port=port, log_level="warning")
+    except OSError as exc:  # port taken, address not available
+        fail(tr("serve_failed", language, detail=exc.strerror or str(exc)))

@@ -1,0 +1,269 @@
+"""The HTTP side of ``pdk serve``: a FastAPI app over ``pdk.app.tables``.
+
+Every response about a table is the human seat's ``TableModel`` as JSON (texts rendered
+in the page's language by ``pdk.text``), so the browser only ever learns what that seat
+may see; the deal's full record (every hand face up) is served only once it is over, for
+the replay view. Requests are pydantic models that refuse unknown fields, bodies are
+capped at ``MAX_BODY`` bytes, tokens are matched against a strict pattern before any file
+is looked up, and a refused action (illegal, stale, out of turn) answers 409 with the
+reason and the unchanged table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from importlib.resources import files
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from pdk.app.session import HUMAN
+from pdk.app.table_model import card_name, seat_name, table_model
+from pdk.app.tables import TOKEN, Table, TableStore
+from pdk.engine.cards import cards_of
+from pdk.text.catalog import MESSAGES, Lang, LocalizedError, tr
+
+MAX_BODY = 4096
+STATIC = files("pdk.web") / "static"
+LangQ = Annotated[Literal["en", "zh"], Query()]
+TokenP = Annotated[str, Path(pattern=TOKEN.pattern.replace("\\A", "^").replace("\\Z", "$"))]
+Difficulty = Literal["easy", "normal", "hard"]
+CardStr = Annotated[str, Field(pattern=r"^(?:[3-9TJQKA2][shcd]|[BR])$")]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class OpenBody(_Body):
+    token: Annotated[str, Field(max_length=64)] | None = None
+    difficulty: Difficulty | None = None
+
+
+class SeqBody(_Body):
+    seq: Annotated[int, Field(ge=0, le=10_000)]
+
+
+class PlayBody(SeqBody):
+    cards: Annotated[list[CardStr], Field(min_length=1, max_length=40)]
+
+
+class DifficultyBody(_Body):
+    difficulty: Difficulty
+
+
+# -- JSON -------------------------------------------------------------------------------------
+
+
+def rendered(data: Any, lang: Lang) -> Any:
+    """The model's JSON with every ``Said`` given its ``text`` in ``lang``."""
+    if isinstance(data, dict):
+        if data.keys() == {"key", "params"}:
+            params = {k: _said_text(v, lang) for k, v in data["params"].items()}
+            return {"key": data["key"], "params": data["params"], "text": tr(data["key"], lang, **params)}
+        return {k: rendered(v, lang) for k, v in data.items()}
+    if isinstance(data, list):
+        return [rendered(v, lang) for v in data]
+    return data
+
+
+def _said_text(value: Any, lang: Lang) -> Any:
+    if isinstance(value, dict) and value.keys() == {"key", "params"}:
+        return rendered(value, lang)["text"]
+    return value
+
+
+def labels(lang: Lang) -> dict[str, str]:
+    """The page's own words (templates such as ``Deal {n}`` are filled in by the page)."""
+    i = 1 if lang == "zh" else 0
+    words = {k.removeprefix("web_"): v[i] for k, v in MESSAGES.items() if k.startswith("web_")}
+    return words | {k: v[i] for k, v in MESSAGES.items() if k.startswith("diff_")}
+
+
+def table_json(table: Table, lang: Lang, pace_ms: int) -> dict[str, Any]:
+    s = table.session
+    state = s.state
+    over = state.over
+    model = table_model(
+        state.view(HUMAN),
+        None if over else state.turn,
+        settlement=state.settlement() if over else None,
+        totals=s.totals,
+        deal_no=s.deal_no,
+        difficulty=s.difficulty,
+        variant=s.variant,
+    )
+    return {
+        "token": table.token,
+        "seq": table.seq,
+        "lang": lang,
+        "pace_ms": pace_ms,
+        "difficulty": s.difficulty,
+        "next_difficulty": table.next_difficulty,
+        "session_total": s.totals[HUMAN],
+        "bot_turn": not over and state.turn != HUMAN,
+        "model": rendered(model.to_json(), lang),
+    }
+
+
+def replay_json(table: Table, lang: Lang) -> dict[str, Any]:
+    """The finished deal play by play, every hand face up (only once it is over)."""
+    s = table.session
+    n = s.state.players
+    names = [seat_name([1] * n, HUMAN, seat).text(lang) for seat in range(n)]
+    frames = []
+    record = s.record()
+    for i, state in enumerate(record.states()):
+        action = record.actions[i - 1] if i else None
+        frames.append(
+            {
+                "hands": [[card_name(c) for c in cards_of(h)] for h in state.hands],
+                "seat": None if action is None else action.seat,
+                "cards": None
+                if action is None or action.play is None
+                else [card_name(c) for c in sorted(action.play.cards)],
+            }
+        )
+    return {"names": names, "frames": frames}
+
+
+# -- the app ----------------------------------------------------------------------------------
+
+
+def body_limit(app: Any, limit: int = MAX_BODY) -> Any:
+    """ASGI middleware: a request body over ``limit`` bytes is answered 413, whether it
+    says its length or streams it."""
+
+    async def guarded(
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await _too_large(send)
+            return
+        seen = 0
+
+        async def counted() -> MutableMapping[str, Any]:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await app(scope, counted, send)
+        except _TooLarge:
+            await _too_large(send)
+
+    return guarded
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
+    body = b'{"error":{"key":"web_too_large","text":"Request too large."}}'
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def create_app(store: TableStore, pace_ms: int = 700) -> Any:
+    """The app for one store; ``pace_ms`` is how long the page shows each bot move."""
+    app = FastAPI(title="pdk", docs_url=None, redoc_url=None, openapi_url=None)
+
+    def refused(exc: LocalizedError, table: Table, lang: Lang, status: int = 409) -> JSONResponse:
+        err = {"key": exc.reason.value, "text": exc.message(lang)}
+        return JSONResponse({"error": err, "table": table_json(table, lang, pace_ms)}, status_code=status)
+
+    def missing(lang: Lang) -> JSONResponse:
+        return JSONResponse({"error": {"key": "web_no_table", "text": tr("web_no_table", lang)}}, 404)
+
+    def acted(token: str, lang: Lang, action: Callable[[Table], None]) -> Response:
+        table = store.get(token)
+        if table is None:
+            return missing(lang)
+        try:
+            action(table)
+        except LocalizedError as exc:  # IllegalPlay, CardParseError, TableRefused
+            return refused(exc, table, lang)
+        return JSONResponse(table_json(table, lang, pace_ms))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        detail = f"{where}: {first.get('msg', 'invalid')}"
+        lang: Lang = "zh" if request.query_params.get("lang") == "zh" else "en"
+        return JSONResponse(
+            {"error": {"key": "web_bad_request", "text": tr("web_bad_request", lang, detail=detail)}}, 422
+        )
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/labels")
+    def get_labels(lang: LangQ = "en") -> dict[str, str]:
+        return labels(lang)
+
+    @app.post("/api/open")
+    def open_table(body: OpenBody, lang: LangQ = "en") -> Response:
+        """Resume the table of ``token`` if there is one, else start a new one."""
+        table = store.get(body.token) if body.token else None
+        if table is None:
+            table = store.create(body.difficulty)
+        return JSONResponse(table_json(table, lang, pace_ms))
+
+    @app.get("/api/table/{token}")
+    def get_table(token: TokenP, lang: LangQ = "en") -> Response:
+        table = store.get(token)
+        return missing(lang) if table is None else JSONResponse(table_json(table, lang, pace_ms))
+
+    @app.post("/api/table/{token}/play")
+    def play(token: TokenP, body: PlayBody, lang: LangQ = "en") -> Response:
+        return acted(token, lang, lambda t: store.play(t, body.seq, list(body.cards)))
+
+    @app.post("/api/table/{token}/pass")
+    def pass_(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
+        return acted(token, lang, lambda t: store.play(t, body.seq, None))
+
+    @app.post("/api/table/{token}/step")
+    def step(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
+        return acted(token, lang, lambda t: store.step(t, body.seq))
+
+    @app.post("/api/table/{token}/next")
+    def next_deal(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
+        return acted(token, lang, lambda t: store.next_deal(t, body.seq))
+
+    @app.post("/api/table/{token}/difficulty")
+    def difficulty(token: TokenP, body: DifficultyBody, lang: LangQ = "en") -> Response:
+        return acted(token, lang, lambda t: store.choose_difficulty(t, body.difficulty))
+
+    @app.get("/api/table/{token}/replay")
+    def replay(token: TokenP, lang: LangQ = "en") -> Response:
+        table = store.get(token)
+        if table is None:
+            return missing(lang)
+        with table.lock:
+            if not table.session.state.over:
+                err = {"key": "web_not_over", "text": tr("web_not_over", lang)}
+                return JSONResponse({"error": err}, 409)
+            return JSONResponse(replay_json(table, lang))
+
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    return body_limit(app)
+
+
+__all__ = ["MAX_BODY", "create_app", "labels", "rendered", "replay_json", "table_json"]

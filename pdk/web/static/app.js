@@ -1,0 +1,405 @@
+// The table page: renders the server's table model for the human seat, sends plays,
+// and steps the computer players one move at a time at the server's pace.
+import { cardEl, cardsRow, pickTyped } from "./cards.js";
+
+const $ = (sel) => document.querySelector(sel);
+const store = window.localStorage;
+let lang = store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
+let L = {};
+let table = null; // the last response: {token, seq, model, ...}
+let selected = new Set(); // indexes into model.hand
+let hint = { seq: -1, i: -1 };
+let note = null; // a transient message (refusal, hint) until the next move
+let lastTrick = null; // the trick just won, shown faded until the next play
+let typed = "";
+let stepping = false;
+let replay = null;
+
+function fill(template, params = {}) {
+  return template.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, k, fmt) => {
+    const v = params[k];
+    if (fmt === "+d" && typeof v === "number") return (v > 0 ? "+" : "") + v;
+    return v === undefined ? "" : String(v);
+  });
+}
+const t = (key, params) => fill(L[key] ?? key, params);
+
+async function api(path, body) {
+  const sep = path.includes("?") ? "&" : "?";
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  };
+  const res = await fetch(`/api/${path}${sep}lang=${lang}`, init);
+  const data = await res.json();
+  return { ok: res.ok, status: res.status, data };
+}
+
+async function loadLabels() {
+  L = (await api("labels")).data;
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
+  $("#lang-toggle").textContent = lang === "zh" ? "EN" : "中文";
+  $("#keys").textContent = t("keys");
+}
+
+async function open() {
+  const token = store.getItem("pdk.token");
+  const difficulty = store.getItem("pdk.difficulty") || undefined;
+  const { data } = await api("open", token ? { token, difficulty } : { difficulty });
+  store.setItem("pdk.token", data.token);
+  show(data);
+}
+
+function show(data, keepNote = false) {
+  const before = table;
+  if (before && before.model.trick.actions.length && !data.model.trick.actions.length
+      && data.model.deal_no === before.model.deal_no) {
+    lastTrick = before.model.trick;
+  } else if (data.model.trick.actions.length || (before && data.model.deal_no !== before.model.deal_no)) {
+    lastTrick = null;
+  }
+  if (!before || before.seq !== data.seq || before.model.deal_no !== data.model.deal_no) {
+    selected = new Set();
+    if (!keepNote) note = null;
+  }
+  table = data;
+  render();
+  schedule();
+}
+
+function schedule() {
+  if (!table.bot_turn || stepping) return;
+  stepping = true;
+  const seq = table.seq;
+  const token = table.token;
+  setTimeout(async () => {
+    try {
+      const { data } = await api(`table/${token}/step`, { seq });
+      stepping = false;
+      show(data.table ?? data);
+    } catch (e) {
+      stepping = false;
+      $("[data-testid=message]").textContent = t("error");
+      setTimeout(schedule, 1000);
+    }
+  }, table.pace_ms);
+}
+
+// -- rendering ------------------------------------------------------------------------------
+
+function render() {
+  const m = table.model;
+  $("#deal").textContent = t("deal", { n: m.deal_no });
+  $("#session").textContent = t("session", { total: table.session_total });
+  $("#difficulty").value = table.next_difficulty;
+  for (const o of $("#difficulty").options) o.textContent = L[`diff_${o.value}`] ?? o.value;
+  renderSeats(m);
+  renderTrick(m);
+  renderCounter(m);
+  renderHand(m);
+  renderButtons(m);
+  renderMessage(m);
+  renderSettlement(m);
+}
+
+function slotFor(seat, players) {
+  if (seat.offset === 1) return "#slot-next";
+  if (seat.offset === players - 1) return "#slot-prev";
+  return "#slot-across";
+}
+
+function renderSeats(m) {
+  $("#slot-across").hidden = m.players < 4;
+  $("#slot-prev").hidden = m.players < 3;
+  for (const s of m.seats) {
+    if (s.offset === 0) {
+      $("#me").innerHTML = "";
+      $("#me").append(seatHead(s));
+      continue;
+    }
+    const el = $(slotFor(s, m.players));
+    el.dataset.count = s.cards;
+    el.dataset.seat = s.seat;
+    el.classList.toggle("turn", s.to_move);
+    el.innerHTML = "";
+    el.append(seatHead(s));
+    const back = document.createElement("div");
+    back.className = "backs";
+    back.innerHTML = `<div class="back"></div><b class="count">${s.cards}</b>`;
+    el.append(back);
+    const act = document.createElement("div");
+    act.className = "last";
+    if (s.last && !s.last.play) act.innerHTML = `<span class="passed">${t("passed")}</span>`;
+    else if (s.last) act.append(cardsRow(s.last.play.cards));
+    el.append(act);
+  }
+}
+
+function seatHead(s) {
+  const head = document.createElement("div");
+  head.className = "head";
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = s.name.text;
+  head.append(name);
+  if (s.bao_dan) head.insertAdjacentHTML("beforeend", `<span class="badge bao" data-testid="bao-dan">${t("bao_dan")}</span>`);
+  if (s.auto) head.insertAdjacentHTML("beforeend", `<span class="badge auto">托管</span>`);
+  if (s.to_move && table.bot_turn) head.insertAdjacentHTML("beforeend", `<span class="thinking" data-testid="thinking">${t("thinking")}</span>`);
+  return head;
+}
+
+function renderTrick(m) {
+  const el = $("[data-testid=trick]");
+  el.innerHTML = "";
+  const trick = m.trick.actions.length ? m.trick : lastTrick;
+  el.classList.toggle("won", trick === lastTrick && !!lastTrick);
+  if (!trick) return;
+  trick.actions.forEach((a, i) => {
+    const row = document.createElement("div");
+    row.className = "play" + (i === trick.actions.length - 1 ? " latest" : "");
+    row.dataset.seat = a.seat;
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = a.name.text;
+    row.append(who);
+    if (a.play) {
+      row.append(cardsRow(a.play.cards));
+      row.insertAdjacentHTML("beforeend", `<span class="kind">${a.play.kind_name.text}</span>`);
+    } else {
+      row.insertAdjacentHTML("beforeend", `<span class="passed">${t("passed")}</span>`);
+    }
+    el.append(row);
+  });
+}
+
+function renderCounter(m) {
+  const el = $("[data-testid=counter]");
+  el.hidden = store.getItem("pdk.counter") === "off";
+  $("#counter-toggle").setAttribute("aria-pressed", String(!el.hidden));
+  el.innerHTML = m.counter
+    .map((c) => `<span class="cnt${c.unseen ? "" : " gone"}" data-rank="${c.rank}" data-unseen="${c.unseen}"><b>${c.label}</b>${c.unseen}</span>`)
+    .join("");
+}
+
+function renderHand(m) {
+  const el = $("[data-testid=hand]");
+  el.innerHTML = "";
+  let last = null;
+  m.hand.forEach((c, i) => {
+    const card = cardEl(c);
+    card.dataset.testid = "card";
+    card.setAttribute("data-testid", "card");
+    card.setAttribute("role", "button");
+    card.setAttribute("aria-pressed", String(selected.has(i)));
+    if (last !== null && last !== c[0]) card.classList.add("group");
+    last = c[0];
+    card.addEventListener("click", () => toggle(i));
+    el.append(card);
+  });
+  layoutHand();
+}
+
+function layoutHand() {
+  const el = $("[data-testid=hand]");
+  const cards = el.children;
+  if (!cards.length) return;
+  const cw = cards[0].getBoundingClientRect().width;
+  const width = el.clientWidth;
+  const groups = el.querySelectorAll(".group").length;
+  const gap = 6;
+  const n = cards.length;
+  const step = n > 1 ? Math.min(cw + 4, (width - cw - groups * gap - 2) / (n - 1)) : cw;
+  for (let i = 1; i < n; i++) {
+    cards[i].style.marginLeft = `${step - cw + (cards[i].classList.contains("group") ? gap : 0)}px`;
+  }
+}
+
+function myTurn(m) {
+  return m.task.kind === "lead" || m.task.kind === "beat" || m.task.kind === "none";
+}
+
+function renderButtons(m) {
+  const mine = myTurn(m) && !table.bot_turn;
+  $("#play").disabled = !mine || m.task.kind === "none";
+  $("#hint").disabled = !mine;
+  $("#pass").disabled = !mine || !m.task.can_pass;
+  const why = mine && m.task.pass_refused ? m.task.pass_refused.text : "";
+  $("#pass-why").textContent = why;
+  $("#pass").title = why;
+}
+
+function renderMessage(m) {
+  const el = $("[data-testid=message]");
+  let text = m.task.message.text;
+  if (m.task.bao_dan_high && myTurn(m)) text += " · " + m.task.bao_dan_high;
+  if (note) text = note.text;
+  if (typed) text = `⌨ ${typed}`;
+  el.textContent = text;
+  el.classList.toggle("refused", !!(note && note.refused));
+}
+
+function renderSettlement(m) {
+  const panel = $("#settlement");
+  const st = m.settlement;
+  panel.hidden = !st;
+  if (!st) return;
+  $("#settle-title").textContent = t("settlement", { n: m.deal_no });
+  $("#settle-result").textContent = m.task.message.text;
+  const head = ["col_player", "col_left", "col_shut", "col_bombs", "col_total", "col_session"]
+    .map((k) => `<th>${t(k)}</th>`).join("");
+  const rows = st.rows.map((r) => {
+    const why = r.lines.map((l) => `<li>${l.text}</li>`).join("");
+    const tot = r.total > 0 ? `+${r.total}` : String(r.total);
+    const ses = r.session > 0 ? `+${r.session}` : String(r.session);
+    const bombs = r.bomb_income > 0 ? `+${r.bomb_income}` : String(r.bomb_income);
+    const place = r.place_name ? ` <small>${r.place_name.text}</small>` : "";
+    return `<tr class="${r.winner ? "winner" : ""}" data-seat="${r.seat}"><td>${r.winner ? "★ " : ""}${r.name.text}${place}</td>`
+      + `<td>${r.cards_left}</td><td>${r.shut_out ? t("yes") : "-"}</td><td>${bombs}</td>`
+      + `<td class="total ${r.total > 0 ? "pos" : r.total < 0 ? "neg" : ""}" data-total="${r.total}">${tot}</td><td>${ses}</td></tr>`
+      + `<tr class="why"><td colspan="6"><ul>${why}</ul></td></tr>`;
+  }).join("");
+  const notes = st.lines.map((l) => `<tr class="why"><td colspan="6">${l.text}</td></tr>`).join("");
+  $("#settle-table").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${rows}${notes}</tbody>`;
+}
+
+// -- actions --------------------------------------------------------------------------------
+
+function toggle(i) {
+  if (selected.has(i)) selected.delete(i);
+  else selected.add(i);
+  note = null;
+  render();
+}
+
+async function act(path, body) {
+  const { ok, data } = await api(`table/${table.token}/${path}`, body);
+  if (!ok && data.error) {
+    note = { text: data.error.key === "web_bad_request" ? data.error.text : t("refused", { reason: data.error.text }), refused: true };
+    if (data.table) show(data.table, true);
+    else render();
+    return false;
+  }
+  note = null;
+  show(data);
+  return true;
+}
+
+function playSelected() {
+  const m = table.model;
+  const cards = [...selected].sort((a, b) => a - b).map((i) => m.hand[i]);
+  if (!cards.length) {
+    note = { text: t("pick_cards"), refused: true };
+    render();
+    return;
+  }
+  act("play", { seq: table.seq, cards });
+}
+
+function nextHint() {
+  const m = table.model;
+  if (!m.hints.length) {
+    note = { text: t("no_hint") };
+    render();
+    return;
+  }
+  hint = hint.seq === table.seq ? { seq: table.seq, i: (hint.i + 1) % m.hints.length } : { seq: table.seq, i: 0 };
+  const h = m.hints[hint.i];
+  selected = new Set();
+  const used = new Set();
+  for (const c of h.cards) {
+    const i = m.hand.findIndex((x, j) => x === c && !used.has(j));
+    used.add(i);
+    selected.add(i);
+  }
+  note = { text: t("hint_n", { i: hint.i + 1, n: m.hints.length, cards: h.text }) };
+  render();
+}
+
+$("#play").addEventListener("click", playSelected);
+$("#hint").addEventListener("click", nextHint);
+$("#pass").addEventListener("click", () => act("pass", { seq: table.seq }));
+$("#next-deal").addEventListener("click", () => act("next", { seq: table.seq }));
+$("#difficulty").addEventListener("change", async (e) => {
+  store.setItem("pdk.difficulty", e.target.value);
+  await act("difficulty", { difficulty: e.target.value });
+});
+$("#counter-toggle").addEventListener("click", () => {
+  store.setItem("pdk.counter", store.getItem("pdk.counter") === "off" ? "on" : "off");
+  render();
+});
+$("#lang-toggle").addEventListener("click", async () => {
+  lang = lang === "zh" ? "en" : "zh";
+  store.setItem("pdk.lang", lang);
+  await loadLabels();
+  const { data } = await api(`table/${table.token}`);
+  show(data, true);
+});
+window.addEventListener("resize", layoutHand);
+
+// Desktop keys: type the terminal notation and Enter; h hint, p pass, Esc clears.
+document.addEventListener("keydown", (e) => {
+  if (!table || e.target.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
+  const m = table.model;
+  const k = e.key;
+  if (k === "Enter") {
+    if (!typed) return;
+    const cards = pickTyped(typed, m.hand);
+    typed = "";
+    if (!cards) {
+      note = { text: t("refused", { reason: t("typed_bad") }), refused: true };
+      render();
+      return;
+    }
+    selected = new Set(cards.map((c) => m.hand.indexOf(c)));
+    e.preventDefault();
+    act("play", { seq: table.seq, cards });
+    return;
+  }
+  if (k === "Escape") { typed = ""; selected = new Set(); render(); return; }
+  if (k === "Backspace") { typed = typed.slice(0, -1); render(); return; }
+  if (!typed && (k === "h" || k === "H")) { if (myTurn(m)) nextHint(); return; }
+  if (!typed && (k === "p" || k === "P")) { if (myTurn(m)) act("pass", { seq: table.seq }); return; }
+  if (/^[0-9tjqkabrTJQKABRshcdSHCD ]$/.test(k)) { typed += k; render(); }
+});
+
+// -- replay of the deal just finished -------------------------------------------------------
+
+async function openReplay() {
+  const { ok, data } = await api(`table/${table.token}/replay`);
+  if (!ok) return;
+  replay = { ...data, i: 0 };
+  $("#replay").hidden = false;
+  drawReplay();
+}
+
+function drawReplay() {
+  const f = replay.frames[replay.i];
+  const n = replay.frames.length - 1;
+  $("#replay-title").textContent = replay.i ? t("replay_step", { i: replay.i, n }) : t("replay_start");
+  const box = $("#replay-hands");
+  box.innerHTML = "";
+  replay.names.forEach((name, seat) => {
+    const row = document.createElement("div");
+    row.className = "rseat" + (f.seat === seat ? " acting" : "");
+    row.innerHTML = `<span class="who">${name}</span>`;
+    if (f.seat === seat) {
+      const act = document.createElement("span");
+      act.className = "ract";
+      if (f.cards) act.append(cardsRow(f.cards));
+      else act.innerHTML = `<span class="passed">${t("passed")}</span>`;
+      row.append(act);
+    }
+    row.append(cardsRow(f.hands[seat]));
+    box.append(row);
+  });
+  $("#replay-prev").disabled = replay.i === 0;
+  $("#replay-next").disabled = replay.i === n;
+}
+
+$("#replay-open").addEventListener("click", openReplay);
+$("#replay-prev").addEventListener("click", () => { replay.i--; drawReplay(); });
+$("#replay-next").addEventListener("click", () => { replay.i++; drawReplay(); });
+$("#replay-close").addEventListener("click", () => { $("#replay").hidden = true; });
+
+await loadLabels();
+await open();

@@ -1,0 +1,61 @@
+// Cards drawn by the page: a card is a <div> with its rank and suit; no images.
+// Card strings are pdk notation with suit ("3s", "Th", jokers "B"/"R").
+
+const SUITS = { s: "♠", h: "♥", c: "♣", d: "♦" };
+const RANKS = "3456789TJQKA2BR";
+
+export function rankOf(card) {
+  return RANKS.indexOf(card[0]);
+}
+
+export function label(card) {
+  return card[0] === "T" ? "10" : card[0];
+}
+
+export function cardEl(card, { small = false } = {}) {
+  const el = document.createElement("div");
+  const joker = card === "B" || card === "R";
+  const red = joker ? card === "R" : card[1] === "h" || card[1] === "d";
+  el.className = `card${small ? " mini" : ""}${red ? " red" : ""}${joker ? " joker" : ""}`;
+  el.dataset.card = card;
+  if (joker) {
+    el.innerHTML = `<span class="r">${card === "R" ? "大" : "小"}</span><span class="j">JOKER</span>`;
+  } else {
+    const suit = SUITS[card[1]];
+    el.innerHTML = `<span class="r">${label(card)}</span><span class="s">${suit}</span><span class="big">${suit}</span>`;
+  }
+  return el;
+}
+
+export function cardsRow(cards, { small = true } = {}) {
+  const row = document.createElement("div");
+  row.className = "cards";
+  for (const c of cards) row.append(cardEl(c, { small }));
+  return row;
+}
+
+// Typed notation ("334455", "10 J Q", "3s") to cards of the hand, lowest suit first.
+export function pickTyped(text, hand) {
+  const wanted = [];
+  const s = text.toUpperCase().replace(/10/g, "T");
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === " " || ch === ",") continue;
+    if (!RANKS.includes(ch)) return null;
+    const next = s[i + 1];
+    if (next && "SHCD".includes(next) && ch !== "B" && ch !== "R") {
+      wanted.push(ch + next.toLowerCase());
+      i++;
+    } else {
+      wanted.push(ch);
+    }
+  }
+  const left = [...hand];
+  const chosen = [];
+  for (const w of wanted.sort((a, b) => b.length - a.length)) {
+    const i = left.findIndex((c) => (w.length === 2 ? c === w : c[0] === w));
+    if (i < 0) return null;
+    chosen.push(left.splice(i, 1)[0]);
+  }
+  return chosen;
+}
