@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
+from pdk.engine.cards import rank_of, suit_of
 from pdk.engine.profile import Profile, card_from_name
 
 _MASK64 = (1 << 64) - 1
@@ -230,7 +231,7 @@ def _lead_order(profile: Profile) -> tuple[int, ...]:
     order = [lead]
     if not profile.lead.fallback:
         return tuple(order)
-    suit, rank = lead & 3, (lead & 63) >> 2
+    suit, rank = suit_of(lead), rank_of(lead)
     suits = [suit] + [s for s in range(4) if s != suit]
     for s in suits:
         start = rank + 1 if s == suit else 0

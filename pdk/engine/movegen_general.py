@@ -242,7 +242,7 @@ class GeneralGenerator(MoveGenerator):
         plane = self.profile.combinations.plane
         want = -1
         if prev is not None:
-            want = prev.units & 31
+            want = prev.trios
         for window, length, ones in self.windows:
             if length < plane.min_length or window & m3 != window or (want >= 0 and length != want):
                 continue

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Self
 
 from pdk.engine import counts as C
+from pdk.engine.cards import rank_of
 from pdk.engine.combos import Move
 from pdk.engine.deal import Deal
 from pdk.engine.generator import Generator, generator_for
@@ -68,7 +69,7 @@ class Playout:
         self.winner: int | None = None
         self.done = False
         # The rank the first play must contain, as counts (0: none or already played).
-        self.first_need = 0 if first_card is None else C.ONE[(first_card & 63) >> 2]
+        self.first_need = 0 if first_card is None else C.ONE[rank_of(first_card)]
 
     @classmethod
     def of_deal(cls, profile: Profile, deal: Deal) -> Playout:

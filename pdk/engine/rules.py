@@ -18,6 +18,7 @@ from pdk.engine.cards import (
     CardParseError,
     CardPlace,
     CardReason,
+    Rank,
     cards_of,
     format_cards,
     format_unicode,
@@ -91,13 +92,13 @@ def pick_cards(hand: int, counts: int) -> tuple[int, tuple[int, ...]]:
     """``choose_cards`` for one pack without a preferred card — the lowest suits of each
     rank — as a bitmask and the card ids (the hot path: every generated play in self-play).
     It starts at the lowest rank of the play, so a single or a pair is one table lookup."""
-    low = ((counts & -counts).bit_length() - 1) // 5
-    counts >>= 5 * low
+    low = ((counts & -counts).bit_length() - 1) // C.BITS
+    counts >>= C.BITS * low
     shift = 4 * low
     mask = 0
     cards: tuple[int, ...] = ()
     for table in _NIBBLE_CARDS[low:]:
-        n = counts & 31
+        n = counts & C.FIELD
         if n:
             bits = SUIT_PICKS[(hand >> shift) & 15][n]
             mask |= bits << shift
@@ -164,7 +165,7 @@ def _unflushed(hand: int, counts: int, prefer: int) -> tuple[int, ...]:
 
 def is_one_suit(cards: Sequence[int]) -> bool:
     """True when every card is of one suit (jokers have none, so never)."""
-    if not cards or any(rank_of(c) >= 13 for c in cards):
+    if not cards or any(rank_of(c) >= Rank.BLACK_JOKER for c in cards):
         return False
     s = suit_of(cards[0])
     return all(suit_of(c) == s for c in cards)
