@@ -132,10 +132,11 @@ def judged(sim: Sim, moves: list[Move], can_pass: bool, profile: Profile) -> Mov
     return Judge(view, know).rank(moves, can_pass)[0][1]
 
 
-def rollout(sim: Sim, policy: str, profile: Profile, limit: int = 400) -> int:
+def rollout(sim: Sim, policy: str, profile: Profile, limit: int = 2000) -> int:
     """Finish the deal in place, every seat playing ``policy``: ``"judge"`` (the normal
     bot's judgement, what the search is tuned with) or ``"greedy"`` (several times faster).
-    Returns the turns played (the search's work counter)."""
+    Returns the turns played (the search's work counter). ``limit`` is above the longest
+    deal (every card played singly, every other seat passing each time: 108 * 4 turns)."""
     for turn in range(limit):
         if sim.done:
             return turn
