@@ -33,7 +33,7 @@ def rank_counts(text: str, profile: Profile) -> int:
 
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
-def test_a_sampled_deal_with_the_true_hands_plays_and_settles_as_the_engine(profile: Profile, seed: int) -> None:
+def test_a_sampled_deal_with_the_true_hands_settles_as_the_engine(profile: Profile, seed: int) -> None:
     state = random_position(profile, seed, 10 + 9 * seed)
     me = state.turn
     sim = Sim.from_view(state.view(me), truth(state, me))
