@@ -1,0 +1,214 @@
+"""The browser table in a real browser: Playwright driving Chromium at phone portrait
+(390×844), phone landscape (844×390) and desktop (1280×800).
+
+The server runs in this process (uvicorn in a thread) with easy bots and a short pace, so
+a whole deal takes a few seconds. Without a Chromium binary these tests skip.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pdk.app.registry import load_profile
+from pdk.app.tables import TableStore
+from pdk.web.server import create_app
+
+CHROMIUM = next(
+    (p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None
+)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SIZES = {"portrait": (390, 844), "landscape": (844, 390), "desktop": (1280, 800)}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    root = tmp_path_factory.mktemp("web")
+    store = TableStore(root, load_profile("classic16"), "classic16", seed=11, difficulty="easy")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(
+        uvicorn.Config(create_app(store, pace_ms=20), host="127.0.0.1", port=port, log_level="error")
+    )
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}/"
+    srv.should_exit = True
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def page_at(browser: Any, url: str, size: str = "desktop", locale: str = "en-US") -> Any:
+    w, h = SIZES[size]
+    page = browser.new_context(viewport={"width": w, "height": h}, locale=locale).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector('[data-testid="card"]')
+    return page
+
+
+def wait_my_turn(page: Any) -> bool:
+    """Wait until the human may act (True) or the settlement shows (False)."""
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=hint]').disabled"
+        " || !document.querySelector('[data-testid=settlement]').hidden",
+        timeout=20_000,
+    )
+    return bool(page.locator('[data-testid="settlement"]').is_hidden())
+
+
+def hand(page: Any) -> list[str]:
+    return list(
+        page.locator('[data-testid="hand"] [data-testid="card"]').evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+    )
+
+
+def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server: str, size: str) -> None:
+    page = page_at(browser, server, size)
+    width = SIZES[size][0]
+    boxes = page.locator('[data-testid="card"]').evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().right)"
+    )
+    assert len(boxes) == 16 and max(boxes) <= width, "the whole hand is visible without scrolling sideways"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.locator('[data-testid="seat-next"]').get_attribute("data-count") in {"15", "16"}
+    turns = 0
+    while wait_my_turn(page):
+        turns += 1
+        before = len(hand(page))
+        if page.locator('[data-testid="play"]').is_disabled():  # nothing beats it: pass
+            page.click('[data-testid="pass"]')
+        else:
+            page.click('[data-testid="hint"]')
+            assert page.locator('[aria-pressed="true"][data-testid="card"]').count() > 0
+            page.click('[data-testid="play"]')
+        page.wait_for_function(
+            f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
+            " || document.querySelector('[data-testid=hint]').disabled",
+            timeout=10_000,
+        )
+        assert turns < 60
+    settlement = page.locator('[data-testid="settlement"]')
+    assert settlement.locator("tr.winner").count() == 1
+    assert settlement.locator("td.total").count() == 3
+    totals = [
+        int(t) for t in settlement.locator("td.total").evaluate_all("els => els.map(e => e.dataset.total)")
+    ]
+    assert sum(totals) == 0  # classic16 is zero-sum: what one seat wins the others pay
+    page.click('[data-testid="next-deal"]')
+    page.wait_for_function("document.querySelector('[data-testid=settlement]').hidden")
+    assert len(hand(page)) == 16
+    assert not page.errors
+
+
+@pytest.fixture(params=list(SIZES))
+def size(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def test_refused_pass_refused_play_keys_and_counter(browser: Any, server: str) -> None:
+    page = page_at(browser, server, "desktop")
+    assert wait_my_turn(page)
+    msg = page.locator('[data-testid="message"]')
+    # The counter: what you have not seen is exactly what the two others hold.
+    unseen = page.locator('[data-testid="counter"] [data-unseen]').evaluate_all(
+        "els => els.map(e => +e.dataset.unseen)"
+    )
+    counts = [
+        int(page.locator(f'[data-testid="seat-{s}"]').get_attribute("data-count")) for s in ("next", "prev")
+    ]
+    assert sum(unseen) == sum(counts)
+    # A lead cannot pass: the button is disabled with the reason, and 'p' is refused in the page.
+    if page.locator('[data-testid="trick"] .play').count() == 0:
+        assert page.locator('[data-testid="pass"]').is_disabled()
+        assert page.locator("#pass-why").inner_text().strip()
+        page.keyboard.press("p")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=message]').classList.contains('refused')"
+        )
+    # An illegal play (two different ranks) is refused with its reason, the hand unchanged.
+    cards = hand(page)
+    other = next(i for i, c in enumerate(cards) if c[0] != cards[0][0])
+    page.locator('[data-testid="card"]').nth(0).click()
+    page.locator('[data-testid="card"]').nth(other).click()
+    assert page.locator('[aria-pressed="true"][data-testid="card"]').count() == 2
+    page.locator('[data-testid="card"]').nth(other).click()  # tap again: unselected
+    page.locator('[data-testid="card"]').nth(other).click()
+    page.click('[data-testid="play"]')
+    page.wait_for_function(
+        "document.querySelector('[data-testid=message]').textContent.startsWith('Refused')"
+    )
+    assert "combination" in msg.inner_text() or "beat" in msg.inner_text() or "♠3" in msg.inner_text()
+    assert hand(page) == cards
+    # The keyboard: the first hint typed in notation, then Enter, plays it.
+    page.keyboard.press("Escape")
+    page.keyboard.press("h")
+    chosen = page.locator('[aria-pressed="true"][data-testid="card"]').evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    page.keyboard.press("Escape")
+    page.keyboard.type("".join(c[0] for c in chosen))
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length === {16 - len(chosen)}"
+    )
+    assert not page.errors
+
+
+def test_reload_resumes_the_same_hand_in_the_chosen_language(browser: Any, server: str) -> None:
+    page = page_at(browser, server, "portrait", locale="zh-CN")
+    assert page.locator('[data-testid="play"]').inner_text() == "出牌"
+    assert wait_my_turn(page)
+    page.click('[data-testid="hint"]')
+    page.click('[data-testid="play"]')
+    wait_my_turn(page)
+    before = hand(page)
+    token = page.evaluate("localStorage.getItem('pdk.token')")
+    page.reload()
+    page.wait_for_selector('[data-testid="card"]')
+    assert hand(page) == before
+    assert page.evaluate("localStorage.getItem('pdk.token')") == token
+    page.click("#lang-toggle")
+    page.wait_for_function("document.querySelector('[data-testid=play]').textContent === 'Play'")
+    assert "Pass" in page.locator('[data-testid="pass"]').inner_text()
+    page.reload()
+    page.wait_for_selector('[data-testid="card"]')
+    assert page.locator('[data-testid="hint"]').inner_text() == "Hint"
+    assert not page.errors
