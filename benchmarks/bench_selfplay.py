@@ -1,35 +1,50 @@
-"""Selfplay throughput: whole deals per second through the ``pdk selfplay`` harness.
+"""Selfplay throughput: whole deals per second through the ``pdk selfplay`` harness, beside
+the engine's own ``GameState`` loop on the same deals.
 
-    python benchmarks/bench_selfplay.py [--deals 1000] [--levels random,easy] [--repeats 3]
+    python benchmarks/bench_selfplay.py [--deals 1000] [--levels random,normal] [--repeats 5]
+                                        [--against /path/to/other/checkout]
 
-For each bot level, ``--deals`` deals are played by three copies of it through
-``pdk.app.match.play_game`` — the exact path ``pdk selfplay --workers 1`` takes: derive the
-deal's seed, deal, build the seeded bots, let each choose from its seat's ``PlayerView``,
-``step``, settle and reduce to a ``GameResult``. A second column adds what ``--out`` costs
-(re-checking every play and serialising the record).
+Lines, per level:
 
-Rates are deals per second of this process's CPU time (``time.process_time``): the speed of
-one core whatever else the machine runs; the best of ``--repeats`` runs is reported with the
-median beside it. The last line times ``run_match`` over a pool of ``--workers`` processes
-by the wall clock, to show how far the pool scales on this machine.
+* **GameState loop** (random only) — the engine alone: deal the deal's seed, pick uniformly
+  among ``GameState.legal_moves()`` (a pass counting as one when allowed), ``step``, settle.
+  This is ``bench_engine.py``'s random-deal loop on the harness's deal seeds.
+* **harness** — ``pdk.app.match.play_game``, the exact path ``pdk selfplay --workers 1``
+  takes: derive the seed, deal, build the seeded bots, let each choose from its seat's
+  ``PlayerView``, ``step``, settle, reduce to a ``GameResult``.
+* **harness --out** — the same, also building and serialising each game's record.
 
-Compare with ``bench_engine.py``'s random-bot deals/s: that loop picks from
-``GameState.legal_moves()`` directly; the harness pays for a ``PlayerView`` per turn (what
-keeps bots honest) and for bot construction per deal.
+The runs are *interleaved*: repeat 1 of every line, then repeat 2, ... so that a burst of
+load from other processes on the machine hits every line alike; the ratio harness/GameState
+is computed per repeat and its median reported. Rates are deals per CPU-second of this
+process (``time.process_time``); the median of ``--repeats`` runs is the figure, the best in
+brackets. Every repeat plays fresh deals.
+
+``--against DIR`` runs this same script from another checkout (``git worktree add DIR
+<commit>``) in a child process between this process's repeats, one repeat at a time, and
+prints its figures beside these: a before/after table measured in the same minutes.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
-from pdk.app.match import make_tasks, play_game, run_match
+from pdk.app.match import make_tasks, play_game
 from pdk.app.registry import load_profile
+from pdk.engine.deal import Rng, deal, deal_seed
 from pdk.engine.profile import Profile
+from pdk.engine.state import GameState
 
 
-def rate(profile: Profile, level: str, deals: int, seed: int, records: bool) -> float:
+def harness(profile: Profile, level: str, deals: int, seed: int, records: bool) -> float:
     tasks = make_tasks([level] * profile.players, deals, seed, keep_records=records)
     start = time.process_time()
     for task in tasks:
@@ -37,31 +52,92 @@ def rate(profile: Profile, level: str, deals: int, seed: int, records: bool) -> 
     return deals / (time.process_time() - start)
 
 
+def gamestate(profile: Profile, deals: int, seed: int) -> float:
+    start = time.process_time()
+    for d in range(deals):
+        s = deal_seed(seed, d)
+        state = GameState(profile, deal(profile, s))
+        rng = Rng(s)
+        while not state.over:
+            moves = state.legal_moves()
+            i = rng.below(len(moves) + state.can_pass(moves))
+            state.step(moves[i] if i < len(moves) else None)
+        state.settlement()
+    return deals / (time.process_time() - start)
+
+
+def lines(profile: Profile, levels: list[str], deals: int) -> dict[str, Callable[[int], float]]:
+    """Each line's one timed run for a seed; normal-bot deals are ~20x slower than random."""
+    out: dict[str, Callable[[int], float]] = {}
+    for level in levels:
+        n = deals if level in ("random", "easy") else max(20, deals // 10)
+        if level == "random":
+            out["GameState loop (random)"] = lambda s, n=n: gamestate(profile, n, s)
+        out[f"harness {level}"] = lambda s, lv=level, n=n: harness(profile, lv, n, s, False)
+        out[f"harness {level} --out"] = lambda s, lv=level, n=n: harness(profile, lv, n, s, True)
+    return out
+
+
+def one_repeat(profile: Profile, levels: list[str], deals: int, r: int) -> dict[str, float]:
+    """Every line of every repeat on deals of its own: bots and generators memoise, and
+    replaying deals a line has seen would flatter it."""
+    runs = lines(profile, levels, deals).items()
+    return {name: run(1000 + 7919 * r + 104729 * i) for i, (name, run) in enumerate(runs)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=1000)
-    ap.add_argument("--levels", default="random,easy")
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--levels", default="random,normal")
+    ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--variant", default="classic16")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--against", default="", help="another checkout to measure between repeats")
+    ap.add_argument("--one", type=int, default=-1, help=argparse.SUPPRESS)  # a child's one repeat
     args = ap.parse_args()
     profile = load_profile(args.variant)
-    print(f"selfplay throughput, one core, {args.deals} deals per run, best (median) of {args.repeats}")
-    print(f"{'level':>8} {'deals/s':>16} {'deals/s with --out':>22}")
-    for level in args.levels.split(","):
-        rate(profile, level, 20, args.seed + 99, False)  # warm the generator's caches
-        plain = [rate(profile, level, args.deals, args.seed + i, False) for i in range(args.repeats)]
-        kept = [rate(profile, level, args.deals, args.seed + i, True) for i in range(args.repeats)]
-        print(
-            f"{level:>8} {max(plain):>8.0f} ({statistics.median(plain):>5.0f})"
-            f" {max(kept):>14.0f} ({statistics.median(kept):>5.0f})"
-        )
-    level = args.levels.split(",")[0]
-    start = time.perf_counter()
-    run_match(profile, [level] * profile.players, args.deals, args.seed, workers=args.workers)
-    wall = args.deals / (time.perf_counter() - start)
-    print(f"{level} over {args.workers} worker processes, wall clock: {wall:.0f} deals/s")
+    levels = args.levels.split(",")
+    for level in levels:  # warm the generator's tables, as any long run has
+        harness(profile, level, 20, 99, False)
+    if args.one >= 0:
+        print(json.dumps(one_repeat(profile, levels, args.deals, args.one)))
+        return
+    here: list[dict[str, float]] = []
+    there: list[dict[str, float]] = []
+    for r in range(args.repeats):
+        here.append(one_repeat(profile, levels, args.deals, r))
+        if args.against:
+            there.append(_child(args, r))
+    print(
+        f"selfplay throughput, {profile.name}, one core, deals per CPU-second: "
+        f"median [best] of {args.repeats} interleaved repeats"
+    )
+    head = f"{'line':<28} {'this checkout':>18}"
+    if args.against:
+        head += f" {'--against':>18} {'ratio':>7}"
+    print(head)
+    for name in here[0]:
+        mine = [h[name] for h in here]
+        row = f"{name:<28} {statistics.median(mine):>9.0f} [{max(mine):>6.0f}]"
+        if args.against and name in there[0]:
+            other = [t[name] for t in there]
+            ratio = statistics.median(m / o for m, o in zip(mine, other, strict=True))
+            row += f" {statistics.median(other):>9.0f} [{max(other):>6.0f}] {ratio:>6.2f}x"
+        print(row)
+    if "random" in levels:
+        ratios = [h["harness random"] / h["GameState loop (random)"] for h in here]
+        print(f"harness random / GameState loop, median per repeat: {statistics.median(ratios):.2f}")
+
+
+def _child(args: argparse.Namespace, r: int) -> dict[str, float]:
+    """One repeat of this script as the other checkout runs it (its own pdk on the path)."""
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(args.against)}
+    script = os.path.join(os.path.abspath(args.against), "benchmarks", "bench_selfplay.py")
+    if not os.path.exists(script) or "--one" not in Path(script).read_text(encoding="utf-8"):
+        script = os.path.abspath(__file__)  # an older checkout: this script, its package
+    cmd = [sys.executable, script, "--deals", str(args.deals), "--levels", args.levels]
+    cmd += ["--variant", args.variant, "--one", str(r)]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=args.against)
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
 if __name__ == "__main__":

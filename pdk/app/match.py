@@ -21,19 +21,22 @@ import itertools
 import math
 import os
 import signal
+import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from contextlib import nullcontext, redirect_stdout
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from pdk.bots import BotSpecError, bot_label, is_plugin, make_bot, one_line
+from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
 from pdk.bots.base import Bot
+from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
 from pdk.engine import record as R
-from pdk.engine.combos import ComboKind, Move, counts_notation
+from pdk.engine.combos import Move
 from pdk.engine.deal import bot_seed, deal, deal_seed
 from pdk.engine.movegen import BOMB
 from pdk.engine.profile import Profile
-from pdk.engine.state import GameState
+from pdk.engine.state import GameState, PlayerView
 from pdk.text.catalog import LocalizedError
 
 if TYPE_CHECKING:
@@ -62,6 +65,8 @@ class GameTask:
     seed: int
     bots: tuple[str, ...]
     keep_record: bool
+    # Seconds a plug-in may think over one move (None: no limit); built-in bots are trusted.
+    move_timeout: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +97,7 @@ class MatchFault(Enum):
     BOT_ILLEGAL = "match_bot_illegal"
     BOT_ILLEGAL_PASS = "match_bot_illegal_pass"
     BOT_BROKEN = "match_bot_broken"
+    BOT_TIMEOUT = "match_bot_timeout"
 
 
 class MatchError(LocalizedError, RuntimeError):
@@ -126,21 +132,26 @@ def play_game(profile: Profile, task: GameTask) -> GameResult:
 def _play(profile: Profile, task: GameTask) -> GameResult:
     state = GameState(profile, deal(profile, task.seed))
     bots = [_build(task, seat, name) for seat, name in enumerate(task.bots)]
-    checked = [is_plugin(name) for name in task.bots]
+    plugins = [is_plugin(name) for name in task.bots]
+    choosers = [
+        _checked(bot, task) if plugin else bot.choose for bot, plugin in zip(bots, plugins, strict=True)
+    ]
+    view, step = state.view, state.step
+    # A plug-in's prints go to stderr: stdout is the --json summary's.
+    with redirect_stdout(sys.stderr) if any(plugins) else nullcontext():
+        while not state.done:
+            # The view carries the legal plays, generated once for the bot and the check.
+            seat = state.turn
+            step(choosers[seat](view(seat)))
     n = profile.players
     bombs = [0] * n
     plays = [0] * n
-    while not state.over:
-        seat = state.turn
-        if checked[seat]:
-            move = _checked_choice(state, seat, bots[seat], task)
-        else:
-            move = bots[seat].choose(state.view(seat))
-        if move is not None:
-            plays[seat] += 1
-            if move.kind == BOMB:
-                bombs[seat] += 1
-        state.step(move)
+    for action in state.history:
+        play = action.play
+        if play is not None:
+            plays[action.seat] += 1
+            if play.kind == BOMB:
+                bombs[action.seat] += 1
     st = state.settlement()
     text = None
     if task.keep_record:
@@ -179,52 +190,46 @@ def _build(task: GameTask, seat: int, name: str) -> Bot:
         ) from None
 
 
-def _checked_choice(state: GameState, seat: int, bot: Bot, task: GameTask) -> Move | None:
-    """A plug-in's answer, accepted only if it is one of the legal choices: its exceptions
-    and illegal moves stop the match before they can reach the game state."""
-    view = state.view(seat)
-    facts = {
-        "bot": _bot_name(bot, task.bots[seat]),
-        "game": str(task.index + 1),
-        "seed": str(task.seed),
-        "seat": str(seat),
-    }
-    try:
-        move = bot.choose(view)
-    except Exception as exc:
-        raise MatchError(MatchFault.BOT_RAISED, error=one_line(exc), **facts) from None
-    pos = view.position()
-    legal = pos.legal_moves()
-    if move is None:
-        if pos.can_pass(legal):
-            return None
-        raise MatchError(MatchFault.BOT_ILLEGAL_PASS, n=str(len(legal)), **facts)
-    try:
-        # The engine's own tuple from here on, whatever equal value the bot built.
-        return legal[legal.index(move)]
-    except Exception:  # not in the list, or a value whose == raises (an array, say)
-        raise MatchError(MatchFault.BOT_ILLEGAL, move=_describe(move), n=str(len(legal)), **facts) from None
+_FAULTS = {
+    AnswerFault.RAISED: MatchFault.BOT_RAISED,
+    AnswerFault.ILLEGAL: MatchFault.BOT_ILLEGAL,
+    AnswerFault.ILLEGAL_PASS: MatchFault.BOT_ILLEGAL_PASS,
+    AnswerFault.TIMEOUT: MatchFault.BOT_TIMEOUT,
+}
 
 
-def _bot_name(bot: object, spec: str) -> str:
-    label = bot_label(bot, spec)
-    return spec if label == spec else f"{label} ({spec})"
+def _checked(bot: Bot, task: GameTask) -> Callable[[PlayerView], Move | None]:
+    """A plug-in's ``choose`` through the one checked path (``pdk.bots.checked``): its
+    exceptions, illegal moves and overtime stop the match before reaching the game state."""
 
+    def choose(view: PlayerView) -> Move | None:
+        try:
+            return checked_choice(bot, view, task.move_timeout)
+        except BadAnswer as bad:
+            raise MatchError(
+                _FAULTS[bad.fault],
+                bot=named(bot, task.bots[view.seat]),
+                game=str(task.index + 1),
+                deal=str(task.deal_index + 1),
+                seed=str(task.seed),
+                seat=str(view.seat),
+                # The move refused, or for overtime which move of the deal it was.
+                move=bad.detail if bad.fault is AnswerFault.ILLEGAL else str(len(view.history) + 1),
+                error=bad.detail,
+                n=str(bad.legal),
+                limit=f"{task.move_timeout:g}" if task.move_timeout else "",
+            ) from None
 
-def _describe(move: object) -> str:
-    """A move a plug-in returned, in notation with its kind if it has the shape of one."""
-    try:
-        if not (isinstance(move, tuple) and len(move) == 4):
-            return repr(move)[:80]
-        notation = counts_notation(int(move[0]))
-        text = f"{notation} ({ComboKind(int(move[1])).label})" if notation else repr(move)
-    except Exception:
-        text = repr(move)
-    return text if len(text) <= 80 else text[:79] + "…"
+    return choose
 
 
 def iter_tasks(
-    players: Sequence[str], games: int, seed: int, duplicate: bool = False, keep_records: bool = False
+    players: Sequence[str],
+    games: int,
+    seed: int,
+    duplicate: bool = False,
+    keep_records: bool = False,
+    move_timeout: float | None = None,
 ) -> Iterator[GameTask]:
     """Games in a fixed order: deal by deal, each deal's arrangements together. Lazy, so a
     run of a million deals costs no memory up front."""
@@ -233,7 +238,7 @@ def iter_tasks(
     for d in range(games):
         s = deal_seed(seed, d)
         for a, bots in enumerate(arr):
-            yield GameTask(index, d, a, s, bots, keep_records)
+            yield GameTask(index, d, a, s, bots, keep_records, move_timeout)
             index += 1
 
 

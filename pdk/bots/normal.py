@@ -42,9 +42,8 @@ class NormalBot:
         self.seed = seed
 
     def choose(self, view: PlayerView) -> Move | None:
-        pos = view.position()
-        moves = pos.legal_moves()
-        can_pass = pos.can_pass(moves)
+        moves = view.legal_moves()
+        can_pass = view.can_pass(moves)
         if not moves:
             return None
         if len(moves) == 1 and not can_pass:

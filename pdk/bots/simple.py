@@ -18,9 +18,8 @@ class RandomBot:
         self.rng = Rng(seed)
 
     def choose(self, view: PlayerView) -> Move | None:
-        pos = view.position()
-        moves = pos.legal_moves()
-        n = len(moves) + (1 if pos.can_pass(moves) else 0)
+        moves = view.legal_moves()
+        n = len(moves) + (1 if view.can_pass(moves) else 0)
         if n == 0:  # no legal choice at all: only a broken position gets here
             return None
         i = self.rng.below(n)
@@ -37,8 +36,7 @@ class EasyBot:
         self.seed = seed  # it never draws: its choice is a function of the position
 
     def choose(self, view: PlayerView) -> Move | None:
-        pos = view.position()
-        moves = pos.legal_moves()
+        moves = view.legal_moves()
         if not moves:
             return None
         # Lowest rank first; among equals prefer non-bombs and fewer cards.

@@ -17,7 +17,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
+from pdk.bots import bot_label, is_plugin, make_bot
+from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, format_unicode, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move
@@ -129,25 +130,27 @@ class ExplainError(LocalizedError, RuntimeError):
 def explain(state: GameState, bot: str, seed: int, actual: Action | None) -> Explanation:
     """Ask ``bot`` for the seat to move, built from the deal's ``seed`` and the seat as play
     and selfplay build it (``bot_seed``), so on a record of that bot every play agrees; it
-    sees only that seat's view, as in a real game. A plug-in bot's answer is
-    checked (the built-in ones are trusted, as in a match)."""
+    sees only that seat's view, as in a real game. A plug-in bot's answer goes through the
+    match's checked path (the built-in ones are trusted, as in a match) and it is named by
+    its ``name``, as the match summary names it."""
     seat = state.turn
     view = state.view(seat)
     pos = view.position()
     legal = pos.legal_moves()
     can_pass = pos.can_pass(legal)
+    player = make_bot(bot, bot_seed(seed, seat))
+    if not is_plugin(bot):
+        return Explanation(bot, seat, player.choose(view), tuple(legal), can_pass, actual)
     step = str(len(state.history) + 1)
     try:
-        choice = make_bot(bot, bot_seed(seed, seat)).choose(view)
-    except BotSpecError:
-        raise
-    except Exception as exc:
-        if not is_plugin(bot):
-            raise
-        raise ExplainError(ExplainFault.RAISED, bot=bot, step=step, error=one_line(exc)) from None
-    if is_plugin(bot) and not (choice in legal if choice is not None else can_pass):
-        raise ExplainError(ExplainFault.ILLEGAL, bot=bot, step=step, play=move_plain(choice, "en"))
-    return Explanation(bot, seat, choice, tuple(legal), can_pass, actual)
+        choice = checked_choice(player, view)
+    except BadAnswer as bad:
+        who = named(player, bot)
+        if bad.fault is AnswerFault.RAISED:
+            raise ExplainError(ExplainFault.RAISED, bot=who, step=step, error=bad.detail) from None
+        play = bad.detail if bad.fault is AnswerFault.ILLEGAL else move_plain(None, "en")
+        raise ExplainError(ExplainFault.ILLEGAL, bot=who, step=step, play=play) from None
+    return Explanation(bot_label(player, bot), seat, choice, tuple(legal), can_pass, actual)
 
 
 def explanation_panel(ex: Explanation, names: Sequence[str], lang: Lang, limit: int = 12) -> RenderableType:
@@ -318,7 +321,7 @@ def transcript(
             ex = explain(state, bot, bot_seed, action)
             actual_move = action.play.move if action.play else None
             if not _same(ex.choice, actual_move):
-                note = tr("rp_tr_bot_differs", lang, bot=bot, play=move_plain(ex.choice, lang))
+                note = tr("rp_tr_bot_differs", lang, bot=ex.bot, play=move_plain(ex.choice, lang))
         bonuses = list(state.bomb_bonuses)
         before_sizes = list(state.sizes)
         state.step(action.play.move if action.play else None)

@@ -8,14 +8,16 @@ benchmarks' fast path). Bots never see a ``GameState``: they get a ``PlayerView`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Self
+from itertools import islice
+from typing import NamedTuple, Self, overload
 
 from pdk.engine import counts as C
 from pdk.engine.cards import mask_of
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import Deal
+from pdk.engine.generator import generator_for
 from pdk.engine.movegen import BOMB, SINGLE
 from pdk.engine.playout import Playout
 from pdk.engine.profile import Profile
@@ -56,21 +58,75 @@ def next_holding(sizes: Sequence[int], seat: int) -> int:
 _PASSES = [Action(seat, None) for seat in range(4)]
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    """What one seat may know: its own hand and everything public, never another hand."""
+class Actions(Sequence[Action]):
+    """The first ``stop`` actions of a deal from ``start`` on, read from the deal's own
+    history list without copying it: the history only ever grows, so the prefix a view was
+    given never changes under it. Indexing, slicing, iteration and ``==`` behave as a tuple's."""
+
+    __slots__ = ("_items", "_start", "_stop")
+
+    def __init__(self, items: list[Action], start: int, stop: int) -> None:
+        self._items = items
+        self._start = start
+        self._stop = stop
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Action, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | tuple[Action, ...]:
+        if isinstance(i, slice):
+            return tuple(self._items[self._start : self._stop][i])
+        n = self._stop - self._start
+        if not -n <= i < n:
+            raise IndexError("action index out of range")
+        return self._items[self._start + i if i >= 0 else self._stop + i]
+
+    def __iter__(self) -> Iterator[Action]:
+        return islice(self._items, self._start, self._stop)
+
+    def __reversed__(self) -> Iterator[Action]:
+        items = self._items
+        return (items[i] for i in range(self._stop - 1, self._start - 1, -1))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Actions | tuple | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Actions({tuple(self)!r})"
+
+
+class PlayerView(NamedTuple):
+    """What one seat may know: its own hand and everything public, never another hand.
+
+    A named tuple, built once per turn in O(1): ``history`` and ``trick`` read the deal's
+    history in place (``Actions``) instead of copying it. ``legal`` holds the plays the
+    engine generated for the seat to move, so the harness generates them once a turn and
+    ``position().legal_moves()`` hands them over; a view built by hand (``legal`` None)
+    generates them when asked."""
 
     profile: Profile
     seat: int
     hand: int
     hand_sizes: tuple[int, ...]
-    history: tuple[Action, ...]
-    trick: tuple[Action, ...]
+    history: Sequence[Action]
+    trick: Sequence[Action]
     prev: Move | None
     prev_seat: int | None
     played_any: tuple[bool, ...]
     leader: int
     must_contain: int | None
+    legal: tuple[Move, ...] | None = None
 
     @property
     def players(self) -> int:
@@ -82,14 +138,46 @@ class PlayerView:
         on after the first player is out)."""
         return next_holding(self.hand_sizes, self.seat)
 
+    def legal_moves(self) -> list[Move]:
+        """The seat's legal plays (a fresh list): those the engine handed over, else generated."""
+        legal = self.legal
+        return list(legal) if legal is not None else self.position().legal_moves()
+
+    def can_pass(self, moves: list[Move]) -> bool:
+        """Whether the seat may pass, given its legal plays ``moves``."""
+        return generator_for(self.profile).can_pass(self.prev, moves)
+
     def position(self) -> Position:
-        return Position(
-            self.profile,
-            self.hand,
-            self.prev,
-            self.hand_sizes[self.next_seat] == 1,
-            self.must_contain,
-        )
+        next_has_one = self.hand_sizes[self.next_seat] == 1
+        if self.legal is None:
+            return Position(self.profile, self.hand, self.prev, next_has_one, self.must_contain)
+        return DealtPosition.of(self, next_has_one)
+
+
+@dataclass(frozen=True, slots=True)
+class DealtPosition(Position):
+    """A ``Position`` whose legal plays the engine already generated (``PlayerView.legal``):
+    ``legal_moves`` returns a fresh list of them instead of generating them again."""
+
+    known: tuple[Move, ...] = ()
+
+    @classmethod
+    def of(cls, view: PlayerView, next_has_one: bool) -> DealtPosition:
+        # Fields set directly: the dataclass __init__ and its __post_init__ (which looks up
+        # the generator and normalises ``prev``) cost more than the rest of a random turn.
+        pos = object.__new__(cls)
+        put = object.__setattr__
+        put(pos, "profile", view.profile)
+        put(pos, "hand", view.hand)
+        put(pos, "prev", view.prev)
+        put(pos, "next_has_one", next_has_one)
+        put(pos, "must_contain", view.must_contain)
+        put(pos, "gen", generator_for(view.profile))
+        put(pos, "known", view.legal)
+        return pos
+
+    def legal_moves(self) -> list[Move]:
+        return list(self.known)
 
 
 class GameState(Playout):
@@ -176,18 +264,27 @@ class GameState(Playout):
         return self._with_first_card(moves) if self.first_need else moves
 
     def view(self, seat: int) -> PlayerView:
-        return PlayerView(
-            profile=self.profile,
-            seat=seat,
-            hand=self.hands[seat],
-            hand_sizes=tuple(self.sizes),
-            history=tuple(self.history),
-            trick=tuple(self.history[self.trick_start :]),
-            prev=self.prev,
-            prev_seat=self.prev_seat,
-            played_any=tuple(self.played_any),
-            leader=self.leader,
-            must_contain=self._must_contain(),
+        """``seat``'s view, in O(1): the history is shared, not copied. For the seat to move
+        it carries the legal plays, generated here once for the bot and the harness."""
+        history = self.history
+        n = len(history)
+        legal = tuple(self.legal_moves()) if seat == self.turn and not self.done else None
+        return _new(
+            PlayerView,
+            (
+                self.profile,
+                seat,
+                self.hands[seat],
+                tuple(self.sizes),
+                Actions(history, 0, n),
+                Actions(history, self.trick_start, n),
+                self.prev,
+                self.prev_seat,
+                tuple(self.played_any),
+                self.leader,
+                self._must_contain(),
+                legal,
+            ),
         )
 
     # -- transitions -----------------------------------------------------------------------

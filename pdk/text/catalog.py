@@ -25,12 +25,12 @@ from pdk.text.messages import (
     replay,
     replay_view,
     rules,
+    scale,
     selfplay,
     session,
     table_model,
     usage,
     variants,
-    web,
 )
 
 Lang = Literal["en", "zh"]
@@ -55,6 +55,7 @@ _PARTS = (
     record.MESSAGES,
     rules.MESSAGES,
     match.MESSAGES,
+    scale.MESSAGES,
     session.MESSAGES,
     common.MESSAGES,
     usage.MESSAGES,
@@ -65,7 +66,6 @@ _PARTS = (
     play.MESSAGES,
     hints.MESSAGES,
     table_model.MESSAGES,
-    web.MESSAGES,
 )
 MESSAGES: dict[str, tuple[str, str]] = _catalogue()
 
