@@ -9,11 +9,14 @@ or ``kill -9`` all resume at the same position with ``pdk play``.
 from __future__ import annotations
 
 import os
+import select
 import signal
+import sys
+import termios
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
@@ -25,25 +28,19 @@ from rich.console import Console
 from pdk.app.files import dump
 from pdk.app.history import DealRow, History
 from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
-from pdk.bots import bot_names
-from pdk.bots.hints import hints
+from pdk.app.table_model import TableModel, move_play, play_model, table_model
+from pdk.bots import DIFFICULTIES, bot_names
+from pdk.bots.hints import Hint, hint_list
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
 from pdk.cli.play_input import Cmd, InputError, parse_command, resolve_input
-from pdk.cli.table import (
-    render_settlement,
-    render_table,
-    settlement_rows,
-    short_name,
-    table_view,
-)
+from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
 from pdk.engine.combos import Move
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
 from pdk.engine.rules import IllegalPlay
-from pdk.text.catalog import Lang, tr
-from pdk.text.messages import play as play_text  # noqa: F401  (registers the messages)
-
-DIFFICULTIES = ("easy", "normal", "hard")
+from pdk.engine.settlement import Settlement
+from pdk.text.catalog import Lang, excerpt, tr
+from pdk.text.explain import reason_text
 
 
 def data_dir(save_dir: Path | None) -> Path:
@@ -77,11 +74,11 @@ def error_detail(exc: Exception, lang: Lang) -> str:
 
 def check_difficulty(name: str, lang: Lang) -> None:
     if name not in DIFFICULTIES:
-        fail(tr("err_difficulty", lang, name=name))
+        fail(tr("err_difficulty", lang, name=excerpt(name)))
     known = bot_names()
     if name not in known:
         usable = ", ".join(d for d in DIFFICULTIES if d in known)
-        fail(tr("err_difficulty_missing", lang, name=name, known=usable))
+        fail(tr("err_difficulty_missing", lang, name=excerpt(name), known=usable))
 
 
 @dataclass
@@ -92,9 +89,10 @@ class Ui:
     delay: float
     messages: list[str] = field(default_factory=list)
     auto: bool = False
+    auto_pass: bool = True
     hint_at: int = -1
     hint_index: int = -1
-    hint_moves: list[Move] = field(default_factory=list)
+    hint_moves: list[Hint] = field(default_factory=list)
 
 
 @contextmanager
@@ -123,29 +121,48 @@ class Game:
         self.records = records
         self.ui = ui
         self.console = make_console()
+        self.unsaved: str | None = None  # why the last save failed, if it did
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def draw(self, keep_messages: bool = False) -> None:
+    def model(self, settlement: Settlement | None = None) -> TableModel:
+        """The table model for the human seat (the one source of what the table says)."""
         s = self.session
-        view = s.state.view(HUMAN)
-        tv = table_view(
-            view,
-            turn=s.state.turn,
-            variant=s.profile.name,
-            difficulty=s.difficulty,
+        return table_model(
+            s.state.view(HUMAN),
+            None if s.state.over else s.state.turn,
+            settlement=settlement,
+            totals=s.totals if settlement is not None else None,
+            auto=(HUMAN,) if self.ui.auto else (),
+            hints_for_viewer=False,
             deal_no=s.deal_no,
+            difficulty=s.difficulty,
+            variant=s.profile.name,
+        )
+
+    def draw(self, keep_messages: bool = False, settlement: Settlement | None = None) -> None:
+        s = self.session
+        frame = Frame(
+            self.model(settlement),
+            self.ui.lang,
             session_total=s.totals[HUMAN],
-            lang=self.ui.lang,
-            counter=bool(s.ui.get("counter")),
             auto=self.ui.auto,
-            messages=self.ui.messages,
+            counter=bool(s.ui.get("counter")),
+            messages=tuple(self.ui.messages),
         )
         if not keep_messages:
             self.ui.messages = []
         if self.console.is_terminal:
             self.console.clear()
-        self.console.print(render_table(tv, self.console.width))
+        self.console.print(render_table(frame, self.console.width))
+
+    def ask(self, prompt: str) -> str:
+        """Read one line at a prompt, after discarding keys typed ahead (on a terminal), so
+        a buffered Enter never answers a prompt the player has not seen yet."""
+        if sys.stdin.isatty():
+            with suppress(termios.error):
+                termios.tcflush(sys.stdin, termios.TCIFLUSH)
+        return self.console.input(prompt)
 
     def say(self, text: str) -> None:
         # soft_wrap: a path in a message must stay on one line to be copied.
@@ -155,7 +172,10 @@ class Game:
         try:
             self.slot.save(self.session)
         except (OSError, ValueError) as exc:  # ValueError: RecordError, the deal does not replay
-            self.ui.messages.append(tr("save_failed", self.ui.lang, detail=error_detail(exc, self.ui.lang)))
+            self.unsaved = error_detail(exc, self.ui.lang)
+            self.ui.messages.append(tr("save_failed", self.ui.lang, detail=self.unsaved))
+        else:
+            self.unsaved = None
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -184,9 +204,12 @@ class Game:
             if state.turn != HUMAN or self.ui.auto:
                 self.machine_move()
                 continue
+            if self.ui.auto_pass and state.prev is not None and not state.legal_moves():
+                self.auto_pass()
+                continue
             self.draw()
             try:
-                line = self.console.input(tr("prompt", self.ui.lang))
+                line = self.ask(tr("prompt", self.ui.lang))
             except EOFError:
                 self.quit()
                 return False
@@ -205,12 +228,68 @@ class Game:
         if live:
             self.draw(keep_messages=True)
         start = time.monotonic()
-        move = self.session.auto_move() if state.turn == HUMAN else self.session.bot_move()
+        human = state.turn == HUMAN
+        move = self.session.auto_move() if human else self.session.bot_move()
         if live and self.ui.delay > 0:
-            time.sleep(max(0.0, self.ui.delay - (time.monotonic() - start)))
+            self.wait(self.ui.delay - (time.monotonic() - start))
+            if human and not self.ui.auto:
+                return  # 托管 was taken back during the pause: the turn is the player's again
+        self.step(move)
+
+    def step(self, move: Move | None) -> None:
+        """Apply one move and save it; say so when a bomb has just scored."""
+        state = self.session.state
+        before = list(state.bomb_bonuses)
         with deferred_interrupt():
             state.step(move)
             self.save()
+        self.note_bombs(before)
+
+    def note_bombs(self, before: list[int]) -> None:
+        """A bomb that stands (or scores when played) shows its credit at once, not only in
+        the settlement."""
+        rules = self.session.profile.settlement
+        n = self.session.state.players
+        for seat, (was, now) in enumerate(zip(before, self.session.state.bomb_bonuses, strict=True)):
+            if now > was and rules.bomb_bonus:
+                who = self.model().seat(seat).name.text(self.ui.lang)
+                each = rules.bomb_bonus_paid_by == "each_other"
+                key = "bomb_scores_each" if each else "bomb_scores"
+                amount = rules.bomb_bonus * (n - 1) if each else rules.bomb_bonus
+                self.ui.messages.append(tr(key, self.ui.lang, who=who, bonus=rules.bomb_bonus, amount=amount))
+
+    def wait(self, seconds: float) -> None:
+        """Pause between computer moves; while 托管 is on, a typed ``a``/``托管`` (or q)
+        takes the seat back at once (the terminal delivers a line when Enter is pressed)."""
+        end = time.monotonic() + max(0.0, seconds)
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            if not (self.ui.auto and sys.stdin.isatty()):
+                time.sleep(left)
+                return
+            ready, _, _ = select.select([sys.stdin], [], [], left)
+            if ready:
+                cmd = parse_command(sys.stdin.readline())
+                if cmd.kind in (Cmd.AUTO, Cmd.QUIT):
+                    self.ui.auto = False
+                    self.ui.messages.append(tr("auto_off", self.ui.lang))
+                    return
+
+    def auto_pass(self) -> None:
+        """要不起: nothing beats the play, so the table passes for the player after a short
+        pause and says so (``x`` or ``--no-auto-pass`` turns it off)."""
+        lang = self.ui.lang
+        if self.console.is_terminal and self.ui.delay > 0:
+            self.ui.messages.append(tr("auto_pass_now", lang))
+            self.draw(keep_messages=True)
+            self.ui.messages.pop()
+            time.sleep(max(self.ui.delay, 0.6))
+        prev = self.model().task.beat
+        cards = "" if prev is None or prev.play is None else prev.play.text
+        self.step(None)
+        self.ui.messages.append(tr("auto_passed", lang, cards=cards))
 
     def handle(self, line: str) -> bool:
         """One line of input at the human's turn; False means quit."""
@@ -230,14 +309,21 @@ class Game:
         elif cmd.kind is Cmd.AUTO:
             self.ui.auto = True
             self.ui.messages.append(tr("auto_on", lang))
+        elif cmd.kind is Cmd.AUTO_PASS:
+            self.ui.auto_pass = not self.ui.auto_pass
+            self.session.ui["auto_pass"] = self.ui.auto_pass
+            self.ui.messages.append(tr("auto_pass_on" if self.ui.auto_pass else "auto_pass_off", lang))
+            self.save()
         elif cmd.kind is Cmd.HINT:
             self.hint()
         elif cmd.kind is Cmd.EMPTY:
             # Enter plays the hint on show; with nothing that beats the trick, Enter passes.
             if self.ui.hint_at == len(state.history) and self.ui.hint_moves:
-                self.apply_move(self.ui.hint_moves[self.ui.hint_index])
+                self.apply_move(self.ui.hint_moves[self.ui.hint_index].move)
             elif state.prev is not None and not state.legal_moves():
                 self.attempt(None)
+            else:
+                self.ui.messages.append(self.enter_why())
         elif cmd.kind is Cmd.PASS:
             self.attempt(None)
         else:
@@ -249,27 +335,41 @@ class Game:
             self.attempt(cards)
         return True
 
+    def enter_why(self) -> str:
+        """Why a bare Enter did nothing: it plays a hint on show, or passes when nothing
+        beats; leading, or holding a play that beats, it needs a play typed first."""
+        task = self.model().task
+        lang = self.ui.lang
+        if task.kind == "lead":
+            return tr("enter_lead", lang)
+        cards = "" if task.beat is None or task.beat.play is None else task.beat.play.text
+        return tr("enter_must" if not task.can_pass else "enter_free", lang, cards=cards)
+
     def hint(self) -> None:
-        """Repeated presses cycle through the legal plays, best first (must-beat and 报单 obeyed)."""
+        """Repeated presses cycle through the legal plays, cheapest sensible first, each
+        with its reason (must-beat and 报单 obeyed)."""
         state = self.session.state
         lang = self.ui.lang
+        view = state.view(HUMAN)
         if self.ui.hint_at != len(state.history):
             self.ui.hint_at = len(state.history)
-            self.ui.hint_moves = hints(state.view(HUMAN))
+            self.ui.hint_moves = hint_list(view)
             self.ui.hint_index = -1
         if not self.ui.hint_moves:
             self.ui.messages.append(tr("hint_none", lang))
             return
         self.ui.hint_index = (self.ui.hint_index + 1) % len(self.ui.hint_moves)
-        move = self.ui.hint_moves[self.ui.hint_index]
+        h = self.ui.hint_moves[self.ui.hint_index]
+        shown = play_text(play_model(move_play(view, h.move)), self.console.width).plain
         self.ui.messages.append(
             tr(
                 "hint_show",
                 lang,
                 i=self.ui.hint_index + 1,
                 n=len(self.ui.hint_moves),
-                cards=move.notation().replace("T", "10"),
-                kind=move.kind.said(lang),
+                cards=shown,
+                kind=h.move.kind.said(lang),
+                why=reason_text(h.reason, h.params, lang),
             )
         )
 
@@ -282,7 +382,7 @@ class Game:
                 return
             self.save()
 
-    def apply_move(self, move: Move) -> None:
+    def apply_move(self, move: Move) -> None:  # a hint's move, with suits the engine picks
         state = self.session.state
         play = state.position().play_for(move)
         self.attempt(play.cards)
@@ -290,8 +390,12 @@ class Game:
     def quit(self) -> None:
         self.save()
         s = self.session
-        self.say(tr("saved_quit", self.ui.lang, path=self.slot.path))
-        self.say(tr("bye", self.ui.lang, deals=s.deals_done, total=s.totals[HUMAN]))
+        if self.unsaved is None:
+            self.say(tr("saved_quit", self.ui.lang, path=self.slot.path))
+        else:  # never "game saved" after a save that failed
+            self.say(tr("quit_unsaved", self.ui.lang, detail=self.unsaved))
+        deals = tr("deals_1" if s.deals_done == 1 else "deals_n", self.ui.lang, n=s.deals_done)
+        self.say(tr("bye", self.ui.lang, deals=deals, total=s.totals[HUMAN]))
 
     # -- end of a deal ---------------------------------------------------------------------
 
@@ -304,17 +408,21 @@ class Game:
         s = self.session
         lang = self.ui.lang
         self.ui.auto = False
-        self.draw()
         st = s.settle()
         winner = st.winner
-        n = s.state.players
+        model = self.model(st)
+        sm = model.settlement
+        assert sm is not None
+        if self.console.is_terminal:
+            self.console.clear()
+        frame = Frame(model, lang, session_total=s.totals[HUMAN])
+        self.console.print(render_over(frame, self.console.width))
         if winner == HUMAN:
             self.say(tr("deal_won", lang, n=s.deal_no))
         else:
-            self.say(tr("deal_lost", lang, who=short_name(winner, HUMAN, n, lang), n=s.deal_no))
-        self.console.print(
-            render_settlement(settlement_rows(st, HUMAN, s.totals, lang), s.deal_no, lang, self.console.width)
-        )
+            self.say(tr("deal_lost", lang, who=self.model().seat(winner).name.text(lang), n=s.deal_no))
+        title = tr("settle_title", lang, n=s.deal_no)
+        self.console.print(render_settlement(sm, title, lang, self.console.width))
         path = self.records / f"{s.id}-{s.deal_no:03d}.json"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -340,7 +448,7 @@ class Game:
         s.next_deal()
         self.save()
         try:
-            answer = self.console.input(tr("next_prompt", lang))
+            answer = self.ask(tr("next_prompt", lang))
         except EOFError:
             self.quit()
             return False
@@ -348,6 +456,24 @@ class Game:
             self.quit()
             return False
         return True
+
+
+def confirm_new(slot: Slot, lang: Lang) -> None:
+    """``--new`` over a game in progress: ask before throwing it away (``--yes`` skips the
+    question; without a terminal to ask on, nothing is discarded)."""
+    try:
+        old = load_save(slot.path)
+    except SaveError:
+        return  # unreadable: it is moved aside, not lost
+    question = tr("new_confirm", lang, n=old.deal_no, variant=old.variant, path=slot.path)
+    if not sys.stdin.isatty():
+        slot.release()
+        fail(tr("new_needs_yes", lang, path=slot.path))
+    answer = make_console().input(question, markup=False).strip().lower()
+    if answer not in ("y", "yes", "是", "好"):
+        slot.release()
+        make_console().print(tr("new_kept", lang), markup=False)
+        raise typer.Exit(0)
 
 
 def play(
@@ -366,8 +492,17 @@ def play(
         typer.Option("--save-dir", help="Where the save, records and history live (default: your data dir)."),
     ] = None,
     new: Annotated[
-        bool, typer.Option("--new", help="Start a new game instead of resuming the saved one.")
+        bool, typer.Option("--new", help="Start a new game instead of resuming the saved one (asks first).")
     ] = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="With --new: discard a game in progress without asking.")
+    ] = False,
+    auto_pass: Annotated[
+        bool,
+        typer.Option(
+            "--auto-pass/--no-auto-pass", help="要不起: pass for you when nothing beats (toggle with x)."
+        ),
+    ] = True,
     delay: Annotated[
         float,
         typer.Option("--delay", min=0.0, help="Seconds each computer or 托管 play takes on a terminal."),
@@ -388,12 +523,18 @@ def play(
     if slot.number > 1:
         notes.append(tr("slot_other", language, busy=base / "save.json", mine=slot.path))
     session: Session | None = None
+    if new and slot.path.exists() and not yes:
+        confirm_new(slot, language)
     if not new and slot.path.exists():
         try:
             session = load_save(slot.path)
         except SaveError as exc:
-            moved = move_aside(slot.path)
             detail = exc.message(language)
+            try:
+                moved = move_aside(slot.path)
+            except OSError as err:  # a read-only folder: say so rather than play unsaved
+                reason = error_detail(err, language)
+                fail(tr("save_cannot_move", language, path=slot.path, detail=detail, reason=reason))
             notes.append(tr("save_corrupt", language, path=slot.path, detail=detail, moved=moved))
         else:
             notes.append(tr("resumed", language, n=session.deal_no, path=slot.path))
@@ -401,7 +542,12 @@ def play(
             asked_other = difficulty is not None and difficulty != session.difficulty
             if asked_variant or asked_other or seed is not None:
                 notes.append(
-                    tr("resume_differs", language, variant=session.variant, difficulty=session.difficulty)
+                    tr(
+                        "resume_differs",
+                        language,
+                        variant=excerpt(session.variant),
+                        difficulty=excerpt(session.difficulty),
+                    )
                 )
             check_difficulty(session.difficulty, language)
     if session is None:
@@ -409,7 +555,8 @@ def play(
         diff = difficulty or "normal"
         check_difficulty(diff, language)
         session = new_session(profile, variant or profile.name, diff, seed)
-    game = Game(session, slot, History(base / "history.sqlite3"), base / "records", Ui(language, delay))
+    ui = Ui(language, delay, auto_pass=bool(session.ui.get("auto_pass", True)) and auto_pass)
+    game = Game(session, slot, History(base / "history.sqlite3"), base / "records", ui)
     game.ui.messages.extend(notes)
     game.save()
     try:

@@ -27,6 +27,7 @@ class Cmd(Enum):
     HELP = "help"
     QUIT = "quit"
     AUTO = "auto"
+    AUTO_PASS = "auto_pass"
     EMPTY = "empty"
 
 
@@ -58,6 +59,10 @@ _WORDS: dict[str, Cmd] = {
     "退出": Cmd.QUIT,
     "auto": Cmd.AUTO,
     "托管": Cmd.AUTO,
+    "x": Cmd.AUTO_PASS,
+    "autopass": Cmd.AUTO_PASS,
+    "auto-pass": Cmd.AUTO_PASS,
+    "自动不出": Cmd.AUTO_PASS,
 }
 # Case-sensitive: ``A`` and ``Q`` are cards.
 _EXACT: dict[str, Cmd] = {"q": Cmd.QUIT, "a": Cmd.AUTO}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pdk.engine.cards import RANK_CHARS, Rank, format_unicode
+from pdk.engine.deal import lead_order
 from pdk.engine.profile import Profile, card_from_name
 from pdk.text.catalog import Lang, tr
 
@@ -33,6 +34,11 @@ def _pick(pair: Pair, lang: Lang) -> str:
 def _add(lines: list[str], lang: Lang, en: str, zh: str) -> None:
     """Append the sentence in the reader's language."""
     lines.append(_pick((en, zh), lang))
+
+
+def _gap(zh: str) -> str:
+    """A space between 带 and a number (带 2 张), none before words (带一对)."""
+    return " " if zh[:1].isdigit() else ""
 
 
 def _card(name: str) -> str:
@@ -124,15 +130,26 @@ def _deal(p: Profile, lang: Lang) -> list[str]:
         )
     lead = _card(p.lead.card)
     _add(lines, lang, f"The holder of {lead} leads the first trick", f"持 {lead} 的人先出")
-    if p.lead.fallback and (d.set_aside or p.dummy_hands):
+    fallback = p.lead.fallback and (d.set_aside or p.dummy_hands)
+    if fallback:
+        order = lead_order(p)
+        nxt, then = format_unicode(order[1:2]), format_unicode(order[2:3])
         _add(
             lines,
             lang,
-            f"If {lead} is not dealt, the holder of the next card of its suit upward leads,"
-            " then the lowest spade, heart, club, diamond",
-            f"若 {lead} 不在任何人手里，则按同花色往上找，再按黑桃、红桃、梅花、方块最小的牌",
+            f"If {lead} is not dealt, the holder of {nxt} leads (then {then}, and so on up the suit,"
+            " then the lowest spade, heart, club, diamond)",
+            f"若 {lead} 不在任何人手里，则由持 {nxt} 的人先出（再没有则 {then}，依次往上，"
+            "再按黑桃、红桃、梅花、方块最小的牌）",
         )
-    if p.lead.must_contain:
+    if p.lead.must_contain and fallback:
+        _add(
+            lines,
+            lang,
+            f"The first play must contain {lead}, or the card that chose the leader in its place",
+            f"第一手必须带 {lead}；{lead} 不在时，必须带决定先出的那张牌",
+        )
+    elif p.lead.must_contain:
         _add(lines, lang, f"The first play must contain {lead}", f"第一手必须带 {lead}")
     else:
         _add(lines, lang, "The first play may be any combination", "第一手可以出任何牌型")
@@ -165,10 +182,14 @@ def _combos(p: Profile, lang: Lang) -> list[str]:
     c = p.combinations
     present = [r for r in range(15) if p.rank_totals[r]]
     order = " ".join(_rank(r, lang) for r in present)
+    flush = c.straight_flush != "none" or "straight_flush" in p.bomb_kinds
+    suits: Pair = (
+        ("suits matter only to make a straight flush", "花色只在组成同花顺时有用，不比大小")
+        if flush
+        else ("suits never matter", "花色不比大小")
+    )
     lines = [
-        _pick(
-            (f"Ranks, low to high: {order}; suits never matter", f"点数从小到大：{order}；花色不比大小"), lang
-        ),
+        _pick((f"Ranks, low to high: {order}; {suits[0]}", f"点数从小到大：{order}；{suits[1]}"), lang),
         _pick(("Single: any one card", "单张：任意一张"), lang),
         _pick(("Pair: two cards of one rank", "对子：两张同点"), lang),
     ]
@@ -206,7 +227,10 @@ def _combos(p: Profile, lang: Lang) -> list[str]:
         _add(lines, lang, "Trio: three cards of one rank, alone", "三张：三张同点，不带牌")
     else:
         kick = _kickers(t.kickers, low, t.kicker_kind, t.bare, lang)
-        _add(lines, lang, f"Trio: three of one rank with {kick}", f"三张：三张同点带 {kick}")
+        name = (
+            "三带二" if t.kickers == 2 and low == 2 else ("三带一" if t.kickers == 1 and low == 1 else "三带")
+        )
+        _add(lines, lang, f"Trio: three of one rank with {kick}", f"{name}：三张同点带{_gap(kick)}{kick}")
     if t.follow_same_kickers and len(t.counts) > 1:
         _add(
             lines,
@@ -225,7 +249,12 @@ def _combos(p: Profile, lang: Lang) -> list[str]:
         )
         if pl.kickers_per_trio:
             wings = _kickers(pl.kickers_per_trio, pl.low, pl.kicker_kind, pl.bare, lang)
-            _add(lines, lang, f"Plane: {body}, each trio carrying {wings}", f"飞机：{body}，每组带 {wings}")
+            _add(
+                lines,
+                lang,
+                f"Plane: {body}, each trio carrying {wings}",
+                f"飞机：{body}，每组带{_gap(wings)}{wings}",
+            )
         else:
             _add(lines, lang, f"Trio chain: {body}", f"三顺：{body}")
         if pl.follow_same_kickers and pl.low < pl.kickers_per_trio:
@@ -234,14 +263,32 @@ def _combos(p: Profile, lang: Lang) -> list[str]:
             )
     else:
         _add(lines, lang, "No planes", "不能出飞机")
-    if p.rules.short_last_hand:
+    short_trio = p.rules.short_last_hand and any(k not in t.counts for k in range(t.counts[-1]))
+    short_plane = p.rules.short_last_hand and pl.enabled and pl.kickers_per_trio > 0 and pl.low > 0
+    if short_trio and short_plane:
         _add(
             lines,
             lang,
             "A last hand may be a trio or plane with fewer kickers; it compares as the full form",
             "最后一手可以少带或不带，按完整的牌型比较",
         )
-    elif not t.bare:
+    elif short_trio:
+        _add(
+            lines,
+            lang,
+            "A last hand may be a trio with fewer kickers; it compares as the full form",
+            "最后一手三张可以少带或不带，按完整的牌型比较",
+        )
+    elif short_plane:
+        _add(
+            lines,
+            lang,
+            f"A last hand may be a plane with fewer than {pl.low} kicker(s) per trio; it compares as a"
+            f" plane with {pl.kickers_per_trio} per trio. A trio's last hand reads as the 3+N it is",
+            f"最后一手飞机可以每组少于 {pl.low} 张带牌，按每组带 {pl.kickers_per_trio} 张比较；"
+            "三张最后一手按实际的 3+N 比较",
+        )
+    if not p.rules.short_last_hand and not t.bare:
         _add(
             lines,
             lang,
@@ -301,11 +348,18 @@ def _bombs(p: Profile, lang: Lang) -> list[str]:
         else:
             _add(lines, lang, "Same-rank bombs compare by rank", "同点炸弹比点数")
         if b.unbreakable:
+            jokers_apart: Pair = (
+                ("; the jokers may still be played apart", "；大小王可以拆开单出")
+                if b.joker_pair or b.four_jokers
+                else ("", "")
+            )
+            aces: Pair = (" (and three aces)", "（以及三个 A）") if b.three_aces else ("", "")
             _add(
                 lines,
                 lang,
-                "Bombs are unbreakable: while you hold a bomb its cards go out only together",
-                "炸弹不能拆：手里有炸弹时，这些牌只能一起打出",
+                f"Same-rank bombs{aces[0]} are unbreakable: while you hold one, its cards go out"
+                f" only together{jokers_apart[0]}",
+                f"同点炸弹{aces[1]}不能拆：手里有这样的炸弹时，这些牌只能一起打出{jokers_apart[1]}",
             )
     if p.deck.jokers and not b.joker_pair and not b.four_jokers:
         _add(lines, lang, "The jokers are only the two highest singles", "大小王只是最大的单张，不能当炸弹")

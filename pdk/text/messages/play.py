@@ -14,6 +14,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "seat_prev": ("Prev 上家", "上家"),
     "seat_across": ("Across 对家", "对家"),
     "cards_n": ("{n} cards", "{n} 张"),
+    "cards_1": ("1 card", "1 张"),
+    "seat_out": ("out · {place}", "已出完 · {place}"),
+    "trick_label": ("This trick: ", "本轮："),
+    "trick_none": ("new trick", "新一轮"),
     "act_pass": ("pass", "不出"),
     "diff_easy": ("easy", "简单"),
     "diff_normal": ("normal", "普通"),
@@ -53,7 +57,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "  p, pass, 不出   pass (Enter too, when nothing beats)\n"
         "  h, 提示         hint; again for the next; Enter plays it\n"
         "  c, 记牌         card counter on/off\n"
-        "  a, 托管         auto-play on/off (Ctrl-C takes back)\n"
+        "  a, 托管         auto-play on/off (a or Ctrl-C takes back)\n"
+        "  x, 自动不出     auto-pass 要不起 on/off\n"
         "  q, 退出         save and quit    ? help\n"
         "Lowercase a and q are commands: type A or Q for an ace or a queen.",
         "输入要出的牌：334455、3-7（顺子）、33-55（连对）、T 或 10；花色自动选择"
@@ -61,13 +66,44 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "  p、pass、不出   不出（压不过时也可直接回车）\n"
         "  h、提示         提示；再按换下一个；回车出提示的牌\n"
         "  c、记牌         记牌器开关\n"
-        "  a、托管         托管开关（Ctrl-C 取消）\n"
+        "  a、托管         托管开关（a 或 Ctrl-C 取消）\n"
+        "  x、自动不出     自动要不起开关\n"
         "  q、退出         保存并退出    ? 帮助\n"
         "小写 a 和 q 是命令：出单张 A 或 Q 请输入大写 A、Q。",
     ),
     "hint_show": (
-        "hint {i}/{n}: {cards} ({kind}) — press Enter to play it, h for the next",
-        "提示 {i}/{n}：{cards}（{kind}）— 回车出这手，h 换下一个",
+        "hint {i}/{n}: {cards} ({kind}), {why}. Enter plays it, h the next",
+        "提示 {i}/{n}：{cards}（{kind}），{why}。回车出这手，h 换下一个",
+    ),
+    "enter_lead": (
+        "Enter alone does nothing on a lead: type a play, or h for a hint",
+        "先出时直接回车无效：请输入要出的牌，或按 h 看提示",
+    ),
+    "enter_must": (
+        "Enter alone does nothing: you can beat {cards}, so you must play (h for a hint)",
+        "直接回车无效：你压得过 {cards}，必须出牌（h 看提示）",
+    ),
+    "enter_free": (
+        "Enter alone does nothing: type a play to beat {cards}, p to pass, h for a hint",
+        "直接回车无效：输入能压过 {cards} 的牌，p 不出，h 看提示",
+    ),
+    "auto_pass_now": ("要不起: nothing beats it, passing for you…", "要不起：没有能压过的牌，自动不出…"),
+    "auto_passed": (
+        "要不起: nothing beat {cards}, so you passed (x turns this off)",
+        "要不起：压不过 {cards}，已自动不出（x 关闭）",
+    ),
+    "auto_pass_on": ("auto-pass on: 要不起 passes for you", "自动要不起已开启"),
+    "auto_pass_off": (
+        "auto-pass off: pass yourself with p or Enter",
+        "自动要不起已关闭：自己按 p 或回车不出",
+    ),
+    "bomb_scores_each": (
+        "{who}'s bomb stands: {bonus} from each other player ({amount:+d}) at the settlement",
+        "{who}的炸弹收轮：结算时向其他每家各收 {bonus} 分（{amount:+d}）",
+    ),
+    "bomb_scores": (
+        "{who}'s bomb scores: {amount:+d} at the settlement",
+        "{who}的炸弹得分：结算时 {amount:+d}",
     ),
     "hint_none": ("no play beats it: pass (p or Enter)", "没有能压过的牌：不出（p 或回车）"),
     "counter_on": ("card counter on", "记牌器已打开"),
@@ -112,6 +148,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "col_shut": ("全关", "全关"),
     "col_bombs": ("bombs", "炸弹"),
     "col_total": ("total", "合计"),
+    "col_place": ("place", "名次"),
+    "col_points": ("points", "得分"),
+    "col_x": ("×", "倍数"),
     "col_session": ("session", "累计"),
     "yes": ("yes", "是"),
     "record_saved": (
@@ -122,8 +161,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "history_failed": ("could not add the deal to your history: {detail}", "无法写入历史战绩：{detail}"),
     "next_prompt": ("Enter: next deal · q: quit> ", "回车：下一局 · q：退出> "),
     "bye": (
-        "Session: {deals} deals, total {total:+d}. See you!",
-        "本次共 {deals} 局，累计 {total:+d}。再见！",
+        "Session: {deals}, total {total:+d}. See you!",
+        "本次共 {deals}，累计 {total:+d}。再见！",
+    ),
+    "deals_n": ("{n} deals", "{n} 局"),
+    "deals_1": ("1 deal", "1 局"),
+    "new_confirm": (
+        "A game is in progress (deal {n}, {variant}) in {path}. Discard it and start a new one? [y/N] ",
+        "{path} 里有进行中的对局（第 {n} 局，{variant}）。放弃它并开新局吗？[y/N] ",
+    ),
+    "new_kept": ("kept your saved game; run pdk play to continue it", "已保留存档；运行 pdk play 继续"),
+    "new_needs_yes": (
+        "a game is in progress in {path}: pdk play --new --yes discards it without asking",
+        "{path} 里有进行中的对局：用 pdk play --new --yes 不询问直接放弃",
     ),
     # option errors
     "err_difficulty": (
