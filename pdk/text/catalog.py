@@ -56,6 +56,7 @@ _PARTS = (
     rules.MESSAGES,
     match.MESSAGES,
     scale.MESSAGES,
+    scale.MESSAGES,
     session.MESSAGES,
     common.MESSAGES,
     usage.MESSAGES,
