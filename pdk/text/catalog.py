@@ -31,6 +31,7 @@ from pdk.text.messages import (
     table_model,
     usage,
     variants,
+    web,
 )
 
 Lang = Literal["en", "zh"]
@@ -56,7 +57,6 @@ _PARTS = (
     rules.MESSAGES,
     match.MESSAGES,
     scale.MESSAGES,
-    scale.MESSAGES,
     session.MESSAGES,
     common.MESSAGES,
     usage.MESSAGES,
@@ -67,6 +67,7 @@ _PARTS = (
     play.MESSAGES,
     hints.MESSAGES,
     table_model.MESSAGES,
+    web.MESSAGES,
 )
 MESSAGES: dict[str, tuple[str, str]] = _catalogue()
 
