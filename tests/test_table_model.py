@@ -122,6 +122,10 @@ def check_engine_facts(model: TableModel, state: GameState, seat: int, turn: int
         assert model.trick.actions[0].seat == model.trick.leader
     if state.over:
         assert model.task.kind == "over" and model.task.winner == state.winner
+        # Named by where they sit once it is over (the winner is out; no two 下家).
+        assert model.seats[1].name == Said("tm_next") and len({x.name for x in model.seats}) == len(
+            model.seats
+        )
         assert model.settlement is not None
         engine = state.settlement()
         for row in model.settlement.rows:

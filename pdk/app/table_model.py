@@ -302,8 +302,7 @@ def seat_name(sizes: Sequence[int], viewer: int, seat: int) -> Said:
     return Said(_NAME_KEYS[rel])
 
 
-def _action(view: PlayerView, action: Action) -> ActionModel:
-    sizes = view.hand_sizes
+def _action(view: PlayerView, action: Action, sizes: Sequence[int]) -> ActionModel:
     return ActionModel(
         seat=action.seat,
         relation=relation(sizes, view.seat, action.seat),
@@ -331,11 +330,11 @@ def _task(view: PlayerView, turn: int | None, settlement: Settlement | None) -> 
     you = view.seat
     if settlement is not None or turn is None:
         winner = settlement.winner if settlement is not None else None
-        who = seat_name(sizes, you, winner) if winner is not None else Said("tm_nobody")
+        who = _named(you, winner, len(sizes)) if winner is not None else Said("tm_nobody")
         key = "tm_over_won" if winner == you else "tm_over"
         return TaskModel("over", None, None, False, None, None, None, Said.of(key, who=who), winner)
     beat_action = next((a for a in reversed(view.trick) if a.play is not None), None)
-    beat = None if beat_action is None else _action(view, beat_action)
+    beat = None if beat_action is None else _action(view, beat_action, sizes)
     if turn != you:
         msg = Said.of("tm_wait", who=seat_name(sizes, you, turn))
         return TaskModel("wait", turn, beat, False, None, None, None, msg, None)
@@ -498,21 +497,24 @@ def table_model(
     totals; ``auto`` the seats in 托管; ``hints_for_viewer`` computes the hints on the
     viewer's turn (the normal bot's ranking of every legal play)."""
     you, n, sizes = view.seat, view.players, view.hand_sizes
+    # Once the deal is over every seat is named by where it sits: the engine's 下家 would
+    # skip the winner, and two seats would both be called 下家.
+    named = (1,) * n if settlement is not None or turn is None else sizes
     last = {a.seat: a for a in view.trick}
     places = _places(view)
     seats = tuple(
         SeatModel(
             seat=s,
             offset=k,
-            relation=relation(sizes, you, s),
-            name=seat_name(sizes, you, s),
+            relation=relation(named, you, s),
+            name=seat_name(named, you, s),
             cards=sizes[s],
             bao_dan=sizes[s] == 1,
             auto=s in auto,
             out=sizes[s] == 0,
             place=places.get(s),
             to_move=s == turn and settlement is None,
-            last=_action(view, last[s]) if s in last else None,
+            last=_action(view, last[s], named) if s in last else None,
         )
         for k, s in ((k, (you + k) % n) for k in range(n))
     )
@@ -536,7 +538,7 @@ def table_model(
         seats=seats,
         hand=tuple(card_name(c) for c in hand),
         hand_groups=tuple(tuple(g) for g in groups),
-        trick=TrickModel(view.leader, tuple(_action(view, a) for a in view.trick)),
+        trick=TrickModel(view.leader, tuple(_action(view, a, named) for a in view.trick)),
         task=task,
         counter=counter(view),
         hints=hints,

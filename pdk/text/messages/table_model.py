@@ -32,7 +32,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tm_st_shut_out": ("全关 (never played): ×{x}", "全关（一张未出）：×{x}"),
     "tm_st_multiplier": ("played few cards: ×{x}", "出牌太少：×{x}"),
     "tm_st_cards": (
-        "{left} cards left × {per} × {x} = {amount}",
+        "cards left {left} × {per} × {x} = {amount}",
         "剩 {left} 张 × {per} × {x} = {amount}",
     ),
     "tm_st_paid_by": ("paid by {who} (包赔)", "由{who}包赔"),

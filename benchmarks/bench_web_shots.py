@@ -1,0 +1,72 @@
+"""Screenshots of the browser table for the README (docs/screenshots), from a live server.
+
+    pdk serve --no-open --port 8765 --seed 3 &
+    python benchmarks/bench_web_shots.py http://127.0.0.1:8765/ [docs/screenshots]
+
+For each layout (phone portrait 390×844, phone landscape 844×390, desktop 1280×800) it
+shoots the table at the human's first turn with a hint selected, and the settlement panel
+after playing the deal out through hint/play/pass. Not a timing benchmark: it lives here
+beside the web benchmarks because it drives the same live server with Playwright.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LAYOUTS = {"portrait": (390, 844), "landscape": (844, 390), "desktop": (1280, 800)}
+
+
+def my_turn(page: Page) -> bool:
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=hint]').disabled"
+        " || !document.querySelector('[data-testid=settlement]').hidden",
+        timeout=30_000,
+    )
+    return page.locator('[data-testid="settlement"]').is_hidden()
+
+
+def shoot(url: str, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        for (name, (w, h)), locale in zip(LAYOUTS.items(), ("zh-CN", "zh-CN", "en-US"), strict=True):
+            page = browser.new_context(viewport={"width": w, "height": h}, locale=locale).new_page()
+            page.goto(url)
+            page.wait_for_selector('[data-testid="card"]')
+            my_turn(page)
+            page.click('[data-testid="hint"]')
+            page.screenshot(path=str(out / f"{name}.png"))
+            while my_turn(page):
+                before = page.locator('[data-testid="hand"] [data-testid="card"]').count()
+                if page.locator('[data-testid="play"]').is_disabled():
+                    page.click('[data-testid="pass"]')
+                else:
+                    page.click('[data-testid="hint"]')
+                    page.click('[data-testid="play"]')
+                page.wait_for_function(
+                    f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
+                    " || document.querySelector('[data-testid=hint]').disabled"
+                )
+            page.screenshot(path=str(out / f"{name}-settlement.png"))
+            print(out / f"{name}.png", out / f"{name}-settlement.png")
+        browser.close()
+
+
+if __name__ == "__main__":
+    shoot(
+        sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8765/",
+        Path(sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots"),
+    )
