@@ -177,7 +177,7 @@ def test_auto_play_to_the_settlement_panel_record_and_stats(tmp_path: Path) -> N
     child.expect(PROMPT)
     child.sendline("a")  # 托管 plays the rest of the deal
     child.expect(r"Settlement, deal 1")
-    child.expect(r"record of this deal: (\S+\.json)")
+    child.expect(r"record of this deal \(open it with pdk replay\):\r\n(\S+\.json)")
     record_path = Path(child.match.group(1))
     panel = child.before
     for word in ("player", "left", "total", "session", "You", "Next", "Prev"):

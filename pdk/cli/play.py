@@ -427,7 +427,8 @@ class Game:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             dump(s.record(), path)
-            self.say(tr("record_saved", lang, path=path))
+            self.console.print(tr("record_saved", lang), markup=False)
+            self.say(str(path))  # whole on its own line, to be copied
         except (OSError, ValueError) as exc:
             self.say(tr("record_failed", lang, detail=error_detail(exc, lang)))
         try:

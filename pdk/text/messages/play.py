@@ -154,8 +154,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "col_session": ("session", "累计"),
     "yes": ("yes", "是"),
     "record_saved": (
-        "record of this deal: {path} (open it with pdk replay)",
-        "本局记录：{path}（用 pdk replay 打开）",
+        "record of this deal (open it with pdk replay):",
+        "本局记录（用 pdk replay 打开）：",
     ),
     "record_failed": ("could not write the record: {detail}", "无法写入本局记录：{detail}"),
     "history_failed": ("could not add the deal to your history: {detail}", "无法写入历史战绩：{detail}"),
