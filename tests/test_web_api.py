@@ -137,6 +137,7 @@ def test_refused_actions_say_why_and_change_nothing(tmp_path: Path) -> None:
     assert r.status_code == 409
     assert r.json()["error"]["key"] in ("not_a_combination", "does_not_beat", "must_contain_lead")
     assert r.json()["table"]["seq"] == seq
+    assert not (hidden_cards(store, token) & strings(r.json()["table"])), "a refusal showed a hidden card"
     # A card that is not in the hand.
     other = next(
         card_name(c) for c in range(64) if card_name(c) not in hand and not card_name(c).startswith("B")

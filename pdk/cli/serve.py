@@ -7,6 +7,7 @@ finished deals show up in ``pdk stats`` and open in ``pdk replay``.
 
 from __future__ import annotations
 
+import socket
 import webbrowser
 from pathlib import Path
 from typing import Annotated
@@ -64,6 +65,12 @@ def serve(
     store = TableStore(
         base, profile, variant or profile.name, seed=seed, max_live=max_tables, difficulty=difficulty
     )
+    try:  # a port already taken is one line here, not uvicorn's log and exit 1
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        fail(tr("serve_failed", language, detail=f"{host}:{port}: {exc.strerror or exc}"))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}/"
     print(tr("serve_url", language, url=url), flush=True)
