@@ -55,7 +55,7 @@ from typing import Any, Literal, NamedTuple, Union
 from pdk.bots.hints import hints as hint_moves
 from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
-from pdk.engine.cards import RANK_CHARS, format_cards, rank_label, rank_of, suit_of
+from pdk.engine.cards import RANK_CHARS, format_cards, format_unicode, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.profile import Profile
 from pdk.engine.rules import IllegalPlay, Play, check
@@ -348,7 +348,9 @@ def _task(view: PlayerView, turn: int | None, settlement: Settlement | None) -> 
     must = None if view.must_contain is None else card_name(view.must_contain)
     high = _bao_dan_high(view)
     if beat is None or beat.play is None:
-        msg = Said.of("tm_lead_with", card=must) if must else Said("tm_lead")
+        msg = Said("tm_lead")
+        if view.must_contain is not None:
+            msg = Said.of("tm_lead_with", card=format_unicode([view.must_contain]))
         return TaskModel("lead", turn, None, False, refused, high, must, msg, None)
     params: dict[str, Param] = {"who": beat.name, "cards": beat.play.text, "kind": beat.play.kind_name}
     if not moves:
