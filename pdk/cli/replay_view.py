@@ -12,23 +12,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pdk.app.table_model import card_name, play_model, settlement_model
 from pdk.bots import bot_label, is_plugin, make_bot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
+from pdk.cli.table import Fitted, group_text, play_text, render_settlement
 from pdk.engine import counts as C
-from pdk.engine.cards import cards_of, format_unicode, rank_label, rank_of, suit_of
+from pdk.engine.cards import cards_of, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import bot_seed
 from pdk.engine.record import GameRecord
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
 from pdk.text.catalog import Lang, LocalizedError, tr
-
-RED_SUITS = (1, 3)  # hearts, diamonds
 
 
 def seat_names(record: GameRecord, lang: Lang) -> list[str]:
@@ -46,31 +45,27 @@ def seat_names(record: GameRecord, lang: Lang) -> list[str]:
     return names
 
 
-def cards_text(cards: Sequence[int]) -> Text:
-    """Cards in display form, hearts and diamonds in red."""
-    text = Text()
-    for i, cid in enumerate(sorted(cards, key=lambda c: (rank_of(c), suit_of(c)))):
-        if i:
-            text.append(" ")
-        style = "red" if suit_of(cid) in RED_SUITS and rank_of(cid) < 13 else ""
-        text.append(format_unicode([cid]), style=style)
-    return text
+def cards_text(cards: Sequence[int], width: int = 80) -> Text:
+    """A hand in display form, by the table's one card renderer (grouped by rank)."""
+    ordered = sorted(cards, key=lambda c: (rank_of(c), suit_of(c)))
+    return group_text([card_name(c) for c in ordered], width)
 
 
-def action_text(action: Action, names: Sequence[str], lang: Lang) -> Text:
+def action_text(action: Action, names: Sequence[str], lang: Lang, width: int = 80) -> Text:
     text = Text(f"{names[action.seat]}: ")
     if action.play is None:
         text.append(tr("rp_pass", lang), style="dim")
     else:
-        text.append_text(cards_text(action.play.cards))
+        text.append_text(play_text(play_model(action.play), width))
         text.append(f"  {action.play.kind.said(lang)}", style="dim")
     return text
 
 
 def action_plain(action: Action, lang: Lang) -> str:
+    """A play as the transcript writes it: grouped as it reads (body + kickers), with suits."""
     if action.play is None:
         return tr("rp_pass", lang)
-    return f"{format_unicode(action.play.cards)}  {action.play.kind.said(lang)}"
+    return f"{play_text(play_model(action.play), 80).plain}  {action.play.kind.said(lang)}"
 
 
 def move_plain(move: Move | None, lang: Lang) -> str:
@@ -172,25 +167,13 @@ def explanation_panel(ex: Explanation, names: Sequence[str], lang: Lang, limit: 
     return Group(*lines)
 
 
-def settlement_table(st: Settlement, names: Sequence[str], lang: Lang) -> Table:
-    table = Table(
-        title=tr("rp_settlement", lang, who=names[st.winner]), title_justify="left", box=box.SIMPLE_HEAD
-    )
-    table.add_column(tr("rp_col_player", lang))
-    for key in ("rp_col_left", "rp_col_shut_out", "rp_col_bombs", "rp_col_payment", "rp_col_bomb_income"):
-        table.add_column(tr(key, lang), justify="right")
-    table.add_column(tr("rp_col_total", lang), justify="right", style="bold")
-    for s in st.seats:
-        table.add_row(
-            names[s.seat],
-            str(s.cards_left),
-            tr("rp_yes", lang) if s.shut_out else tr("rp_no", lang),
-            str(s.bombs),
-            f"{s.card_payment:+d}",
-            f"{s.bomb_income:+d}",
-            f"{s.total:+d}",
-        )
-    return table
+def settlement_table(
+    record: GameRecord, st: Settlement, names: Sequence[str], lang: Lang, width: int = 80
+) -> RenderableType:
+    """The settlement, explained by the table model and drawn by the table's one
+    settlement renderer, with the replay's seat names."""
+    sm = settlement_model(record.profile, st, 0, None)
+    return render_settlement(sm, tr("rp_settlement", lang, who=names[st.winner]), lang, width, names=names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +199,16 @@ def _seed(record: GameRecord) -> int | str:
 
 
 def render_frame(record: GameRecord, states: Sequence[GameState], frame: Frame, lang: Lang) -> RenderableType:
-    """One screen of the replay: header, seats with hands (or counts), the current trick,
-    the last play, the card counter, and the settlement once the deal is over."""
+    """One screen of the replay, laid out for the width it is printed at (see ``Fitted``)."""
+    return Fitted(lambda width: _frame(record, states, frame, lang, width))
+
+
+def _frame(
+    record: GameRecord, states: Sequence[GameState], frame: Frame, lang: Lang, width: int
+) -> RenderableType:
+    """Header, seats with hands (or counts), the current trick, the last play, the card
+    counter; once the deal is over the settlement takes the counter's place (the last
+    screen fits 24 rows)."""
     state = states[frame.step]
     names = seat_names(record, lang)
     parts: list[RenderableType] = [
@@ -252,21 +243,26 @@ def render_frame(record: GameRecord, states: Sequence[GameState], frame: Frame, 
         elif not state.over and state.turn == seat:
             status.append(f"  ▶ {tr('rp_to_move', lang)}", style="bold yellow")
         if frame.viewer is None or frame.viewer == seat:
-            hand: RenderableType = cards_text(cards_of(state.hands[seat]))
+            hand: RenderableType = cards_text(cards_of(state.hands[seat]), width)
         else:
             hand = Text(tr("rp_hidden", lang), style="dim")
-        seats.add_row(Group(label, status), hand)
+        if state.over:  # one line a seat: the settlement needs the rows
+            seats.add_row(Text.assemble(label, " ", status), hand)
+        else:
+            seats.add_row(Group(label, status), hand)
     parts.append(seats)
-    parts.append(_trick_text(state, names, lang))
+    if not state.over:
+        parts.append(_trick_text(state, names, lang, width))
     if frame.step > 0:
         last = Text(f"{tr('rp_last', lang)} ({frame.step}) ", style="bold")
-        last.append_text(action_text(record.actions[frame.step - 1], names, lang))
+        last.append_text(action_text(record.actions[frame.step - 1], names, lang, width))
         parts.append(last)
     else:
         parts.append(Text(tr("rp_start", lang, who=names[state.turn]), style="bold"))
-    parts.append(counter_text(state, frame.viewer, names, lang))
     if state.over:
-        parts.append(settlement_table(state.settlement(), names, lang))
+        parts.append(settlement_table(record, state.settlement(), names, lang, width))
+    else:
+        parts.append(counter_text(state, frame.viewer, names, lang))
     if frame.explanation is not None:
         parts.append(explanation_panel(frame.explanation, names, lang, frame.legal_limit))
     elif frame.explain_note:
@@ -275,7 +271,7 @@ def render_frame(record: GameRecord, states: Sequence[GameState], frame: Frame, 
     return Group(*parts)
 
 
-def _trick_text(state: GameState, names: Sequence[str], lang: Lang) -> Text:
+def _trick_text(state: GameState, names: Sequence[str], lang: Lang, width: int) -> Text:
     text = Text(f"{tr('rp_trick', lang)}: ", style="bold")
     trick = state.history[state.trick_start :]
     if not trick:
@@ -287,7 +283,7 @@ def _trick_text(state: GameState, names: Sequence[str], lang: Lang) -> Text:
     for i, action in enumerate(trick):
         if i:
             text.append("  ·  ", style="dim")
-        text.append_text(action_text(action, names, lang))
+        text.append_text(action_text(action, names, lang, width))
     return text
 
 
@@ -307,7 +303,7 @@ def transcript(
     lines.append(tr("rp_tr_deal", lang))
     for seat, hand in enumerate(record.deal.hands):
         lead = f"  [{tr('rp_leads', lang)}]" if seat == record.deal.leader else ""
-        shown = format_unicode(cards_of(hand)) if viewer in (None, seat) else tr("rp_hidden", lang)
+        shown = cards_text(cards_of(hand)).plain if viewer in (None, seat) else tr("rp_hidden", lang)
         lines.append(f"  {names[seat]}{lead}: {shown}")
     state = GameState(record.profile, record.deal)
     trick_no = 0
@@ -330,9 +326,7 @@ def transcript(
             lines.append(note)
         for seat in range(state.players):
             if state.bomb_bonuses[seat] > bonuses[seat]:
-                lines.append(
-                    tr("rp_tr_bomb_bonus", lang, who=names[seat], pts=record.profile.settlement.bomb_bonus)
-                )
+                lines.append(bomb_line(record, names[seat], lang))
         went_out = action.play is not None and state.sizes[action.seat] == 0
         if went_out and record.profile.end == "first_out":
             lines.append(tr("rp_tr_out", lang, who=names[action.seat]))
@@ -346,26 +340,32 @@ def transcript(
     if not state.over:
         lines.append(tr("rp_tr_unfinished", lang))
         return lines
-    lines.extend(settlement_lines(state.settlement(), names, lang))
+    lines.extend(settlement_lines(record, state.settlement(), names, lang))
     return lines
 
 
-def settlement_lines(st: Settlement, names: Sequence[str], lang: Lang) -> list[str]:
+def bomb_line(record: GameRecord, who: str, lang: Lang) -> str:
+    """What a scoring bomb earns, as the profile's settlement pays it: from each other
+    player, or a credit nobody pays (jokers17)."""
+    rules = record.profile.settlement
+    stood = rules.bomb_bonus_when == "trick_won"
+    if rules.bomb_bonus_paid_by == "each_other":
+        key = "rp_tr_bomb_each" if stood else "rp_tr_bomb_each_played"
+    else:
+        key = "rp_tr_bomb_credit" if stood else "rp_tr_bomb_credit_played"
+    return tr(key, lang, who=who, pts=rules.bomb_bonus)
+
+
+def settlement_lines(record: GameRecord, st: Settlement, names: Sequence[str], lang: Lang) -> list[str]:
+    """The settlement in the transcript: every seat's numbers with the model's reasons
+    (placement, multipliers, 包赔, bombs), the same as the panel says."""
+    sm = settlement_model(record.profile, st, 0, None)
     lines = [tr("rp_settlement", lang, who=names[st.winner])]
-    for s in st.seats:
-        lines.append(
-            tr(
-                "rp_tr_total",
-                lang,
-                who=names[s.seat],
-                left=s.cards_left,
-                shut=tr("rp_tr_shut", lang) if s.shut_out else "",
-                bombs=s.bombs,
-                pay=s.card_payment,
-                bonus=s.bomb_income,
-                total=s.total,
-            )
-        )
+    sep = "；" if lang == "zh" else "; "
+    for row in sm.rows:
+        said = sep.join(s.text(lang) for s in row.lines)
+        lines.append(f"  {names[row.seat]}{'：' if lang == 'zh' else ': '}{said}")
+    lines.extend(f"  {s.text(lang)}" for s in sm.lines)
     return lines
 
 

@@ -16,22 +16,33 @@ characters (``10``, ``小王``) is spaced within its group, so ranks never run t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.table_model import PlayModel, SeatModel, SettlementModel, TableModel, place_name
+from pdk.app.table_model import PlayModel, SeatModel, SettlementModel, SettleRow, TableModel, place_name
 from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Rank, rank_label
 from pdk.text.catalog import Lang, tr
 
 NARROW = 60
 _RED = {1, 3}  # hearts, diamonds
+
+
+class Fitted:
+    """A renderable laid out for the width it is printed at: rich passes the width at
+    print time, so a caller that only prints (the replay loop) needs no width of its own."""
+
+    def __init__(self, build: Callable[[int], RenderableType]) -> None:
+        self.build = build
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[RenderableType]:
+        yield self.build(options.max_width)
 
 
 def difficulty_name(name: str, lang: Lang) -> str:
@@ -228,11 +239,18 @@ def _signed(n: int) -> Text:
     return Text(f"{n:+d}", style="bold green" if n > 0 else ("red" if n < 0 else ""))
 
 
-def render_settlement(sm: SettlementModel, title: str, lang: Lang, width: int) -> RenderableType:
+def render_settlement(
+    sm: SettlementModel, title: str, lang: Lang, width: int, names: Sequence[str] | None = None
+) -> RenderableType:
     """The settlement panel, one per scheme, every number from the model: placement shows
     头游/二游/末游 and their points; card payment shows cards left and the multiplier per
     loser (全关 and graded ×2/×3/×4) only where some row has one; bombs where any scored;
-    then each seat's reasons (包赔 says who paid for whom)."""
+    then each seat's reasons (包赔 says who paid for whom). ``names`` (by seat) replaces
+    the model's relative names where the face names seats itself (the replay)."""
+
+    def name_of(r: SettleRow) -> str:
+        return names[r.seat] if names is not None else r.name.text(lang)
+
     table = fitted_table(title, width)
     placement = sm.scheme == "placement"
     with_x = not placement and any(r.multiplier > 1 or r.shut_out for r in sm.rows)
@@ -247,7 +265,7 @@ def render_settlement(sm: SettlementModel, title: str, lang: Lang, width: int) -
         table.add_column(tr(key, lang), justify="right", no_wrap=True)
     for r in sm.rows:
         cells: list[Text | str] = [
-            Text(("★" if r.winner else "") + r.name.text(lang), style="bold green" if r.winner else "")
+            Text(("★" if r.winner else "") + name_of(r), style="bold green" if r.winner else "")
         ]
         if placement:
             cells += [r.place_name.text(lang) if r.place_name is not None else "-", _signed(r.card_payment)]
@@ -267,7 +285,7 @@ def render_settlement(sm: SettlementModel, title: str, lang: Lang, width: int) -
         if said:
             if notes:
                 notes.append("\n")
-            notes.append(r.name.text(lang) + ("：" if lang == "zh" else ": "), style="bold")
+            notes.append(name_of(r) + ("：" if lang == "zh" else ": "), style="bold")
             notes.append(("；" if lang == "zh" else "; ").join(said))
     for s in sm.lines:
         notes.append("\n" + s.text(lang))
@@ -276,6 +294,7 @@ def render_settlement(sm: SettlementModel, title: str, lang: Lang, width: int) -
 
 __all__ = [
     "NARROW",
+    "Fitted",
     "Frame",
     "difficulty_name",
     "group_text",

@@ -22,15 +22,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rp_counter_all": ("cards still in hands", "手中剩余"),
     "rp_counter_seat": ("cards {who} cannot see", "{who} 看不到的牌"),
     "rp_settlement": ("Settlement — {who} wins", "结算 — {who} 获胜"),
-    "rp_col_player": ("player", "玩家"),
-    "rp_col_left": ("cards left", "剩牌"),
-    "rp_col_shut_out": ("全关", "全关"),
-    "rp_col_bombs": ("bombs stood", "收轮炸弹"),
-    "rp_col_payment": ("card payment", "牌分"),
-    "rp_col_bomb_income": ("bomb bonus", "炸弹分"),
-    "rp_col_total": ("total", "合计"),
-    "rp_yes": ("yes", "是"),
-    "rp_no": ("", ""),
     "rp_explain_title": (
         "What {bot} would play here ({who} to move)",
         "{bot} 在此处的选择（{who} 出牌）",
@@ -63,19 +54,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rp_tr_deal": ("The deal:", "发牌："),
     "rp_tr_trick": ("Trick {n}, led by {who}", "第 {n} 轮，{who} 领出"),
     "rp_tr_trick_won": ("  → {who} wins the trick", "  → {who} 收下这一轮"),
-    "rp_tr_bomb_bonus": (
-        "  → {who}'s bomb stands: +{pts} from each player",
-        "  → {who} 的炸弹收轮：每家付 {pts} 分",
+    "rp_tr_bomb_each": (
+        "  → {who}'s bomb stands: {pts} from each other player",
+        "  → {who}的炸弹收轮：其他每家各付 {pts} 分",
+    ),
+    "rp_tr_bomb_each_played": (
+        "  → {who}'s bomb scores: {pts} from each other player",
+        "  → {who}的炸弹得分：其他每家各付 {pts} 分",
+    ),
+    "rp_tr_bomb_credit": (
+        "  → {who}'s bomb stands: +{pts} to {who}, nobody pays",
+        "  → {who}的炸弹收轮：{who}另得 {pts} 分，无人付分",
+    ),
+    "rp_tr_bomb_credit_played": (
+        "  → {who}'s bomb counts: +{pts} to {who}, nobody pays",
+        "  → {who}的炸弹计分：{who}另得 {pts} 分，无人付分",
     ),
     "rp_tr_bao_dan": ("  ! {who} 报单 (one card left)", "  ! {who} 报单（只剩一张）"),
     "rp_tr_out": ("  ★ {who} is out and wins", "  ★ {who} 出完获胜"),
     "rp_tr_out_place": ("  ★ {who} is out: place {place}", "  ★ {who} 出完：第 {place} 名"),
     "rp_tr_unfinished": ("The record ends before the deal is over.", "牌谱在本局结束前中止。"),
     "rp_tr_bot_differs": ("      ({bot} would play {play})", "      （{bot} 会出 {play}）"),
-    "rp_tr_total": (
-        "  {who}: cards left {left}{shut}, bombs that stood {bombs}, card payment {pay:+d}, "
-        "bomb bonus {bonus:+d}, total {total:+d}",
-        "  {who}：剩 {left} 张{shut}，收轮炸弹 {bombs}，牌分 {pay:+d}，炸弹分 {bonus:+d}，合计 {total:+d}",
-    ),
-    "rp_tr_shut": (" (全关, doubled)", "（全关，翻倍）"),
 }
