@@ -198,7 +198,7 @@ def test_reload_resumes_the_same_hand_in_the_chosen_language(browser: Any, serve
     assert wait_my_turn(page)
     page.click('[data-testid="hint"]')
     page.click('[data-testid="play"]')
-    wait_my_turn(page)
+    page.wait_for_function("document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < 16")
     before = hand(page)
     token = page.evaluate("localStorage.getItem('pdk.token')")
     page.reload()
