@@ -18,6 +18,7 @@ settlement until the player asks for the next deal.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 import threading
@@ -31,6 +32,7 @@ from pathlib import Path
 from pdk.app.files import atomic_write, dump
 from pdk.app.history import DealRow, History
 from pdk.app.session import HUMAN, SaveError, Session, load_save, move_aside, new_session
+from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import CardPlace
 from pdk.engine.combos import Move
 from pdk.engine.profile import Profile
@@ -38,12 +40,14 @@ from pdk.engine.rules import resolve_cards
 from pdk.engine.settlement import Settlement
 from pdk.text.catalog import LocalizedError
 
-TOKEN = re.compile(r"\A[A-Za-z0-9_-]{32}\Z")
-DIFFICULTIES = ("easy", "normal", "hard")
+# 24 random bytes in URL-safe base64 (``secrets.token_urlsafe(24)``): 32 characters.
+TOKEN_PATTERN = r"^[A-Za-z0-9_-]{32}$"
+TOKEN = re.compile(TOKEN_PATTERN)
 # The difficulty chosen for the next deal (a deal's bots never change mid-deal, so its
 # record and history row name the bots that played it).
 NEXT_DIFFICULTY = "next_difficulty"
 SETTLED = "settled_deal"
+_log = logging.getLogger(__name__)
 
 
 class TableReason(Enum):
@@ -65,7 +69,7 @@ def new_token() -> str:
 
 
 def valid_token(token: str) -> bool:
-    return bool(TOKEN.match(token))
+    return TOKEN.fullmatch(token) is not None
 
 
 def archive_deal(session: Session, settlement: Settlement, records: Path, history: History) -> Path:
@@ -247,12 +251,12 @@ class TableStore:
         try:
             archive_deal(s, st, self.records, self.history)
         except Exception:  # OSError, RecordError, sqlite3.Error: never lose the game over stats
-            s.ui["archive_failed"] = s.deal_no
+            _log.exception("deal %s: the record or the history row could not be written", s.deal_id)
 
 
 __all__ = [
-    "DIFFICULTIES",
     "TOKEN",
+    "TOKEN_PATTERN",
     "Table",
     "TableReason",
     "TableRefused",

@@ -20,20 +20,29 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from pdk.app.session import HUMAN
 from pdk.app.table_model import card_name, seat_name, table_model
-from pdk.app.tables import TOKEN, Table, TableStore
+from pdk.app.tables import TOKEN_PATTERN, Table, TableStore
+from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import cards_of
 from pdk.text.catalog import MESSAGES, Lang, LocalizedError, tr
 
 MAX_BODY = 4096
 STATIC = files("pdk.web") / "static"
 LangQ = Annotated[Literal["en", "zh"], Query()]
-TokenP = Annotated[str, Path(pattern=TOKEN.pattern.replace("\\A", "^").replace("\\Z", "$"))]
-Difficulty = Literal["easy", "normal", "hard"]
+TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
 CardStr = Annotated[str, Field(pattern=r"^(?:[3-9TJQKA2][shcd]|[BR])$")]
+
+
+def _difficulty(value: str) -> str:
+    if value not in DIFFICULTIES:
+        raise ValueError(f"one of {', '.join(DIFFICULTIES)}")
+    return value
+
+
+Difficulty = Annotated[str, AfterValidator(_difficulty)]
 
 
 class _Body(BaseModel):
