@@ -131,14 +131,14 @@ def play_game(profile: Profile, task: GameTask) -> GameResult:
 
 def _play(profile: Profile, task: GameTask) -> GameResult:
     state = GameState(profile, deal(profile, task.seed))
-    bots = [_build(task, seat, name) for seat, name in enumerate(task.bots)]
     plugins = [is_plugin(name) for name in task.bots]
-    choosers = [
-        _checked(bot, task) if plugin else bot.choose for bot, plugin in zip(bots, plugins, strict=True)
-    ]
     view, step = state.view, state.step
-    # A plug-in's prints go to stderr: stdout is the --json summary's.
+    # A plug-in's prints (built or playing) go to stderr: stdout is the --json summary's.
     with redirect_stdout(sys.stderr) if any(plugins) else nullcontext():
+        bots = [_build(task, seat, name) for seat, name in enumerate(task.bots)]
+        choosers = [
+            _checked(bot, task) if plugin else bot.choose for bot, plugin in zip(bots, plugins, strict=True)
+        ]
         while not state.done:
             # The view carries the legal plays, generated once for the bot and the check.
             seat = state.turn

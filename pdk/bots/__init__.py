@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -136,7 +137,17 @@ def _load_factory(spec: str) -> BotFactory:
     return factory  # type: ignore[no-any-return]
 
 
+def register_plugin(spec: str, factory: BotFactory) -> None:
+    """Use ``factory`` for ``spec`` in this process, without importing anything: how a
+    remote worker (the Ray backend) gets the plug-ins the driver loaded and shipped."""
+    _PLUGINS[spec] = factory
+
+
 def _import_module(spec: str, name: str) -> object:
+    # A bot builder's module sits in the directory they run pdk from, as with ``python -m``.
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:

@@ -11,6 +11,8 @@ import json
 import signal
 import sys
 import time
+from contextlib import redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Annotated
@@ -21,6 +23,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from pdk.app.backends import BACKENDS, Backend, BackendError, open_backend
 from pdk.app.match import (
     GameResult,
     Line,
@@ -28,7 +31,6 @@ from pdk.app.match import (
     Summary,
     Tally,
     default_workers,
-    iter_games,
     iter_tasks,
 )
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
@@ -64,10 +66,35 @@ def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
     return names
 
 
-def plugin_labels(names: list[str], lang: Lang) -> dict[str, str]:
-    """Load and build each plug-in once (failing in one line) and return its ``name``."""
+DEFAULT_MOVE_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Scale:
+    """Where the games run and how long a plug-in may think (``--backend``, ``--address``,
+    ``--move-timeout``)."""
+
+    backend: str
+    address: str | None
+    move_timeout: float
+
+
+def _backend_or_fail(scale: _Scale, workers: int, names: list[str], lang: Lang) -> Backend:
+    """The backend, checked and connected before ``--out`` is opened: nothing is lost."""
     try:
-        return {name: check_bot(name) for name in dict.fromkeys(names) if is_plugin(name)}
+        return open_backend(
+            scale.backend, workers=workers, address=scale.address, plugins=[n for n in names if is_plugin(n)]
+        )
+    except (BackendError, BotSpecError) as exc:
+        fail(exc.message(lang))
+
+
+def plugin_labels(names: list[str], lang: Lang) -> dict[str, str]:
+    """Load and build each plug-in once (failing in one line) and return its ``name``; what
+    a plug-in prints meanwhile goes to stderr (stdout is the --json summary's)."""
+    try:
+        with redirect_stdout(sys.stderr):
+            return {name: check_bot(name) for name in dict.fromkeys(names) if is_plugin(name)}
     except BotSpecError as exc:
         fail(exc.message(lang))
 
@@ -174,6 +201,22 @@ def selfplay(
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores).")
     ] = None,
+    backend: Annotated[
+        str,
+        typer.Option("--backend", help=f"Where the games run: {' or '.join(BACKENDS)} (ray: pdk[ray])."),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option("--address", help="The Ray cluster to join (auto, host:6379, ray://host:10001)."),
+    ] = None,
+    move_timeout: Annotated[
+        float,
+        typer.Option(
+            "--move-timeout",
+            min=0.001,
+            help="Seconds a plug-in bot may think over one move before the match stops.",
+        ),
+    ] = DEFAULT_MOVE_TIMEOUT,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -182,7 +225,8 @@ def selfplay(
     stop = _Stop()
     old_handler = signal.signal(signal.SIGINT, stop)
     try:
-        _run(games, players, variant, seed, duplicate, out, workers, as_json, lang, stop)
+        scale = _Scale(backend, address, move_timeout)
+        _run(games, players, variant, seed, duplicate, out, workers, as_json, lang, stop, scale)
     finally:
         signal.signal(signal.SIGINT, old_handler)
 
@@ -198,6 +242,7 @@ def _run(
     as_json: bool,
     lang: str | None,
     stop: _Stop,
+    scale: _Scale,
 ) -> None:
     language = lang_or_fail(lang)
     profile = profile_or_fail(variant, language)
@@ -205,7 +250,8 @@ def _run(
     n_workers = workers or default_workers()
     tally = Tally(names, duplicate, plugin_labels(names, language))
     planned = games * tally.arrangements
-    tasks = iter_tasks(names, games, seed, duplicate, keep_records=out is not None)
+    tasks = iter_tasks(names, games, seed, duplicate, out is not None, scale.move_timeout)
+    where = _backend_or_fail(scale, n_workers, names, language)
     fh: IO[str] | None = None
     if out is not None:
         try:
@@ -215,7 +261,7 @@ def _run(
     writer = _RecordWriter(fh) if fh is not None else None
     progress = _progress(language) if sys.stderr.isatty() else None
     started = time.perf_counter()
-    stream = iter_games(profile, tasks, n_workers)
+    stream = where.games(profile, tasks)
     failure = None
     try:
         if progress is not None:
