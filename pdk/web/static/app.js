@@ -110,6 +110,7 @@ function slotFor(seat, players) {
 
 function renderSeats(m) {
   $("#slot-across").hidden = m.players < 4;
+  $(".felt").classList.toggle("four", m.players >= 4);
   $("#slot-prev").hidden = m.players < 3;
   for (const s of m.seats) {
     if (s.offset === 0) {
