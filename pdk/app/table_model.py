@@ -28,9 +28,11 @@ cards as pdk notation strings with suit: ``"3s"``, ``"Th"``, jokers ``"B"``/``"R
       counter: tuple[CounterRank] 记牌器 per rank of the profile's deck
       hints: tuple[PlayModel]     viewer's legal plays best first (only on their turn)
       settlement: SettlementModel | None   after the deal, every number explained
-    SeatModel: seat, offset (places after the viewer), relation ("you"/"next"/"prev"/
-      "across"/"out"), name (Said), cards, bao_dan, auto (托管), out, place (finishing
-      place once out, 1-based), to_move, last (ActionModel in the current trick or None)
+    SeatModel: seat, offset (places after the viewer: a face seats offset 1 as 下家 and
+      offset n-1 as 上家), relation ("you"/"next"/"prev"/"across"/"out": the engine's
+      rule during the deal, where the seat sits once it is over), name (Said), cards,
+      bao_dan, auto (托管), out, place (finishing place once out, 1-based), to_move,
+      last (ActionModel in the current trick or None)
     ActionModel: seat, relation, name, play (PlayModel, or None for a pass 要不起/不出)
     PlayModel: cards (display order), body, kickers, kind (label), kind_name (Said),
       text (rank groups such as "555 34", for messages)
