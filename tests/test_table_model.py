@@ -114,6 +114,8 @@ def check_engine_facts(model: TableModel, state: GameState, seat: int, turn: int
     if not state.over and any(state.sizes[s] for s in range(state.players) if s != seat):
         assert nxt == [view.next_seat]
     assert [s.cards for s in model.seats] == [state.sizes[s.seat] for s in model.seats]
+    if not state.over:  # no two seats share a name (a seat already out is named 头游 …)
+        assert len({x.name for x in model.seats}) == len(model.seats)
     assert all(s.bao_dan == (state.sizes[s.seat] == 1) for s in model.seats)
     # The current trick only, in play order, led by its leader.
     assert [a.seat for a in model.trick.actions] == [a.seat for a in view.trick]

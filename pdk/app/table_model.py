@@ -296,19 +296,19 @@ _NAME_KEYS = {"you": "tm_you", "next": "tm_next", "prev": "tm_prev", "across": "
 
 
 def seat_name(sizes: Sequence[int], viewer: int, seat: int) -> Said:
-    """The seat's name for the viewer (你 / 下家 / 上家 / 对家). A seat already out keeps
-    the name of where it sits (the seat right after the viewer is 下家)."""
+    """The seat's name for the viewer (你 / 下家 / 上家 / 对家). A seat already out is
+    named by where it sits (the seat right after the viewer is 下家)."""
     rel = relation(sizes, viewer, seat)
     if rel == "out":
         rel = relation([1] * len(sizes), viewer, seat)
     return Said(_NAME_KEYS[rel])
 
 
-def _action(view: PlayerView, action: Action, sizes: Sequence[int]) -> ActionModel:
+def _action(view: PlayerView, action: Action, sizes: Sequence[int], names: Sequence[Said]) -> ActionModel:
     return ActionModel(
         seat=action.seat,
         relation=relation(sizes, view.seat, action.seat),
-        name=seat_name(sizes, view.seat, action.seat),
+        name=names[action.seat],
         play=None if action.play is None else play_model(action.play),
     )
 
@@ -327,7 +327,9 @@ def _places(view: PlayerView) -> dict[int, int]:
 # -- the task ---------------------------------------------------------------------------------
 
 
-def _task(view: PlayerView, turn: int | None, settlement: Settlement | None) -> TaskModel:
+def _task(
+    view: PlayerView, turn: int | None, settlement: Settlement | None, names: Sequence[Said]
+) -> TaskModel:
     sizes = view.hand_sizes
     you = view.seat
     if settlement is not None or turn is None:
@@ -336,7 +338,7 @@ def _task(view: PlayerView, turn: int | None, settlement: Settlement | None) -> 
         key = "tm_over_won" if winner == you else "tm_over"
         return TaskModel("over", None, None, False, None, None, None, Said.of(key, who=who), winner)
     beat_action = next((a for a in reversed(view.trick) if a.play is not None), None)
-    beat = None if beat_action is None else _action(view, beat_action, sizes)
+    beat = None if beat_action is None else _action(view, beat_action, sizes, names)
     if turn != you:
         msg = Said.of("tm_wait", who=seat_name(sizes, you, turn))
         return TaskModel("wait", turn, beat, False, None, None, None, msg, None)
@@ -503,22 +505,28 @@ def table_model(
     you, n, sizes = view.seat, view.players, view.hand_sizes
     # Once the deal is over every seat is named by where it sits: the engine's 下家 would
     # skip the winner, and two seats would both be called 下家.
-    named = (1,) * n if settlement is not None or turn is None else sizes
+    over = settlement is not None or turn is None
+    named = (1,) * n if over else sizes
     last = {a.seat: a for a in view.trick}
     places = _places(view)
+    # A seat already out while the others play on is named by its place (头游), since
+    # the engine's 下家 is now the next seat still holding cards.
+    names = [
+        place_name(places[s], n) if not over and s in places else seat_name(named, you, s) for s in range(n)
+    ]
     seats = tuple(
         SeatModel(
             seat=s,
             offset=k,
             relation=relation(named, you, s),
-            name=seat_name(named, you, s),
+            name=names[s],
             cards=sizes[s],
             bao_dan=sizes[s] == 1,
             auto=s in auto,
             out=sizes[s] == 0,
             place=places.get(s),
             to_move=s == turn and settlement is None,
-            last=_action(view, last[s], named) if s in last else None,
+            last=_action(view, last[s], named, names) if s in last else None,
         )
         for k, s in ((k, (you + k) % n) for k in range(n))
     )
@@ -529,7 +537,7 @@ def table_model(
             groups[-1].append(card_name(c))
         else:
             groups.append([card_name(c)])
-    task = _task(view, turn, settlement)
+    task = _task(view, turn, settlement, names)
     hints: tuple[PlayModel, ...] = ()
     if hints_for_viewer and task.kind in ("lead", "beat"):
         hints = tuple(play_model(move_play(view, m)) for m in hint_moves(view))
@@ -542,7 +550,7 @@ def table_model(
         seats=seats,
         hand=tuple(card_name(c) for c in hand),
         hand_groups=tuple(tuple(g) for g in groups),
-        trick=TrickModel(view.leader, tuple(_action(view, a, named) for a in view.trick)),
+        trick=TrickModel(view.leader, tuple(_action(view, a, named, names) for a in view.trick)),
         task=task,
         counter=counter(view),
         hints=hints,
