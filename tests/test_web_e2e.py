@@ -132,6 +132,14 @@ def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server
         int(t) for t in settlement.locator("td.total").evaluate_all("els => els.map(e => e.dataset.total)")
     ]
     assert sum(totals) == 0  # classic16 is zero-sum: what one seat wins the others pay
+    # The replay: every hand face up as dealt (16 cards each), then play by play.
+    page.click("#replay-open")
+    page.wait_for_selector('[data-testid="replay"]:not([hidden])')
+    rows = page.locator("#replay-hands .rseat")
+    assert rows.count() == 3 and all(rows.nth(i).locator(".card").count() == 16 for i in range(3))
+    page.click("#replay-next")
+    assert page.locator("#replay-hands .rseat.acting").count() == 1
+    page.click("#replay-close")
     page.click('[data-testid="next-deal"]')
     page.wait_for_function("document.querySelector('[data-testid=settlement]').hidden")
     assert len(hand(page)) == 16
