@@ -10,6 +10,8 @@ The title ladder (VARIANTS.md, seed 004) turns the cumulative score into a title
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -160,7 +162,12 @@ class History:
             return cur.rowcount == 1
 
     def stats(self) -> Stats:
+        """The totals; no database yet is no games, but a data dir that is a file (or a
+        database that is not one) is an ``OSError`` / ``sqlite3.Error`` for the caller."""
         if not self.path.exists():
+            folder = self.path.parent
+            if folder.exists() and not folder.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
             return Stats(0, 0, 0, (), None, None)
         with self._connect() as con:
             groups = tuple(

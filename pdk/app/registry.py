@@ -15,8 +15,9 @@ from pathlib import Path
 
 import yaml
 
+from pdk.app.limits import PROFILE_BYTES, LimitError, loads_yaml, read_bounded
 from pdk.engine.profile import DEFAULT_PROFILE, Profile, ProfileError, ProfileReason, validate_profile
-from pdk.text.catalog import Lang
+from pdk.text.catalog import Lang, excerpt
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,11 @@ def _resolve_base(data: dict[str, object], source: str, depth: int = 0) -> dict[
     if not isinstance(base_name, str) or depth > 8:
         raise ProfileError(ProfileReason.BASE_BAD, source=source)
     base_path = Path(base_name)
-    if not (base_path.suffix in {".yaml", ".yml"} and base_path.exists()):
+    if not (base_path.suffix in {".yaml", ".yml"} and _exists(base_path)):
         try:
             base_path = _find_named(base_name)
         except ProfileError:
-            raise ProfileError(ProfileReason.BASE_UNKNOWN, source=source, name=base_name) from None
+            raise ProfileError(ProfileReason.BASE_UNKNOWN, source=source, name=excerpt(base_name)) from None
     base_data = _read_yaml(base_path)
     if not isinstance(base_data, dict):
         raise ProfileError(ProfileReason.NOT_MAPPING, source=str(base_path))
@@ -93,15 +94,20 @@ def profile_from_dict(data: object, source: str = "profile") -> Profile:
 
 
 def _read_yaml(path: Path) -> object:
+    """A profile file parsed within bounds (size, depth, numbers: ``pdk.app.limits``)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, PROFILE_BYTES)
     except OSError as exc:
         reason = _OsReason(exc.errno, exc.strerror or str(exc))
         raise ProfileError(ProfileReason.CANNOT_READ, path=str(path), detail=reason) from None
     except UnicodeDecodeError:
         raise ProfileError(ProfileReason.NOT_TEXT, path=str(path)) from None
+    except LimitError as exc:
+        raise ProfileError(ProfileReason.CANNOT_READ, path=str(path), detail=exc) from None
     try:
-        return yaml.safe_load(text)
+        return loads_yaml(text)
+    except LimitError as exc:
+        raise ProfileError(ProfileReason.CANNOT_READ, path=str(path), detail=exc) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         if mark is None:
@@ -112,9 +118,18 @@ def _read_yaml(path: Path) -> object:
 def profile_path(name_or_path: str | Path) -> Path:
     """The file a profile name, alias or path refers to (ProfileError if none)."""
     path = Path(name_or_path)
-    if not (path.suffix in {".yaml", ".yml"} or path.exists()):
+    if not (path.suffix in {".yaml", ".yml"} or _exists(path)):
         path = _find_named(str(name_or_path))
     return path
+
+
+def _exists(path: Path) -> bool:
+    """``path.exists()`` for any string a user or a file may give: a name too long for
+    the system or holding a NUL byte simply does not exist."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def load_profile(name_or_path: str | Path = DEFAULT_PROFILE) -> Profile:
@@ -128,7 +143,7 @@ def _find_named(name: str) -> Path:
     if found is not None:
         return found
     names = ", ".join(sorted(p.stem for p in variants_dir().glob("*.yaml")))
-    raise ProfileError(ProfileReason.UNKNOWN, name=name, known=names)
+    raise ProfileError(ProfileReason.UNKNOWN, name=excerpt(name), known=names)
 
 
 @lru_cache(maxsize=1)
@@ -140,8 +155,8 @@ def _shipped_index() -> dict[str, Path]:
     files = sorted(variants_dir().glob("*.yaml"))
     for p in files:
         try:
-            data = yaml.safe_load(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            data = loads_yaml(read_bounded(p, PROFILE_BYTES))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, LimitError):
             continue
         if isinstance(data, dict):
             for alias in data.get("aliases") or ():

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import time
 import uuid
@@ -26,7 +27,8 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-from pdk.app.files import atomic_write
+from pdk.app.files import atomic_write, remove_stale_temps
+from pdk.app.limits import RECORD_BYTES, LimitError, loads_json, read_bounded
 from pdk.bots import make_bot
 from pdk.bots.hints import hints
 from pdk.engine.combos import Move
@@ -42,6 +44,10 @@ SAVE_VERSION = 1
 HUMAN = 0
 _SEED_MASK = (1 << 63) - 1
 MAX_SLOTS = 9
+# A session id names record files (``records/<id>-<deal>.json``): read from a save, it must
+# be a plain name, never a path (``../x``, ``/etc/x``). New ids are 12 hex digits.
+_SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_DEALS = 10**9
 
 
 class SaveReason(Enum):
@@ -56,6 +62,8 @@ class SaveReason(Enum):
     DEAL = "save_err_deal"
     TOTALS = "save_err_totals"
     SLOTS_BUSY = "save_err_slots_busy"
+    ID = "save_err_id"
+    RANGE = "save_err_range"
 
 
 
@@ -180,17 +188,19 @@ def session_from_dict(data: Any) -> Session:
     s = data.get("session")
     if not isinstance(s, dict):
         raise SaveError(SaveReason.SESSION_MISSING)
+    sid = _typed(s, "id", str)
+    if not _SESSION_ID.fullmatch(sid):
+        raise SaveError(SaveReason.ID)
     try:
         record = from_dict(data.get("record"))
         state = record.replay()
     except RecordError as exc:
         raise SaveError(SaveReason.DEAL, detail=exc) from None
-    try:
-        totals = [int(x) for x in _typed(s, "totals", list)]
-    except (TypeError, ValueError):
+    totals = _typed(s, "totals", list)
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in totals):
         raise SaveError(SaveReason.FIELD, field="totals", kind="list") from None
     sess = Session(
-        id=_typed(s, "id", str),
+        id=sid,
         difficulty=_typed(s, "difficulty", str),
         variant=_typed(s, "variant", str),
         seed_base=_typed(s, "seed_base", int),
@@ -202,6 +212,13 @@ def session_from_dict(data: Any) -> Session:
     )
     if len(sess.totals) != sess.state.players:
         raise SaveError(SaveReason.TOTALS)
+    for name, value, low, high in (
+        ("seed_base", sess.seed_base, 0, _SEED_MASK),
+        ("deal_no", sess.deal_no, 1, MAX_DEALS),
+        ("deals_done", sess.deals_done, 0, MAX_DEALS),
+    ):
+        if not low <= value <= high:
+            raise SaveError(SaveReason.RANGE, field=name)
     return sess
 
 
@@ -216,12 +233,16 @@ def _typed(d: dict[str, Any], key: str, kind: type) -> Any:
 
 
 def load_save(path: Path) -> Session:
+    """Read a save back, within bounds (``pdk.app.limits``): a save that is not a regular
+    file, too big, too deeply nested or holding absurd numbers is a ``SaveError`` like any
+    other unreadable save."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = loads_json(read_bounded(path, RECORD_BYTES))
     except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(SaveReason.CANNOT_READ, detail=str(exc)) from None
-    try:
-        data = json.loads(text)
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SaveError(SaveReason.CANNOT_READ, detail=detail) from None
+    except LimitError as exc:
+        raise SaveError(SaveReason.CANNOT_READ, detail=exc) from None
     except json.JSONDecodeError as exc:
         raise SaveError(SaveReason.JSON, line=exc.lineno, col=exc.colno) from None
     return session_from_dict(data)
@@ -270,6 +291,9 @@ def claim_slot(data_dir: Path) -> Slot:
         path = save_path(data_dir, number)
         lock = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115 (held open)
         if _try_lock(lock):
+            # Temporary files of processes killed mid-write (records are cleared too).
+            remove_stale_temps(data_dir)
+            remove_stale_temps(data_dir / "records")
             return Slot(number, path, lock)
         lock.close()
     raise SaveError(SaveReason.SLOTS_BUSY, n=MAX_SLOTS, path=data_dir)

@@ -9,6 +9,7 @@ import typer
 
 from pdk import __version__
 from pdk.cli import moves, play, replay, selfplay, serve, stats, variants
+from pdk.cli.common import sane_environment, silence_stdout, stdout_closed
 from pdk.text.catalog import Lang, default_lang, tr
 
 app = typer.Typer(
@@ -102,8 +103,31 @@ def usage_message(exc: Any, lang: Lang) -> str:
 
 
 def main() -> None:
-    """Run the program. A usage error (unknown option, bad value, missing option) is one
-    line on stderr and exit 2, like every other user error, instead of a framed box."""
+    """Run the program, and end it with one line whatever the streams do: stdout closed
+    (exit 2), its reader gone (``| head -1``: quiet, exit 141 as for SIGPIPE), the disk
+    full under it, or any other system error left unsaid (one line, exit 2)."""
+    sane_environment()
+    lang = argv_lang(sys.argv[1:])
+    if stdout_closed():
+        print(f"pdk: error: {tr('err_stdout_closed', lang)}", file=sys.stderr)
+        sys.exit(2)
+    try:
+        try:
+            _run()
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        sys.exit(141)
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"pdk: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        sys.exit(2)
+
+
+def _run() -> None:
+    """A usage error (unknown option, bad value, missing option) is one line on stderr and
+    exit 2, like every other user error, instead of a framed box."""
     try:
         result = app(standalone_mode=False)
     except Exception as exc:

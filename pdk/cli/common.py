@@ -55,4 +55,35 @@ def lang_or_fail(lang: str | None) -> Lang:
 
 
 def is_terminal() -> bool:
-    return sys.stdout.isatty()
+    return sys.stdout is not None and sys.stdout.isatty()
+
+
+def sane_environment() -> None:
+    """Before any command runs: a ``COLUMNS`` or ``LINES`` that is not a usable number
+    (``0``, ``abc``, a twelve-digit width) is dropped, so tables and errors are laid out
+    at the terminal's or the default width instead of vanishing; a closed stdin reads as
+    the end of input and a closed stderr discards. A closed stdout is the caller's to
+    refuse (``stdout_closed``): the output is the point of every command."""
+    for var in ("COLUMNS", "LINES"):
+        value = os.environ.get(var)
+        if value is not None and not (value.strip().isdigit() and 10 <= int(value) <= 10_000):
+            del os.environ[var]
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (lives as long as the process)
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
+def stdout_closed() -> bool:
+    return sys.stdout is None
+
+
+def silence_stdout() -> None:
+    """The reader of stdout went away (``| head -1``): point stdout at /dev/null so the
+    interpreter's last flush does not fail again on the way out."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -23,7 +23,7 @@ from pdk.engine.cards import CardParseError, CardPlace, format_cards, mask_of, p
 from pdk.engine.combos import Move, classify, move_of, preferred_lead
 from pdk.engine.profile import Profile
 from pdk.engine.rules import IllegalPlay, Position, Reason, check, is_one_suit, resolve_cards
-from pdk.text.catalog import Lang, tr
+from pdk.text.catalog import Lang, excerpt, tr
 
 
 def parse_beat(profile: Profile, text: str, available: int, lang: Lang) -> Move:
@@ -62,6 +62,9 @@ def moves(
 ) -> None:
     """List every legal play for a hand, or judge one play (exit 1 if illegal)."""
     language = lang_or_fail(lang)
+    for option, value in (("--hand", hand), ("--beat", beat), ("--play", play)):
+        if value is not None and not value.strip(" ,\t"):
+            fail(tr("err_no_cards", language, option=option))
     profile = profile_or_fail(variant, language)
     deck = mask_of(profile.deck_cards)
     try:
@@ -69,7 +72,7 @@ def moves(
     except CardParseError as exc:
         fail(f"--hand: {exc.message(language)}")
     hand_mask = mask_of(hand_cards)
-    prev = parse_beat(profile, beat, deck & ~hand_mask, language) if beat else None
+    prev = parse_beat(profile, beat, deck & ~hand_mask, language) if beat is not None else None
     pos = Position(profile, hand_mask, prev, next_holds == 1)
     console = out_console()
     if play is not None:
@@ -106,7 +109,7 @@ def _judge(pos: Position, text: str, as_json: bool, lang: Lang) -> None:
             try:
                 cards = resolve_cards(text, pos.hand, CardPlace.HAND)
             except CardParseError:
-                raise IllegalPlay(Reason.NOT_IN_HAND, cards=text.strip()) from None
+                raise IllegalPlay(Reason.NOT_IN_HAND, cards=excerpt(text.strip())) from None
         result = check(pos, cards)
     except IllegalPlay as exc:
         if as_json:

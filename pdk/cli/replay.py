@@ -22,7 +22,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pdk.app.files import load
+from pdk.app.files import load, parse, read_text
+from pdk.app.limits import LimitError, loads_json
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
 from pdk.cli.replay_view import (
@@ -34,7 +35,7 @@ from pdk.cli.replay_view import (
     seat_names,
     transcript,
 )
-from pdk.engine.record import GameRecord, RecordError, RecordReason, loads
+from pdk.engine.record import GameRecord, RecordError, RecordReason
 from pdk.engine.state import GameState
 from pdk.text.catalog import Lang, tr
 
@@ -207,16 +208,17 @@ def _cooked(fd: int) -> None:
 
 
 def _jsonl_games(path: Path) -> list[str]:
-    """The games of a JSONL file, one line each (empty when it is not JSONL)."""
+    """The games of a JSONL file, one line each (empty when it is not JSONL, or cannot be
+    read: loading it again then says why)."""
     try:
-        lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
-    except (OSError, UnicodeDecodeError):
+        lines = [ln for ln in read_text(path).splitlines() if ln.strip()]
+    except RecordError:
         return []
     if len(lines) < 2:
         return []
     try:
-        json.loads(lines[0])
-    except json.JSONDecodeError:
+        loads_json(lines[0])
+    except (json.JSONDecodeError, LimitError):
         return []
     return lines
 
@@ -239,7 +241,7 @@ def check_all(path: Path, lines: list[str], lang: Lang) -> None:
     """Validate every game (``lines``) of the JSONL file ``path``; fail at the first bad one."""
     for k, line in enumerate(lines, 1):
         try:
-            loads(line)
+            parse(line)
         except RecordError as exc:
             fail(f"{path}: {tr('rp_game_k', lang, k=k)}: {exc.message(lang)}")
         except (KeyError, TypeError, AttributeError, ValueError):

@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -44,17 +44,26 @@ from pdk.cli.common import (
     out_console,
     profile_or_fail,
 )
-from pdk.text.catalog import Lang, tr
+from pdk.cli.table import NARROW, difficulty_name
+from pdk.text.catalog import Lang, excerpt, tr
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
 
 
+# Bounds that no real run reaches, so a typo of a few digits is refused, not obeyed
+# (10**20 deals never end; 100,000 processes take the machine down).
+MAX_GAMES = 10**9
+MAX_WORKERS = 256
+
+
 def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
     """One bot name per seat; a single name fills every seat. Unknown names and bad
     plug-in specs fail here, before any process starts."""
-    names = [p.strip() for p in (text or "normal").split(",") if p.strip()]
+    names = [p.strip() for p in ("normal" if text is None else text).split(",") if p.strip()]
+    if not names:
+        fail(tr("sp_no_players", lang))
     if len(names) == 1:
         names = names * seats
     if len(names) != seats:
@@ -62,7 +71,7 @@ def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
     known = bot_names()
     for name in names:
         if name not in known and not is_plugin(name):
-            fail(tr("sp_unknown_bot", lang, name=name, known=", ".join(known)))
+            fail(tr("sp_unknown_bot", lang, name=excerpt(name), known=", ".join(known)))
     return names
 
 
@@ -106,37 +115,38 @@ def _fmt_ci(line: Line) -> str:
     return f"{lo:+.2f}…{hi:+.2f}"
 
 
-def summary_tables(summary: Summary, lang: Lang) -> list[Table]:
-    """The summary as rich tables (pure: no printing)."""
-    tables = []
+def summary_tables(summary: Summary, lang: Lang, width: int = 80) -> list[RenderableType]:
+    """The summary as rich tables (pure: no printing), every cell whole at ``width``: the
+    per-seat table leaves out the deal count its title gives, built-in bots are named in
+    the reader's language, and below ``NARROW`` columns only wins and scores are shown.
+    Titles are lines of their own, so that they wrap where a table title would not."""
+    wide = width >= NARROW
+    tables: list[RenderableType] = []
     for title, lines, with_seat in (
         (tr("sp_title_seats", lang, n=summary.seats[0].deals if summary.seats else 0), summary.seats, True),
         (tr("sp_title_bots", lang), summary.bots, False),
     ):
-        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-        if with_seat:
-            table.add_column(tr("sp_col_seat", lang), justify="right")
-        table.add_column(tr("sp_col_bot", lang))
-        for key in ("sp_col_deals", "sp_col_wins", "sp_col_win_rate", "sp_col_score"):
-            table.add_column(tr(key, lang), justify="right")
-        table.add_column(tr("sp_col_ci", lang), justify="right", no_wrap=True)
-        for key in ("sp_col_bombs", "sp_col_shut_out", "sp_col_plays"):
-            table.add_column(tr(key, lang), justify="right")
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+        keys = (["sp_col_seat"] if with_seat else []) + ["sp_col_bot"]
+        keys += ([] if with_seat else ["sp_col_deals"]) + ["sp_col_wins", "sp_col_win_rate", "sp_col_score"]
+        keys += ["sp_col_ci", "sp_col_bombs", "sp_col_shut_out", "sp_col_plays"] if wide else []
+        for key in keys:
+            table.add_column(tr(key, lang), justify="left" if key == "sp_col_bot" else "right", no_wrap=True)
         for line in lines:
-            cells = [] if not with_seat else [str(line.seat)]
-            cells += [
-                line.bot,
-                str(line.deals),
-                str(line.wins),
-                f"{100 * line.win_rate:.1f}%",
-                f"{line.score_mean:+.2f}",
-                _fmt_ci(line),
-                str(line.bombs),
-                str(line.shut_outs),
-                f"{line.plays_per_deal:.1f}",
-            ]
-            table.add_row(*cells)
-        tables.append(table)
+            cells = {
+                "sp_col_seat": str(line.seat),
+                "sp_col_bot": difficulty_name(line.bot, lang),
+                "sp_col_deals": str(line.deals),
+                "sp_col_wins": str(line.wins),
+                "sp_col_win_rate": f"{100 * line.win_rate:.1f}%",
+                "sp_col_score": f"{line.score_mean:+.2f}",
+                "sp_col_ci": _fmt_ci(line),
+                "sp_col_bombs": str(line.bombs),
+                "sp_col_shut_out": str(line.shut_outs),
+                "sp_col_plays": f"{line.plays_per_deal:.1f}",
+            }
+            table.add_row(*(cells[k] for k in keys))
+        tables.append(Group(Text(title, style="bold"), table))
     return tables
 
 
@@ -153,13 +163,17 @@ class _Stop:
 
 
 class _RecordWriter:
-    """Writes records in game order, each line flushed as soon as every earlier game is done."""
+    """Writes records in game order, each line flushed as soon as every earlier game is done.
+
+    A write that fails (a full disk) is kept in ``error`` and ends the writing: the run
+    stops, says so in one line and still summarises the games finished."""
 
     def __init__(self, fh: IO[str]) -> None:
         self.fh = fh
         self.next = 0
         self.pending: dict[int, str] = {}
         self.written = 0
+        self.error: OSError | None = None
 
     def add(self, res: GameResult) -> None:
         assert res.record is not None
@@ -174,13 +188,25 @@ class _RecordWriter:
             self._write(self.pending.pop(index))
 
     def _write(self, text: str) -> None:
-        self.fh.write(text + "\n")
-        self.fh.flush()
+        if self.error is not None:
+            return
+        try:
+            self.fh.write(text + "\n")
+            self.fh.flush()
+        except OSError as exc:
+            self.error = exc
+            return
         self.written += 1
+
+    def close(self) -> None:
+        try:
+            self.fh.close()
+        except OSError as exc:  # the last flush of a full disk
+            self.error = self.error or exc
 
 
 def selfplay(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Deals to play.")] = 100,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Deals to play.")] = 100,
     players: Annotated[
         str | None,
         typer.Option(
@@ -199,7 +225,8 @@ def selfplay(
         Path | None, typer.Option("--out", "-o", help="Write every game record to this JSONL file.")
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores).")
+        int | None,
+        typer.Option("--workers", "-w", min=1, max=MAX_WORKERS, help="Processes (default: all cores)."),
     ] = None,
     backend: Annotated[
         str,
@@ -261,7 +288,15 @@ def _run(
     writer = _RecordWriter(fh) if fh is not None else None
     progress = _progress(language) if sys.stderr.isatty() else None
     started = time.perf_counter()
-    stream = where.games(profile, tasks)
+    # The workers fork here with SIGPIPE at its default action, so a worker whose parent
+    # was killed ends silently on its next write instead of printing a BrokenPipeError.
+    pipe = getattr(signal, "SIGPIPE", None)
+    old_pipe = signal.signal(pipe, signal.SIG_DFL) if pipe is not None else None
+    try:
+        stream = where.games(profile, tasks)
+    finally:
+        if pipe is not None:
+            signal.signal(pipe, old_pipe)
     failure = None
     try:
         if progress is not None:
@@ -273,7 +308,7 @@ def _run(
                 writer.add(res)
             if progress is not None:
                 progress.advance(task_id)
-            if stop.requested:
+            if stop.requested or (writer is not None and writer.error is not None):
                 break
     except KeyboardInterrupt:
         stop.requested = True
@@ -285,14 +320,18 @@ def _run(
             progress.stop()
         if writer is not None:
             writer.drain()
-        if fh is not None:
-            fh.close()
+            writer.close()
     if failure is not None:
         fail(failure)
     seconds = time.perf_counter() - started
-    interrupted = tally.games < planned
+    write_failed = writer is not None and writer.error is not None
+    interrupted = tally.games < planned and not write_failed  # a full disk is said below
     summary = tally.summary(games_planned=planned, seconds=seconds, interrupted=interrupted)
     _report(summary, profile.name, seed, n_workers, as_json, language)
+    if write_failed:
+        assert writer is not None and writer.error is not None
+        reason = writer.error.strerror or str(writer.error)
+        fail(tr("sp_out_failed", language, path=out, n=writer.written, reason=reason))
     if writer is not None and not as_json:
         err_console().print(
             tr("sp_records", language, n=writer.written, path=out), markup=False, highlight=False
@@ -349,9 +388,9 @@ def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bo
             markup=False,
             highlight=False,
         )
-    for table in summary_tables(summary, lang):
-        console.print(table)
-    console.print(tr("sp_legend", lang), markup=False, highlight=False, style="dim")
+    for table in summary_tables(summary, lang, console.width):
+        console.print(table, soft_wrap=False)
+    console.print(tr("sp_legend", lang), markup=False, highlight=False, style="dim", soft_wrap=False)
     console.print(
         tr(
             "sp_footer",
@@ -369,4 +408,5 @@ def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bo
         ),
         markup=False,
         highlight=False,
+        soft_wrap=False,
     )

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
-from pdk.text.catalog import LocalizedError
+from pdk.text.catalog import LocalizedError, excerpt
 
 
 class Rank(IntEnum):
@@ -144,7 +144,7 @@ def parse_specs(text: str) -> list[CardSpec]:
         else:
             idx = RANK_CHARS.find(ch.upper())
             if idx < 0:
-                raise CardParseError(CardReason.UNKNOWN_CARD, char=ch, pos=i + 1, text=text)
+                raise CardParseError(CardReason.UNKNOWN_CARD, char=ch, pos=i + 1, text=excerpt(text))
             rank = Rank(idx)
             i += 1
         suit: int | None = None

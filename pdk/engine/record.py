@@ -9,7 +9,7 @@ record is rejected with the move number and the reason.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -269,9 +269,11 @@ def _load_action(state: GameState, number: int, entry: Any) -> None:
         raise RecordError(RecordReason.KIND, n=number, kind=kind, actual=played.kind.label)
 
 
-def loads(text: str) -> GameRecord:
+def loads(text: str, decode: Callable[[str], Any] = json.loads) -> GameRecord:
+    """A record from its JSON text; ``decode`` is the JSON parser (the app passes one that
+    bounds depth and numbers, ``pdk.app.limits.loads_json``)."""
     try:
-        data = json.loads(text)
+        data = decode(text)
     except json.JSONDecodeError as exc:
         raise RecordError(RecordReason.JSON, line=exc.lineno, col=exc.colno) from None
     return from_dict(data)

@@ -36,6 +36,7 @@ from pdk.engine.combos import (
 from pdk.engine.generator import Generator, generator_for
 from pdk.engine.judge import IllegalPlay, Reason, highest_single, judge, locked_ranks
 from pdk.engine.profile import Profile
+from pdk.text.catalog import excerpt
 
 
 class Play(NamedTuple):
@@ -202,7 +203,7 @@ def resolve_cards(text: str, available: int, what: CardPlace = CardPlace.HAND) -
     """
     specs = parse_specs(text)
     if not specs:
-        raise CardParseError(CardReason.NO_CARDS, text=text)
+        raise CardParseError(CardReason.NO_CARDS, text=excerpt(text))
     left = available
     chosen: list[int] = []
     for spec in sorted(specs, key=lambda s: s.suit is None):
@@ -279,7 +280,7 @@ def check(pos: Position, cards: Sequence[int] | None) -> Play | None:
     mask = mask_of(cards)
     text = format_cards(cards)
     if len(set(cards)) != len(cards) or mask & ~pos.hand:
-        raise IllegalPlay(Reason.NOT_IN_HAND, cards=text)
+        raise IllegalPlay(Reason.NOT_IN_HAND, cards=excerpt(text))
     flush = profile.combinations.straight_flush != "none" and is_one_suit(cards)
     verdict = judge(profile, pos.counts, C.from_cards(cards), pos.prev, pos.next_has_one, flush)
     if not isinstance(verdict, Reading):

@@ -18,6 +18,7 @@ from pdk.text.messages import (
     combos,
     common,
     hints,
+    hostile,
     match,
     play,
     profile,
@@ -59,6 +60,7 @@ _PARTS = (
     scale.MESSAGES,
     session.MESSAGES,
     common.MESSAGES,
+    hostile.MESSAGES,
     usage.MESSAGES,
     replay.MESSAGES,
     replay_view.MESSAGES,
@@ -80,6 +82,12 @@ def default_lang() -> Lang:
             return "zh" if value.lower().startswith("zh") else "en"
     loc = locale.getlocale()[0] or ""
     return "zh" if loc.lower().startswith("zh") else "en"
+
+
+def excerpt(text: str, limit: int = 60) -> str:
+    """At most ``limit`` characters of what a user typed or a file held, for a message:
+    a 40,000-character card string is quoted by its start, not echoed whole."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def tr(key: str, lang: Lang, **params: object) -> str:
