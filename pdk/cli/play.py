@@ -39,7 +39,7 @@ from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
 from pdk.engine.rules import IllegalPlay
 from pdk.engine.settlement import Settlement
-from pdk.text.catalog import Lang, excerpt, tr
+from pdk.text.catalog import Lang, tr
 from pdk.text.explain import reason_text
 
 
@@ -74,11 +74,11 @@ def error_detail(exc: Exception, lang: Lang) -> str:
 
 def check_difficulty(name: str, lang: Lang) -> None:
     if name not in DIFFICULTIES:
-        fail(tr("err_difficulty", lang, name=excerpt(name)))
+        fail(tr("err_difficulty", lang, name=name))
     known = bot_names()
     if name not in known:
         usable = ", ".join(d for d in DIFFICULTIES if d in known)
-        fail(tr("err_difficulty_missing", lang, name=excerpt(name), known=usable))
+        fail(tr("err_difficulty_missing", lang, name=name, known=usable))
 
 
 @dataclass
@@ -546,8 +546,8 @@ def play(
                     tr(
                         "resume_differs",
                         language,
-                        variant=excerpt(session.variant),
-                        difficulty=excerpt(session.difficulty),
+                        variant=session.variant,
+                        difficulty=session.difficulty,
                     )
                 )
             check_difficulty(session.difficulty, language)
