@@ -231,7 +231,9 @@ def _frame(
     for seat in range(record.profile.players):
         label = Text(names[seat], style="bold cyan" if seat == frame.viewer else "bold")
         status = Text()
-        status.append(tr("rp_cards_left", lang, n=state.sizes[seat]))
+        status.append(
+            tr("rp_cards_left_1" if state.sizes[seat] == 1 else "rp_cards_left", lang, n=state.sizes[seat])
+        )
         if state.sizes[seat] == 1:
             status.append(" ")
             status.append(f" {tr('rp_bao_dan', lang)} ", style="bold white on red")

@@ -9,10 +9,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "跑得快 · {variant} · {difficulty} · 第 {n} 局",
     ),
     "play_session": ("session {total:+d}", "累计 {total:+d}"),
-    "seat_you": ("You", "你"),
-    "seat_next": ("Next 下家", "下家"),
-    "seat_prev": ("Prev 上家", "上家"),
-    "seat_across": ("Across 对家", "对家"),
     "cards_n": ("{n} cards", "{n} 张"),
     "cards_1": ("1 card", "1 张"),
     "seat_out": ("out · {place}", "已出完 · {place}"),
@@ -22,34 +18,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "diff_easy": ("easy", "简单"),
     "diff_normal": ("normal", "普通"),
     "diff_hard": ("hard", "困难"),
-    "status_lead": ("Your lead: play any combination.", "轮到你先出：任意牌型。"),
-    "status_follow_must": (
-        "Your turn: beat {who}'s {cards} ({kind}). You hold a play that beats it: no passing.",
-        "轮到你：压过{who}的 {cards}（{kind}）。你有能压过的牌，不能不出。",
-    ),
-    "status_follow_none": (
-        "Your turn: {who} played {cards} ({kind}). Nothing beats it: pass (p or Enter).",
-        "轮到你：{who}出了 {cards}（{kind}）。你压不过：不出（p 或回车）。",
-    ),
-    "status_follow_free": (
-        "Your turn: beat {who}'s {cards} ({kind}) or pass (p).",
-        "轮到你：压过{who}的 {cards}（{kind}），或不出 (p)。",
-    ),
     "status_bao_dan": (
         "Your 下家 has 报单: a single must be your highest ({high}).",
         "下家报单：出单张必须出你最大的 {high}。",
     ),
-    "status_waiting": ("{who} to play…", "等待{who}出牌…"),
     "status_auto": (
         "托管 on: the hint bot plays for you. Type a or 托管, or press Ctrl-C, to take back.",
         "托管中：提示机器人替你出牌。输入 a 或 托管，或按 Ctrl-C 取消。",
     ),
     "hand_label": ("Your hand ({n})", "你的手牌（{n} 张）"),
     "counter_label": ("Card counter (unseen): ", "记牌器（未出现）："),
-    "log_label": ("Last: ", "最近："),
     "log_play": ("{who}: {cards}", "{who}：{cards}"),
     "log_pass": ("{who}: pass", "{who}：不出"),
-    "log_none": ("the deal begins", "开局"),
     "prompt": ("play (? help)> ", "出牌（? 帮助）> "),
     "help": (
         "Type a play: 334455, 3-7 (straight), 33-55 (pair chain), T or 10; suits are chosen"

@@ -9,6 +9,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rp_to_move": ("to move", "出牌"),
     "rp_leads": ("leads", "首出"),
     "rp_cards_left": ("{n} cards", "{n} 张"),
+    "rp_cards_left_1": ("1 card", "1 张"),
     "rp_bao_dan": ("报单", "报单"),
     "rp_hidden": ("(hidden)", "（暗牌）"),
     "rp_out": ("out!", "出完！"),
