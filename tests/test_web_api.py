@@ -237,3 +237,20 @@ def test_the_page_and_its_modules_are_served(tmp_path: Path) -> None:
     for name in ("app.js", "cards.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/../server.py").status_code == 404
+
+
+def test_an_evicted_table_in_use_never_acts_twice(tmp_path: Path) -> None:
+    store, client = make_client(tmp_path, max_live=1)
+    token = client.post("/api/open", json={}).json()["token"]
+    held = store.get(token)
+    assert held is not None
+    with held.lock:  # an action in progress: the table is not evicted under it
+        client.post("/api/open", json={})
+        assert store.get(token) is held
+    client.post("/api/open", json={})  # now it is: on disk only
+    assert store.live() == 1
+    # An action through the evicted copy lands on the copy read back from disk.
+    store.choose_difficulty(held, "hard")
+    live = store.get(token)
+    assert live is not None and live is not held
+    assert live.next_difficulty == "hard" and held.next_difficulty == "easy"

@@ -179,8 +179,15 @@ class TableStore:
         with self._lock:
             kept = self._live.setdefault(table.token, table)
             self._live.move_to_end(table.token)
-            while len(self._live) > self.max_live:
-                self._live.popitem(last=False)  # saved after every change: disk has it
+            # Saved after every change, so an evicted table is on disk. A table in use (its
+            # lock held) stays until its action is done: the bound is exceeded meanwhile.
+            for token in list(self._live):
+                if len(self._live) <= self.max_live:
+                    break
+                old = self._live[token]
+                if old.lock.acquire(blocking=False):
+                    del self._live[token]
+                    old.lock.release()
             return kept
 
     def live(self) -> int:
@@ -192,13 +199,28 @@ class TableStore:
     # -- actions ---------------------------------------------------------------------------
 
     @contextmanager
+    def holding(self, table: Table) -> Iterator[Table]:
+        """Hold the live copy of ``table`` (if it was evicted while this request waited,
+        the copy read back from disk, so no two copies of one table ever act); save it
+        afterwards."""
+        while True:
+            with table.lock:
+                if self._live.get(table.token) is table:
+                    yield table
+                    self.save(table)
+                    return
+            again = self.get(table.token)
+            if again is None:
+                raise TableRefused(TableReason.STALE, seq=-1, now=table.seq)
+            table = again
+
+    @contextmanager
     def acting(self, table: Table, seq: int) -> Iterator[Session]:
         """Hold the table for one action answering move number ``seq``; save afterwards."""
-        with table.lock:
-            if seq != table.seq:
-                raise TableRefused(TableReason.STALE, seq=seq, now=table.seq)
-            yield table.session
-            self.save(table)
+        with self.holding(table) as held:
+            if seq != held.seq:
+                raise TableRefused(TableReason.STALE, seq=seq, now=held.seq)
+            yield held.session
 
     def play(self, table: Table, seq: int, cards: list[str] | None) -> None:
         """The human's play (``None`` passes), judged by the engine (``IllegalPlay`` or
@@ -231,9 +253,8 @@ class TableStore:
 
     def choose_difficulty(self, table: Table, difficulty: str) -> None:
         """Kept for the next deal (and every one after it)."""
-        with table.lock:
-            table.session.ui[NEXT_DIFFICULTY] = difficulty
-            self.save(table)
+        with self.holding(table) as held:
+            held.session.ui[NEXT_DIFFICULTY] = difficulty
 
     @staticmethod
     def _human_turn(s: Session) -> None:

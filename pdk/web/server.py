@@ -208,8 +208,9 @@ def create_app(store: TableStore, pace_ms: int = 700) -> Any:
         try:
             action(table)
         except LocalizedError as exc:  # IllegalPlay, CardParseError, TableRefused
-            return refused(exc, table, lang)
-        return JSONResponse(table_json(table, lang, pace_ms))
+            return refused(exc, store.get(token) or table, lang)
+        # The live copy: the store acts on the one read back if this one was evicted.
+        return JSONResponse(table_json(store.get(token) or table, lang, pace_ms))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
