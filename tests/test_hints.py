@@ -143,3 +143,15 @@ def test_premium_names() -> None:
     assert premium(J.move("2")) and premium(J.move("AA")) and premium(J.move("5555"))
     assert not premium(J.move("A")) and not premium(J.move("KK"))
     assert broken(J.move("5"), C.from_mask(mask_of(J.cards("555")))) == ("trio", Rank.FIVE)
+
+
+def test_the_table_model_carries_each_hint_with_its_reason() -> None:
+    from pdk.app.table_model import table_model
+
+    view = view_of("3355777 8 9 T Q", "4")
+    model = table_model(view, 0)
+    assert len(model.hints) == len(model.hint_reasons) == len(hints(view))
+    assert model.hints[0].text == "8"
+    assert model.hint_reasons[0].text("en") == "keeps your pair of 5s whole"
+    assert model.hint_reasons[0].text("zh") == "不拆你的对子5"
+    assert model.to_json()["hint_reasons"][0]["key"] == "hint_why_keeps"

@@ -26,7 +26,8 @@ cards as pdk notation strings with suit: ``"3s"``, ``"Th"``, jokers ``"B"``/``"R
       trick: TrickModel           leader + actions in play order (this trick only)
       task: TaskModel             whose turn, what they must do, the status message
       counter: tuple[CounterRank] 记牌器 per rank of the profile's deck
-      hints: tuple[PlayModel]     viewer's legal plays best first (only on their turn)
+      hints: tuple[PlayModel]     viewer's legal plays, cheapest sensible first (their turn only)
+      hint_reasons: tuple[Said]   why each hint is offered ("keeps your pair of 9s whole")
       settlement: SettlementModel | None   after the deal, every number explained
     SeatModel: seat, offset (places after the viewer: a face seats offset 1 as 下家 and
       offset n-1 as 上家), relation ("you"/"next"/"prev"/"across"/"out": the engine's
@@ -54,7 +55,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal, NamedTuple, Union
 
-from pdk.bots.hints import hints as hint_moves
+from pdk.bots.hints import Hint, hint_list
 from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, format_cards, format_unicode, rank_label, rank_of, suit_of
@@ -245,6 +246,7 @@ class TableModel:
     counter: tuple[CounterRank, ...]
     hints: tuple[PlayModel, ...]
     settlement: SettlementModel | None
+    hint_reasons: tuple[Said, ...] = ()  # why each hint is offered, one per hint
 
     def seat(self, seat: int) -> SeatModel:
         return next(s for s in self.seats if s.seat == seat)
@@ -539,8 +541,11 @@ def table_model(
             groups.append([card_name(c)])
     task = _task(view, turn, settlement, names)
     hints: tuple[PlayModel, ...] = ()
+    reasons: tuple[Said, ...] = ()
     if hints_for_viewer and task.kind in ("lead", "beat"):
-        hints = tuple(play_model(move_play(view, m)) for m in hint_moves(view))
+        offered = hint_list(view)
+        hints = tuple(play_model(move_play(view, h.move)) for h in offered)
+        reasons = tuple(hint_reason(h) for h in offered)
     return TableModel(
         viewer=you,
         players=n,
@@ -555,7 +560,21 @@ def table_model(
         counter=counter(view),
         hints=hints,
         settlement=None if settlement is None else settlement_model(view.profile, settlement, you, totals),
+        hint_reasons=reasons,
     )
+
+
+def hint_reason(hint: Hint) -> Said:
+    """Why a hint is offered, as a message: ranks by their labels, groups by name."""
+    params: dict[str, Param] = {}
+    for k, v in hint.params.items():
+        if k in ("rank", "high") and isinstance(v, int):
+            params[k] = rank_label(v)
+        elif k == "group":
+            params[k] = Said(f"hint_group_{v}")
+        else:
+            params[k] = v
+    return Said.of(hint.reason, **params)
 
 
 __all__ = [
