@@ -53,7 +53,7 @@ def moves(
         str | None, typer.Option("--beat", help="The play you must beat (omit when leading).")
     ] = None,
     next_holds: Annotated[
-        int, typer.Option("--next-holds", min=1, help="Cards your 下家 holds (1 = 报单).")
+        int, typer.Option("--next-holds", min=1, max=108, help="Cards your 下家 holds (1 = 报单).")
     ] = 16,
     play: Annotated[str | None, typer.Option("--play", help="Judge this one play ('pass' to pass).")] = None,
     variant: VariantOpt = "classic16",

@@ -39,7 +39,7 @@ from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
 from pdk.engine.rules import IllegalPlay
 from pdk.engine.settlement import Settlement
-from pdk.text.catalog import Lang, tr
+from pdk.text.catalog import Lang, excerpt, tr
 from pdk.text.explain import reason_text
 
 
@@ -74,11 +74,11 @@ def error_detail(exc: Exception, lang: Lang) -> str:
 
 def check_difficulty(name: str, lang: Lang) -> None:
     if name not in DIFFICULTIES:
-        fail(tr("err_difficulty", lang, name=name))
+        fail(tr("err_difficulty", lang, name=excerpt(name)))
     known = bot_names()
     if name not in known:
         usable = ", ".join(d for d in DIFFICULTIES if d in known)
-        fail(tr("err_difficulty_missing", lang, name=name, known=usable))
+        fail(tr("err_difficulty_missing", lang, name=excerpt(name), known=usable))
 
 
 @dataclass
@@ -486,7 +486,10 @@ def play(
         str | None,
         typer.Option("--variant", "-v", help="Rule profile: a name or a .yaml path (default classic16)."),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the first deal (reproducible).")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, max=2**63 - 1, help="Seed of the first deal (reproducible)."),
+    ] = None,
     lang: LangOpt = None,
     save_dir: Annotated[
         Path | None,
@@ -506,7 +509,9 @@ def play(
     ] = True,
     delay: Annotated[
         float,
-        typer.Option("--delay", min=0.0, help="Seconds each computer or 托管 play takes on a terminal."),
+        typer.Option(
+            "--delay", min=0.0, max=60.0, help="Seconds each computer or 托管 play takes on a terminal."
+        ),
     ] = 0.5,
 ) -> None:
     """Play 跑得快 against two AI players; the game is saved after every play."""
@@ -546,13 +551,13 @@ def play(
                     tr(
                         "resume_differs",
                         language,
-                        variant=session.variant,
-                        difficulty=session.difficulty,
+                        variant=excerpt(session.variant),
+                        difficulty=excerpt(session.difficulty),
                     )
                 )
             check_difficulty(session.difficulty, language)
     if session is None:
-        profile = profile_or_fail(variant or DEFAULT_PROFILE, language)
+        profile = profile_or_fail(DEFAULT_PROFILE if variant is None else variant, language)
         diff = difficulty or "normal"
         check_difficulty(diff, language)
         session = new_session(profile, variant or profile.name, diff, seed)

@@ -37,7 +37,7 @@ from pdk.cli.replay_view import (
 )
 from pdk.engine.record import GameRecord, RecordError, RecordReason
 from pdk.engine.state import GameState
-from pdk.text.catalog import Lang, tr
+from pdk.text.catalog import Lang, excerpt, tr
 
 
 class Key(Enum):
@@ -280,14 +280,14 @@ def replay(
     """
     language = lang_or_fail(lang)
     known = bot_names()
-    bot_name = bot or ("normal" if "normal" in known else "easy")
+    bot_name = bot if bot is not None else ("normal" if "normal" in known else "easy")
     if is_plugin(bot_name):
         try:
             check_bot(bot_name)  # a bad spec fails here, before the record is read
         except BotSpecError as exc:
             fail(exc.message(language))
     elif bot_name not in known:
-        fail(tr("rp_err_bot", language, name=bot_name, known=", ".join(known)))
+        fail(tr("rp_err_bot", language, name=excerpt(bot_name), known=", ".join(known)))
     games = _jsonl_games(file) if check and game is None else []
     if games:
         check_all(file, games, language)

@@ -45,17 +45,25 @@ from pdk.cli.common import (
     profile_or_fail,
 )
 from pdk.cli.table import NARROW, difficulty_name
-from pdk.text.catalog import Lang, tr
+from pdk.text.catalog import Lang, excerpt, tr
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
 
 
+# Bounds that no real run reaches, so a typo of a few digits is refused, not obeyed
+# (10**20 deals never end; 100,000 processes take the machine down).
+MAX_GAMES = 10**9
+MAX_WORKERS = 256
+
+
 def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
     """One bot name per seat; a single name fills every seat. Unknown names and bad
     plug-in specs fail here, before any process starts."""
-    names = [p.strip() for p in (text or "normal").split(",") if p.strip()]
+    names = [p.strip() for p in ("normal" if text is None else text).split(",") if p.strip()]
+    if not names:
+        fail(tr("sp_no_players", lang))
     if len(names) == 1:
         names = names * seats
     if len(names) != seats:
@@ -63,7 +71,7 @@ def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
     known = bot_names()
     for name in names:
         if name not in known and not is_plugin(name):
-            fail(tr("sp_unknown_bot", lang, name=name, known=", ".join(known)))
+            fail(tr("sp_unknown_bot", lang, name=excerpt(name), known=", ".join(known)))
     return names
 
 
@@ -155,13 +163,17 @@ class _Stop:
 
 
 class _RecordWriter:
-    """Writes records in game order, each line flushed as soon as every earlier game is done."""
+    """Writes records in game order, each line flushed as soon as every earlier game is done.
+
+    A write that fails (a full disk) is kept in ``error`` and ends the writing: the run
+    stops, says so in one line and still summarises the games finished."""
 
     def __init__(self, fh: IO[str]) -> None:
         self.fh = fh
         self.next = 0
         self.pending: dict[int, str] = {}
         self.written = 0
+        self.error: OSError | None = None
 
     def add(self, res: GameResult) -> None:
         assert res.record is not None
@@ -176,13 +188,25 @@ class _RecordWriter:
             self._write(self.pending.pop(index))
 
     def _write(self, text: str) -> None:
-        self.fh.write(text + "\n")
-        self.fh.flush()
+        if self.error is not None:
+            return
+        try:
+            self.fh.write(text + "\n")
+            self.fh.flush()
+        except OSError as exc:
+            self.error = exc
+            return
         self.written += 1
+
+    def close(self) -> None:
+        try:
+            self.fh.close()
+        except OSError as exc:  # the last flush of a full disk
+            self.error = self.error or exc
 
 
 def selfplay(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Deals to play.")] = 100,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Deals to play.")] = 100,
     players: Annotated[
         str | None,
         typer.Option(
@@ -193,7 +217,9 @@ def selfplay(
         ),
     ] = None,
     variant: VariantOpt = "classic16",
-    seed: Annotated[int, typer.Option("--seed", "-s", help="The same seed gives the same results.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, max=2**63 - 1, help="The same seed gives the same results.")
+    ] = 0,
     duplicate: Annotated[
         bool, typer.Option("--duplicate", help="Replay every deal in every seat arrangement of the bots.")
     ] = False,
@@ -201,7 +227,8 @@ def selfplay(
         Path | None, typer.Option("--out", "-o", help="Write every game record to this JSONL file.")
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores).")
+        int | None,
+        typer.Option("--workers", "-w", min=1, max=MAX_WORKERS, help="Processes (default: all cores)."),
     ] = None,
     backend: Annotated[
         str,
@@ -263,7 +290,15 @@ def _run(
     writer = _RecordWriter(fh) if fh is not None else None
     progress = _progress(language) if sys.stderr.isatty() else None
     started = time.perf_counter()
-    stream = where.games(profile, tasks)
+    # The workers fork here with SIGPIPE at its default action, so a worker whose parent
+    # was killed ends silently on its next write instead of printing a BrokenPipeError.
+    pipe = getattr(signal, "SIGPIPE", None)
+    old_pipe = signal.signal(pipe, signal.SIG_DFL) if pipe is not None else None
+    try:
+        stream = where.games(profile, tasks)
+    finally:
+        if pipe is not None:
+            signal.signal(pipe, old_pipe)
     failure = None
     try:
         if progress is not None:
@@ -275,7 +310,7 @@ def _run(
                 writer.add(res)
             if progress is not None:
                 progress.advance(task_id)
-            if stop.requested:
+            if stop.requested or (writer is not None and writer.error is not None):
                 break
     except KeyboardInterrupt:
         stop.requested = True
@@ -287,14 +322,18 @@ def _run(
             progress.stop()
         if writer is not None:
             writer.drain()
-        if fh is not None:
-            fh.close()
+            writer.close()
     if failure is not None:
         fail(failure)
     seconds = time.perf_counter() - started
-    interrupted = tally.games < planned
+    write_failed = writer is not None and writer.error is not None
+    interrupted = tally.games < planned and not write_failed  # a full disk is said below
     summary = tally.summary(games_planned=planned, seconds=seconds, interrupted=interrupted)
     _report(summary, profile.name, seed, n_workers, as_json, language)
+    if write_failed:
+        assert writer is not None and writer.error is not None
+        reason = writer.error.strerror or str(writer.error)
+        fail(tr("sp_out_failed", language, path=out, n=writer.written, reason=reason))
     if writer is not None and not as_json:
         err_console().print(
             tr("sp_records", language, n=writer.written, path=out), markup=False, highlight=False
