@@ -8,7 +8,8 @@
    pass, and one bot move, with ``--difficulty`` bots; median and p99 over ``--deals`` deals.
 3. **Load**: ``--clients`` simulated players at once, each playing a whole deal through the
    HTTP API of a real ``pdk serve`` pinned to one core (``taskset -c 0`` where available);
-   latency p50/p95/p99 of every request, and the number of errors (anything but 200).
+   latency p50/p95/p99 of every request, and the number of errors (anything but 200);
+   ``--max-tables`` below ``--clients`` measures it with tables evicted to disk and read back.
 """
 
 from __future__ import annotations
@@ -110,13 +111,13 @@ async def one_client(base: str, latencies: list[float], errors: list[str]) -> No
             table = r.json()
 
 
-def load_test(clients: int, difficulty: str) -> None:
+def load_test(clients: int, difficulty: str, max_tables: int) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     data = tempfile.mkdtemp(prefix="pdk-load-")
     cmd = [sys.executable, "-m", "pdk", "serve", "--no-open", "--port", str(port), "--save-dir", data]
-    cmd += ["--difficulty", difficulty, "--max-tables", str(clients * 2)]
+    cmd += ["--difficulty", difficulty, "--max-tables", str(max_tables)]
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -141,7 +142,8 @@ def load_test(clients: int, difficulty: str) -> None:
         server.terminate()
         server.wait(10)
         shutil.rmtree(data, ignore_errors=True)
-    print(f"load: {clients} clients, one whole deal each, {difficulty} bots, server on one core:")
+    print(f"load: {clients} clients, one whole deal each, {difficulty} bots, server on one core", end="")
+    print(f" (at most {max_tables} tables in memory):")
     rate = len(latencies) / wall
     print(f"  requests {len(latencies)}  errors {len(errors)}  wall {wall:.1f} s  ({rate:.0f} req/s)")
     print(
@@ -157,6 +159,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=10)
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--difficulty", default="normal", choices=["easy", "normal", "hard"])
+    ap.add_argument("--max-tables", type=int, default=0, help="the server's bound (default 2 x clients)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         store = TableStore(
@@ -166,7 +169,7 @@ def main() -> None:
         first_load(client)
         action_times(client, args.deals)
     if args.clients:
-        load_test(args.clients, args.difficulty)
+        load_test(args.clients, args.difficulty, args.max_tables or 2 * args.clients)
     print(f"(python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
 
 
