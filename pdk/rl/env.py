@@ -1,0 +1,227 @@
+"""pdk as a PettingZoo AEC environment, shaped like PettingZoo's classic card games.
+
+    from pdk.rl import env
+    e = env(variant="classic16")
+    e.reset(seed=42)
+    for agent in e.agent_iter():
+        obs, reward, termination, truncation, info = e.last()
+        mask = obs["action_mask"]
+        e.step(None if termination or truncation else int(e.np_random.choice(mask.nonzero()[0])))
+
+**Agents** ``player_0 … player_{n-1}`` are the profile's seats; the agent to act is the
+seat whose turn it is (the game's own order: turns skip no one in first-out profiles, and
+skip the players already out where a deal plays on).
+
+**Actions** (``Discrete``): see ``pdk.rl.actions`` — 0 pass, 1 the whole hand (a short last
+hand), then one action per distinct (rank counts, kind) play of the profile. The
+``action_mask`` (int8) marks the legal ones; an action the mask forbids raises ``ValueError``.
+
+**Observation** (``Box`` of int8, ``observation_space(agent)["observation"]``), seats taken
+*from the observer's seat on* (index 0 is the observer, 1 the next seat in turn order …),
+``R`` ranks in the profile's order (3 … 2, black joker, red joker):
+
+====================  ======  ==================================================
+part                  length  content
+====================  ======  ==================================================
+own hand              R       cards of each rank the observer holds
+played                n × R   cards of each rank each seat has played so far
+hand sizes            n       cards each seat holds
+play to beat          R + K   its rank counts, then its kind one-hot (K kinds);
+                              all zero when the observer leads
+报单                   n       1 where a seat holds exactly one card
+====================  ======  ==================================================
+
+**Rewards** come at the end of the deal: each seat's settlement total (``GameState``'s
+own settlement: zero-sum where the profile's scheme is, as cards-left payment is; placement
+points such as jokers17's 3/1/-1 are not). **Reset** ``reset(seed=N)`` deals ``pdk selfplay --seed N``'s
+first deal (the one seed derivation, ``pdk.engine.deal.deal_seed``); later resets without
+a seed deal that run's next deals.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from pdk.app.registry import load_profile
+from pdk.engine import counts as C
+from pdk.engine.combos import ComboKind, Move
+from pdk.engine.deal import deal, deal_seed
+from pdk.engine.profile import Profile
+from pdk.engine.state import Action, GameState
+from pdk.rl.actions import PASS, ActionTable, action_table
+
+_KINDS = len(ComboKind)
+
+
+class PdkEnv(AECEnv):  # type: ignore[misc]
+    """One deal per episode of the profile ``variant`` (a name, alias or .yaml path)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "pdk_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, variant: str | Profile = "classic16", render_mode: str | None = None) -> None:
+        super().__init__()
+        self.profile = variant if isinstance(variant, Profile) else _profile(variant)
+        self.table: ActionTable = action_table(self.profile)
+        n = self.profile.players
+        self.ranks = len(self.profile.rank_totals)
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = list(self.possible_agents)
+        size = self.ranks * (1 + n) + n + self.ranks + _KINDS + n
+        obs = spaces.Box(low=0, high=127, shape=(size,), dtype=np.int8)
+        mask = spaces.Box(low=0, high=1, shape=(self.table.size,), dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs, "action_mask": mask}) for a in self.agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.table.size) for a in self.agents}
+        self.render_mode = render_mode
+        self._run_seed = int.from_bytes(os.urandom(6), "big")
+        self._deal_no = 0
+        self.state: GameState | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- the episode -----------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._run_seed, self._deal_no = seed, 0
+            self.np_random = np.random.default_rng(seed)
+        elif not hasattr(self, "np_random"):
+            self.np_random = np.random.default_rng(self._run_seed)
+        self.state = GameState(self.profile, deal(self.profile, deal_seed(self._run_seed, self._deal_no)))
+        self._deal_no += 1
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._legal: dict[int, Move | None] = {}
+        self._select()
+
+    def _select(self) -> None:
+        state = self._state
+        self.agent_selection = self.possible_agents[state.turn]
+        moves = state.legal_moves()
+        legal: dict[int, Move | None] = {self.table.action_of(m): m for m in moves}
+        if state.can_pass(moves):
+            legal[PASS] = None
+        self._legal = legal
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or int(action) not in self._legal:
+            raise ValueError(f"action {action!r} is not legal for {agent} (see its action_mask)")
+        state = self._state
+        self._cumulative_rewards[agent] = 0.0
+        state.step(self._legal[int(action)])
+        if state.done:
+            totals = state.settlement().totals
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(totals[i])
+                self.terminations[a] = True
+            self._accumulate_rewards()
+            return
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._select()
+
+    # -- what a seat sees ------------------------------------------------------------------
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        state = self._state
+        me = self.possible_agents.index(agent)
+        obs = encode(self.profile, me, state.counts[me], state.sizes, state.history, state.prev)
+        mask = np.zeros(self.table.size, dtype=np.int8)
+        if agent == self.agent_selection and not state.done:
+            mask[list(self._legal)] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        from pdk.engine.cards import cards_of, format_cards
+
+        hands = zip(self.possible_agents, self.state.hands, strict=True)
+        return "\n".join(f"{a}: {format_cards(cards_of(h))}" for a, h in hands)
+
+    def close(self) -> None:
+        self.state = None
+
+    @property
+    def _state(self) -> GameState:
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
+
+
+def encode(
+    profile: Profile,
+    me: int,
+    hand: int,
+    sizes: Sequence[int],
+    history: Iterable[Action],
+    prev: Move | None,
+) -> np.ndarray[Any, Any]:
+    """The observation vector (see the module docstring) from what seat ``me`` may know:
+    its hand's rank counts, every seat's card count, the public history and the play to
+    beat. The environment and ``pdk.rl.bot.PolicyBot`` (a policy playing in ``pdk
+    selfplay``) both encode through here, so a policy sees the same thing in both."""
+    n, ranks = profile.players, len(profile.rank_totals)
+    seats = [(me + i) % n for i in range(n)]
+    played = [0] * n
+    for action in history:
+        if action.play is not None:
+            played[action.seat] += action.play.counts
+    kind = [0] * _KINDS
+    if prev is not None:
+        kind[int(prev.kind)] = 1
+    parts = _ranks(hand, ranks)
+    for s in seats:
+        parts += _ranks(played[s], ranks)
+    parts += [sizes[s] for s in seats]
+    parts += _ranks(prev.counts if prev is not None else 0, ranks) + kind
+    parts += [int(sizes[s] == 1) for s in seats]
+    return np.asarray(parts, dtype=np.int8)
+
+
+def _ranks(counts: int, ranks: int) -> list[int]:
+    return [C.count(counts, r) for r in range(ranks)]
+
+
+def _profile(variant: str) -> Profile:
+    try:
+        return load_profile(variant)
+    except Exception as exc:  # a LocalizedError with one line, or the file's own error
+        raise ValueError(f"pdk.rl.env: bad variant {variant!r}: {exc}") from None
+
+
+def raw_env(variant: str | Profile = "classic16", render_mode: str | None = None) -> PdkEnv:
+    """The environment without PettingZoo's checking wrappers."""
+    return PdkEnv(variant, render_mode)
+
+
+def env(variant: str | Profile = "classic16", render_mode: str | None = None) -> AECEnv:
+    """The environment, wrapped as PettingZoo's classic games are (action bounds asserted,
+    calls in the documented order)."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(variant, render_mode)))
+
+
+__all__ = ["PdkEnv", "encode", "env", "raw_env"]
