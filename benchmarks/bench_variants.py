@@ -11,7 +11,13 @@ For every shipped profile (or those named) it prints:
 * **open/s** — ``Position.legal_moves`` on every full hand of ``--deals`` fresh deals;
 * **play/s** — the same on every position met in random games (leads and follows);
 * **deals/s** — whole random-bot deals (uniform over legal plays, a pass counting as one
-  choice), settled, no records written.
+  choice), settled, no records written;
+* **normal/s** and **× classic16** — normal-bot deals per second through the selfplay
+  harness (``pdk.app.match.play_game``, what ``pdk selfplay -p normal --workers 1`` runs),
+  and that rate over classic16's (issue 15 asks for at least a third on every profile).
+  The profiles' normal runs are *interleaved* (one round over every profile, then the
+  next), so a burst of load on the machine hits every profile alike; the ratio is the
+  median over rounds of the per-round ratio.
 
 Rates are per second of this process's CPU time (``time.process_time``), best of
 ``--repeats``; generator caches are warmed on other deals first. The classic-catalogue
@@ -22,9 +28,11 @@ so their figures show generation did not slow down for them.
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from collections.abc import Callable
 
+from pdk.app.match import make_tasks, play_game
 from pdk.app.registry import available_profiles, load_profile
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal
@@ -106,20 +114,55 @@ def bench(profile: Profile, deals: int, repeats: int) -> tuple[str, float, float
     return kind, best_rate(openings, repeats), best_rate(in_play, repeats), best_rate(games, repeats)
 
 
+def normal_rate(profile: Profile, deals: int, seed: int) -> float:
+    """Normal-bot deals per CPU-second through the selfplay harness, on fresh deals."""
+    tasks = make_tasks(["normal"] * profile.players, deals, seed)
+    start = time.process_time()
+    for task in tasks:
+        play_game(profile, task)
+    return deals / (time.process_time() - start)
+
+
+def normal_rates(profiles: list[Profile], deals: int, rounds: int) -> dict[str, list[float]]:
+    """Each profile's normal-bot rate per round, rounds interleaved across profiles."""
+    for profile in profiles:
+        normal_rate(profile, 2, 4_000_000)  # warm the planner's and generator's tables
+    rates: dict[str, list[float]] = {p.name: [] for p in profiles}
+    for r in range(rounds):
+        for profile in profiles:
+            rates[profile.name].append(normal_rate(profile, deals, 5_000_000 + r * deals))
+    return rates
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--variants", default="", help="comma-separated names (default: every profile)")
+    ap.add_argument("--normal-deals", type=int, default=10, help="normal-bot deals per profile and round")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of normal-bot deals")
     args = ap.parse_args()
     if args.variants:
         profiles = [load_profile(v) for v in args.variants.split(",")]
     else:
         profiles = sorted(available_profiles(), key=lambda p: (p.name != "classic16", p.name))
-    print(f"{'profile':<20} {'gen':<8} {'open/s':>10} {'play/s':>10} {'deals/s':>9}")
+    if all(p.name != "classic16" for p in profiles):
+        profiles.insert(0, load_profile("classic16"))  # the ratio's reference
+    normal = normal_rates(profiles, args.normal_deals, args.rounds)
+    base = normal["classic16"]
+    print(
+        f"{'profile':<20} {'gen':<8} {'open/s':>10} {'play/s':>10} {'deals/s':>9}"
+        f" {'normal/s':>9} {'× classic16':>12}"
+    )
     for profile in profiles:
         gen, opening, play, games = bench(profile, args.deals, args.repeats)
-        print(f"{profile.name:<20} {gen:<8} {opening:>10,.0f} {play:>10,.0f} {games:>9,.1f}", flush=True)
+        mine = normal[profile.name]
+        ratio = statistics.median(m / b for m, b in zip(mine, base, strict=True))
+        print(
+            f"{profile.name:<20} {gen:<8} {opening:>10,.0f} {play:>10,.0f} {games:>9,.1f}"
+            f" {statistics.median(mine):>9,.1f} {ratio:>12.2f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
