@@ -107,6 +107,19 @@ def soak_play(n: int, rng: random.Random, max_wait: float, root: Path) -> Tally:
     return t
 
 
+def running_in_group(pgid: int) -> list[int]:
+    """Processes of the group still running (zombies, dead but not yet reaped, are not)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
 def soak_selfplay(n: int, rng: random.Random, max_wait: float, root: Path) -> Tally:
     t = Tally()
     games = 400
@@ -132,12 +145,10 @@ def soak_selfplay(n: int, rng: random.Random, max_wait: float, root: Path) -> Ta
         _, err = p.communicate()
         t.runs += 1
         time.sleep(1.0)  # the workers notice their parent is gone
-        try:
-            os.killpg(p.pid, 0)
-            t.left("workers alive after their parent was killed")
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        alive = running_in_group(p.pid)
+        t.left("workers alive after their parent was killed", len(alive))
+        for pid in alive:
+            os.kill(pid, signal.SIGKILL)
         if b"Traceback" in err:
             t.left("tracebacks")
         text = out.read_text() if out.exists() else ""

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from pdk.app.registry import load_profile
 from pdk.engine.profile import Profile, ProfileError
-from pdk.text.catalog import Lang, default_lang, tr
+from pdk.text.catalog import Lang, default_lang, excerpt, tr
 
 VariantOpt = Annotated[
     str,
@@ -51,7 +51,8 @@ def lang_or_fail(lang: str | None) -> Lang:
     if lang in ("en", "zh"):
         return lang  # type: ignore[return-value]
     # The language is what is wrong, so the line says it in both.
-    fail(f"{tr('err_lang', 'en', value=lang)} / {tr('err_lang', 'zh', value=lang)}")
+    value = excerpt(lang)
+    fail(f"{tr('err_lang', 'en', value=value)} / {tr('err_lang', 'zh', value=value)}")
 
 
 def is_terminal() -> bool:

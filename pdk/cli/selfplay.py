@@ -8,8 +8,10 @@ records written; ``--out`` is written in game order as soon as a gap-free prefix
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
+import threading
 import time
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -291,7 +293,9 @@ def _run(
     progress = _progress(language) if sys.stderr.isatty() else None
     started = time.perf_counter()
     # The workers fork here with SIGPIPE at its default action, so a worker whose parent
-    # was killed ends silently on its next write instead of printing a BrokenPipeError.
+    # was killed ends silently on its next write instead of printing a BrokenPipeError,
+    # and with a watch on the parent for a worker blocked on a lock its dead sibling held.
+    _watch_parent_in_forked_workers()
     pipe = getattr(signal, "SIGPIPE", None)
     old_pipe = signal.signal(pipe, signal.SIG_DFL) if pipe is not None else None
     try:
@@ -340,6 +344,31 @@ def _run(
         )
     if interrupted:
         raise typer.Exit(130)
+
+
+_watching = False
+
+
+def _watch_parent_in_forked_workers() -> None:
+    """Make every process forked from here on exit quietly once its parent is gone (a
+    ``kill -9`` of ``pdk selfplay``): otherwise a worker can wait forever on a queue lock
+    that a sibling held when it died. Registered once per process."""
+    global _watching
+    if _watching or not hasattr(os, "register_at_fork"):
+        return
+    _watching = True
+    os.register_at_fork(after_in_child=_start_parent_watch)
+
+
+def _start_parent_watch() -> None:
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="pdk-parent-watch", daemon=True).start()
 
 
 def _progress(lang: Lang) -> Progress:
