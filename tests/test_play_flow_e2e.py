@@ -176,3 +176,27 @@ def test_every_frame_fits_and_the_end_tells_the_truth(tmp_path: Path, cols: int,
     assert title in end
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def bomb_seed() -> int:
+    """A seed whose first deal, with 托管 playing the player's seat, has a bomb that scores."""
+    profile = load_profile()
+    for seed in range(1, 400):
+        sess = new_session(profile, "classic16", "easy", seed)
+        st = sess.state
+        while not st.over:
+            st.step(sess.auto_move() if st.turn == HUMAN else sess.bot_move())
+        if any(st.bomb_bonuses):
+            return seed
+    raise AssertionError("no deal with a scoring bomb")
+
+
+@pytest.mark.parametrize(("cols", "lang"), [(80, "en"), (40, "zh")])
+def test_a_standing_bomb_shows_its_score_on_the_table(tmp_path: Path, cols: int, lang: str) -> None:
+    child = spawn(tmp_path, "--seed", str(bomb_seed()), lang=lang, cols=cols, delay="0.01")
+    child.expect(PROMPTS[lang])
+    child.sendline("a")
+    child.expect("bomb stands: 10 from each other player" if lang == "en" else "的炸弹收轮")
+    child.expect(NEXT[lang])
+    child.sendline("q")
+    child.expect(pexpect.EOF)
