@@ -330,7 +330,8 @@ class Game:
             try:
                 cards = resolve_input(cmd.text, state.hands[HUMAN])
             except InputError as exc:
-                self.ui.messages.append(tr("refused", lang, reason=tr(exc.key, lang, **exc.params)))
+                said = {k: excerpt(v) if isinstance(v, str) else v for k, v in exc.params.items()}
+                self.ui.messages.append(tr("refused", lang, reason=tr(exc.key, lang, **said)))
                 return True
             self.attempt(cards)
         return True
