@@ -242,3 +242,41 @@ def test_the_real_save_loads(tmp_path: Path, save_text: str) -> None:
     path = tmp_path / "save.json"
     _write(path, save_text)
     assert load_save(path).deal_no == 1
+
+
+# -- the history database --------------------------------------------------------------------
+
+_SQL_VALUES = st.one_of(
+    st.none(),
+    st.integers(-(2**63), 2**63 - 1),
+    st.floats(allow_nan=False),
+    st.text(max_size=300),
+    st.binary(max_size=20),
+)
+
+
+@FUZZ
+@given(rows=st.lists(st.tuples(*[_SQL_VALUES] * 8), min_size=1, max_size=4))
+def test_fuzz_history_rows_of_any_type(tmp_path: Path, rows: list[tuple[object, ...]]) -> None:
+    """A tampered history: stats are read or refused with HistoryError, never a TypeError
+    or a format error later on."""
+    import sqlite3
+
+    from pdk.app.history import SCHEMA, History, HistoryError
+    from pdk.cli.stats import stats_json
+
+    path = tmp_path / "h.sqlite3"
+    path.unlink(missing_ok=True)
+    with sqlite3.connect(path) as con:
+        con.executescript(SCHEMA.replace("NOT NULL", ""))
+        for i, row in enumerate(rows):
+            con.execute("INSERT INTO deals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (f"id{i}", *row))
+    try:
+        st_ = History(path).stats()
+    except (HistoryError, sqlite3.Error) as exc:
+        if isinstance(exc, HistoryError):
+            exc.message("zh")
+        return
+    json.dumps(stats_json(st_), allow_nan=False)
+    for g in st_.groups:
+        assert isinstance(g.total, int) and isinstance(g.games, int)

@@ -11,13 +11,17 @@ The title ladder (VARIANTS.md, seed 004) turns the cumulative score into a title
 from __future__ import annotations
 
 import errno
+import math
 import os
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
+
+from pdk.text.catalog import LocalizedError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS deals (
@@ -60,6 +64,42 @@ TITLES: tuple[tuple[int, str, str], ...] = (
     (600000, "白兔", "White Hare"),
     (1000000, "追风", "Wind Chaser"),
 )
+
+
+class HistoryReason(Enum):
+    """Why the history database cannot be believed; values are message keys."""
+
+    VALUE = "hist_err_value"
+
+
+class HistoryError(LocalizedError, ValueError):
+    """A history database holding a value pdk never writes (a tampered or foreign file):
+    text where a score belongs, a number beyond 64 bits, a name longer than any."""
+
+    reason: HistoryReason
+
+
+_MAX_TEXT = 200
+
+
+def _int(value: object, column: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= 2**63:
+        raise HistoryError(HistoryReason.VALUE, column=column)
+    return value
+
+
+def _text(value: object, column: str, optional: bool = False) -> str | None:
+    if optional and value is None:
+        return None
+    if not isinstance(value, str) or len(value) > (4096 if optional else _MAX_TEXT):
+        raise HistoryError(HistoryReason.VALUE, column=column)
+    return value
+
+
+def _time(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise HistoryError(HistoryReason.VALUE, column="finished_at")
+    return float(value)
 
 
 def title_for(score: int) -> tuple[str, str, int | None]:
@@ -171,7 +211,13 @@ class History:
             return Stats(0, 0, 0, (), None, None)
         with self._connect() as con:
             groups = tuple(
-                Group(d, v, g, w or 0, t or 0)
+                Group(
+                    str(_text(d, "difficulty")),
+                    str(_text(v, "variant")),
+                    _int(g, "games"),
+                    _int(w or 0, "won"),
+                    _int(t or 0, "score"),
+                )
                 for d, v, g, w, t in con.execute(
                     "SELECT difficulty, variant, COUNT(*), SUM(won), SUM(score) FROM deals"
                     " GROUP BY difficulty, variant ORDER BY difficulty, variant"
@@ -197,7 +243,17 @@ class History:
         if row is None:
             return None
         i, d, v, seed, won, score, left, path, at = row
-        return DealRow(i, d, v, seed, bool(won), score, left, path, at)
+        return DealRow(
+            str(_text(i, "id")),
+            str(_text(d, "difficulty")),
+            str(_text(v, "variant")),
+            None if seed is None else _int(seed, "seed"),
+            bool(_int(won, "won")),
+            _int(score, "score"),
+            _int(left, "cards_left"),
+            _text(path, "record_path", optional=True),
+            _time(at),
+        )
 
 
-__all__ = ["TITLES", "DealRow", "Group", "History", "Stats", "title_for"]
+__all__ = ["TITLES", "DealRow", "Group", "History", "HistoryError", "Stats", "title_for"]

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from pdk.app.history import DealRow, History, Stats, title_for
+from pdk.app.history import DealRow, History, HistoryError, Stats, title_for
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
 from pdk.cli.play import data_dir, make_console
 from pdk.cli.table import difficulty_name, fitted_table
@@ -81,8 +81,9 @@ def stats(
     language = lang_or_fail(lang)
     try:
         st = History(data_dir(save_dir) / "history.sqlite3").stats()
-    except (sqlite3.Error, OSError) as exc:
-        fail(tr("stats_err_history", language, detail=exc))
+    except (sqlite3.Error, OSError, HistoryError) as exc:
+        detail = exc.message(language) if isinstance(exc, HistoryError) else exc
+        fail(tr("stats_err_history", language, detail=detail))
     if as_json:
         print(json.dumps(stats_json(st), ensure_ascii=False))
         return

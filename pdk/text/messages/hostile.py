@@ -16,6 +16,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lim_not_finite": ("{value} is not a finite number", "{value} 不是有限数值"),
     "lim_big_number": ("a number beyond {limit}", "数值超出 {limit}"),
     "lim_too_many": ("more than {limit} values (an alias bomb?)", "超过 {limit} 个值（别名炸弹？）"),
+    # the history database
+    "hist_err_value": (
+        "deals.{column} holds a value pdk never writes",
+        "deals.{column} 中有 pdk 不会写入的值",
+    ),
     # saves
     "save_err_id": ("session.id is not a valid session id", "session.id 不是有效的对局编号"),
     "save_err_range": ("session.{field} is out of range", "session.{field} 超出范围"),
