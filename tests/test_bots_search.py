@@ -9,6 +9,7 @@ import pytest
 from test_bots import PROFILES, random_position
 from test_bots_hard import endgame, forced_win
 
+from pdk.bots import bot_names, make_bot
 from pdk.bots.hard import HardBot, Solver
 from pdk.bots.model import OpponentModel, play_facts
 from pdk.bots.sim import Sim
@@ -161,3 +162,10 @@ def test_the_work_per_decision_is_bounded_by_the_budget_and_reproducible(classic
     less = HardBot(4, determinizations=2, min_determinizations=2, candidates=3, solve_nodes=50)
     less.choose(view)
     assert less.work_done < work
+
+
+def test_hard_v1_is_the_previous_search_by_its_two_flags() -> None:
+    bot = make_bot("hard-v1", 3)
+    assert isinstance(bot, HardBot) and bot.name == "hard-v1"
+    assert (bot.inference, bot.scoring, bot.seed) == ("uniform", "classic", 3)
+    assert "hard-v1" in bot_names()
