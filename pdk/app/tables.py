@@ -29,15 +29,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from pdk.app.files import atomic_write, dump
-from pdk.app.history import DealRow, History
+from pdk.app.archive import archive_deal
+from pdk.app.files import atomic_write
+from pdk.app.history import History
 from pdk.app.session import HUMAN, SaveError, Session, load_save, move_aside, new_session
 from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import CardPlace
 from pdk.engine.combos import Move
 from pdk.engine.profile import Profile
 from pdk.engine.rules import resolve_cards
-from pdk.engine.settlement import Settlement
 from pdk.text.catalog import LocalizedError
 
 # 24 random bytes in URL-safe base64 (``secrets.token_urlsafe(24)``): 32 characters.
@@ -70,27 +70,6 @@ def new_token() -> str:
 
 def valid_token(token: str) -> bool:
     return TOKEN.fullmatch(token) is not None
-
-
-def archive_deal(session: Session, settlement: Settlement, records: Path, history: History) -> Path:
-    """Write the finished deal's record and add it to the history (both keyed by the
-    deal, so repeating this after a crash writes the same file and counts the deal once)."""
-    path = records / f"{session.id}-{session.deal_no:03d}.json"
-    dump(session.record(), path)
-    seat = settlement.seats[HUMAN]
-    history.add(
-        DealRow(
-            id=session.deal_id,
-            difficulty=session.difficulty,
-            variant=session.profile.name,
-            seed=session.seed,
-            won=settlement.winner == HUMAN,
-            score=seat.total,
-            cards_left=seat.cards_left,
-            record_path=str(path),
-        )
-    )
-    return path
 
 
 @dataclass
@@ -282,7 +261,6 @@ __all__ = [
     "TableReason",
     "TableRefused",
     "TableStore",
-    "archive_deal",
     "new_token",
     "valid_token",
 ]

@@ -25,8 +25,8 @@ import platformdirs
 import typer
 from rich.console import Console
 
-from pdk.app.files import dump
-from pdk.app.history import DealRow, History
+from pdk.app.archive import add_to_history, record_path, write_record
+from pdk.app.history import History
 from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 from pdk.app.table_model import TableModel, move_play, play_model, table_model
 from pdk.bots import DIFFICULTIES, bot_names
@@ -424,27 +424,15 @@ class Game:
             self.say(tr("deal_lost", lang, who=self.model().seat(winner).name.text(lang), n=s.deal_no))
         title = tr("settle_title", lang, n=s.deal_no)
         self.console.print(render_settlement(sm, title, lang, self.console.width))
-        path = self.records / f"{s.id}-{s.deal_no:03d}.json"
+        path = record_path(s, self.records)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            dump(s.record(), path)
+            write_record(s, self.records)
             self.console.print(tr("record_saved", lang), markup=False)
             self.say(str(path))  # whole on its own line, to be copied
         except (OSError, ValueError) as exc:
             self.say(tr("record_failed", lang, detail=error_detail(exc, lang)))
         try:
-            self.history.add(
-                DealRow(
-                    id=s.deal_id,
-                    difficulty=s.difficulty,
-                    variant=s.profile.name,
-                    seed=s.seed,
-                    won=winner == HUMAN,
-                    score=st.seats[HUMAN].total,
-                    cards_left=st.seats[HUMAN].cards_left,
-                    record_path=str(path),
-                )
-            )
+            add_to_history(s, st, self.history, path)
         except Exception as exc:  # sqlite3.Error, OSError: never lose the game over stats
             self.say(tr("history_failed", lang, detail=str(exc)))
         s.next_deal()
