@@ -202,8 +202,13 @@ def test_a_player_view_holds_only_the_own_hand_and_public_facts(seed: int) -> No
         public = played_mask(state)
         for seat in range(3):
             view = state.view(seat)
-            fields = set(getattr(view, "__slots__", ())) or set(vars(view))
-            assert fields - {"profile", "seat", "hand"} <= PUBLIC_FIELDS, fields
+            fields = set(view._fields)
+            # ``legal``: the seat's own legal plays, a function of its hand and public facts.
+            assert fields - {"profile", "seat", "hand", "legal"} <= PUBLIC_FIELDS, fields
+            if view.legal is not None:  # the plays handed over are the rule core's, in its order
+                nho = view.hand_sizes[view.next_seat] == 1
+                pos = Position(PROFILE, view.hand, view.prev, nho, view.must_contain)
+                assert list(view.legal) == pos.legal_moves()
             assert view.hand == state.hands[seat]
             assert view.hand_sizes == tuple(state.sizes)
             seen = 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank
-from pdk.engine.combos import ComboKind, Move, Reading, beats, classify
+from pdk.engine.combos import ComboKind, Move, Reading, beats, classify, plane_reading, trio_kind
 from pdk.engine.judge import judge, locked_ranks
 from pdk.engine.movegen import MoveGenerator, kicker_sets
 from pdk.engine.profile import Profile
@@ -44,6 +44,28 @@ def _pair_sets(its: list[tuple[int, int]], pairs: int) -> list[int]:
     """Every multiset of ``pairs`` whole pairs drawn from ``its`` ((rank, count) pairs)."""
     units = [(r, n // 2) for r, n in its if n >= 2]
     return [2 * k for k in kicker_sets(units, pairs)]
+
+
+class _Proposals:
+    """Candidates proposed by trio, four-with and plane shapes, each batch under the one
+    reading those cards get (a trio of t with k kickers, ...). A batch whose reading the rule
+    core (``beats``) says cannot beat the play is *hopeless*; a candidate is hopeless only
+    if every proposal of it was, and no earlier shape proposed it (``others``)."""
+
+    __slots__ = ("hopeful", "others", "plain", "suspect")
+
+    def __init__(self, plain: set[int], others: set[int]) -> None:
+        self.plain = plain
+        self.others = others
+        self.hopeful: set[int] = set()
+        self.suspect: set[int] = set()
+
+    def add(self, cands: list[int], hopeless: bool) -> None:
+        self.plain.update(cands)  # always: the set's order is the plays' order
+        (self.suspect if hopeless else self.hopeful).update(cands)
+
+    def hopeless(self) -> set[int]:
+        return self.suspect - self.hopeful - self.others
 
 
 class GeneralGenerator(MoveGenerator):
@@ -101,13 +123,15 @@ class GeneralGenerator(MoveGenerator):
             shapes = shapes | {"flush"}
         profile = self.profile
         locked = locked_ranks(profile, counts)
-        plain, flushes = self._candidates(counts, locked, shapes, hand_mask, prev)
+        plain, flushes, hopeless = self._candidates(counts, locked, shapes, hand_mask, prev)
         out: list[Move] = []
         seen: set[tuple[int, int]] = set()
         memo = self._readings
         if len(memo) > 200_000:
             memo.clear()
         for cand, flush in [(c, False) for c in plain] + [(c, True) for c in flushes]:
+            if cand in hopeless and not flush:
+                continue
             whole = cand == counts
             readings = memo.get((cand, whole, flush))
             if readings is None:
@@ -128,9 +152,12 @@ class GeneralGenerator(MoveGenerator):
 
     def _candidates(
         self, counts: int, locked: list[int], shapes: frozenset[str], hand_mask: int, prev: Move | None
-    ) -> tuple[set[int], set[int]]:
-        """Rank multisets worth judging: (plain candidates, one-suit straight candidates).
-        ``locked`` are the ranks held as unbreakable bombs."""
+    ) -> tuple[set[int], set[int], set[int]]:
+        """Rank multisets worth judging: (plain candidates, one-suit straight candidates,
+        plain candidates that cannot beat ``prev``). ``locked`` are the ranks held as
+        unbreakable bombs. Hopeless candidates stay in the plain set, whose iteration order
+        is the order of the plays returned (seeded games depend on it): they are only
+        marked, so that judging skips them."""
         profile = self.profile
         combos = profile.combinations
         free = counts
@@ -172,13 +199,16 @@ class GeneralGenerator(MoveGenerator):
                         plain.add(body)
                     if any(window & sm == window for sm in suit_masks):
                         flushes.add(body)
+        # Trios, fours and planes come last: a candidate only they propose, under a reading
+        # the rule core says cannot beat ``prev``, is hopeless (``_Proposals``).
+        proposals = _Proposals(plain, set(plain) if prev is not None else set())
         if "trio" in shapes:
-            self._gen_trios(its, m3, plain)
+            self._gen_trios(its, prev, proposals)
         if "four_with" in shapes and combos.four_with.enabled:
-            self._gen_fours(counts, its, plain)
+            self._gen_fours(counts, its, prev, proposals)
         if "plane" in shapes and combos.plane.enabled:
-            self._gen_planes(its, m3, prev, plain)
-        return plain, flushes
+            self._gen_planes(its, m3, prev, proposals)
+        return plain, flushes, proposals.hopeless()
 
     def _bombs_of(self, counts: int, locked: list[int]) -> list[int]:
         bombs = self.profile.bombs
@@ -219,26 +249,33 @@ class GeneralGenerator(MoveGenerator):
             return _pair_sets(rest, n // 2) if n % 2 == 0 else []
         return kicker_sets(rest, n)
 
-    def _gen_trios(self, its: list[tuple[int, int]], m3: int, out: set[int]) -> None:
-        trio = self.profile.combinations.trio
+    def _gen_trios(self, its: list[tuple[int, int]], prev: Move | None, out: _Proposals) -> None:
+        profile = self.profile
+        trio = profile.combinations.trio
         for t, n in its:
             if n < 3 or t >= Rank.BLACK_JOKER:
                 continue
             body = 3 * ONE[t]
             rest = [(r, k) for r, k in its if r != t]
             for k in trio.counts:
-                out.update(body + kk for kk in self._kickers(rest, k, trio.kicker_kind))
+                # A trio with k kickers reads as trio_kind(k) topped by t (the whole hand's
+                # short reading is judged as the whole-hand candidate): if the rule core says
+                # that cannot beat the play, none of its kicker sets can.
+                hopeless = prev is not None and not beats(trio_kind(profile, k), t, 1, *prev[1:])
+                out.add([body + kk for kk in self._kickers(rest, k, trio.kicker_kind)], hopeless)
 
-    def _gen_fours(self, counts: int, its: list[tuple[int, int]], out: set[int]) -> None:
+    def _gen_fours(self, counts: int, its: list[tuple[int, int]], prev: Move | None, out: _Proposals) -> None:
         four = self.profile.combinations.four_with
         for r, n in C.items(counts):
             if n != 4 or r >= Rank.BLACK_JOKER:
                 continue
             rest = [(q, k) for q, k in its if q != r]
             for k in range(four.min_kickers, four.max_kickers + 1):
-                out.update(4 * ONE[r] + kk for kk in self._kickers(rest, k, four.kicker_kind))
+                units = k if four.follow_same_kickers else 1  # as classify reads it
+                hopeless = prev is not None and not beats(ComboKind.FOUR_WITH, r, units, *prev[1:])
+                out.add([4 * ONE[r] + kk for kk in self._kickers(rest, k, four.kicker_kind)], hopeless)
 
-    def _gen_planes(self, its: list[tuple[int, int]], m3: int, prev: Move | None, out: set[int]) -> None:
+    def _gen_planes(self, its: list[tuple[int, int]], m3: int, prev: Move | None, out: _Proposals) -> None:
         plane = self.profile.combinations.plane
         want = -1
         if prev is not None:
@@ -251,5 +288,10 @@ class GeneralGenerator(MoveGenerator):
             counts_ok = set(range(plane.low * length, plane.kickers_per_trio * length + 1))
             if plane.bare:
                 counts_ok.add(0)
+            top = self.profile.combinations.chain_windows[window]
             for k in sorted(counts_ok):
-                out.update(body + kk for kk in self._kickers(rest, k, plane.kicker_kind))
+                hopeless = False
+                if prev is not None:
+                    reading = plane_reading(self.profile, top, length, k)
+                    hopeless = not beats(reading.kind, reading.top, reading.units, *prev[1:])
+                out.add([body + kk for kk in self._kickers(rest, k, plane.kicker_kind)], hopeless)
