@@ -46,15 +46,18 @@ def main() -> None:
     ap.add_argument("--variant", default="classic16")
     args = ap.parse_args()
     profile = load_profile(args.variant)
-    tasks = make_tasks([args.level] * profile.players, args.deals, 1)
+    seeds = iter(range(1, 1_000_000))  # every run on fresh deals: bots and generators memoise
 
     def pool(workers: int) -> Callable[[], int]:
+        tasks = make_tasks([args.level] * profile.players, args.deals, next(seeds))
         return lambda: sum(1 for _ in LocalBackend(workers).games(profile, tasks))
 
-    def on_ray(chunk: int, subset: int | None = None) -> Callable[[], int]:
+    def on_ray(chunk: int, deals: int | None = None) -> Callable[[], int]:
+        tasks = make_tasks([args.level] * profile.players, deals or args.deals, next(seeds))
+
         def run() -> int:
             backend = RayBackend(ray, pickle.dumps({}), started=False, workers=2, chunk=chunk)
-            return sum(1 for _ in backend.games(profile, tasks[:subset]))
+            return sum(1 for _ in backend.games(profile, tasks))
 
         return run
 
