@@ -16,8 +16,10 @@ the move generator's profile knobs, so every variant plans with its own catalogu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pdk.engine import counts as C
-from pdk.engine.combos import Move
+from pdk.engine.combos import ComboKind, Move
 from pdk.engine.generator import Generator
 from pdk.engine.movegen import BOMB, PAIR, PAIR_CHAIN, PLANE, SINGLE, STRAIGHT, TRIO
 
@@ -25,6 +27,8 @@ PLAY_COST = 1.0
 BOMB_VALUE = 1.0
 _STEP = 0.12  # bonus per rank above the "control" threshold
 _CACHE_LIMIT = 200_000
+# A chain the split may take: the move, the kicker slots it owes, its value.
+_Chain = tuple[Move, int, float]
 
 
 class Planner:
@@ -42,6 +46,10 @@ class Planner:
         self.chain_mask = sum(1 << r for r in self.chain)
         self.cache: dict[int, float] = {}
         self.base_cache: dict[int, float] = {}
+        # The split's subproblems, shared by every hand this planner values: a position's
+        # hand and the hands after each of its plays split into the same remainders, and
+        # a pure function of (counts, start, demand) can be remembered across calls.
+        self.split_cache: dict[tuple[int, int, int], float] = {}
         self.bomb_min = 4
         # Catalogue knobs, read from the profile (the generator's internals may change).
         combos = profile.combinations
@@ -52,6 +60,24 @@ class Planner:
         self.plane_k = combos.plane.kickers_per_trio
         self.trio_k = combos.trio.kickers
         self.four = profile.bombs.four
+        # A single, pair or trio's value by its rank (the same floats group_value gives).
+        ranks = range(len(C.ONE))
+        self._single_v = [self.group_value(SINGLE, r, 1) for r in ranks]
+        self._pair_v = [self.group_value(PAIR, r, 1) for r in ranks]
+        self._trio_v = [self.group_value(TRIO, r, 1) for r in ranks]
+        # Chains by where they start and how long the run of ranks there is: for each
+        # kind, ``runs[s][n]`` lists the chains starting at rank ``s`` that fit a run of
+        # ``n`` consecutive ranks (with the kicker slots a plane owes), so a split looks
+        # them up; and per rank mask, the ranks where a chain of minimum length can begin.
+        self._kinds = [
+            (width, kind, self._runs_table(width, kind, min_len), C.Table(self._build_starts(min_len)))
+            for width, kind, min_len in (
+                (1, STRAIGHT, self.st_min),
+                (2, PAIR_CHAIN, self.pc_min),
+                (3, PLANE, self.plane_min),
+            )
+            if min_len <= 13
+        ]
 
     # -- group values ------------------------------------------------------------------------
 
@@ -87,7 +113,9 @@ class Planner:
                 if n >= self.bomb_min:
                     total += self.group_value(BOMB, r, 1)
                     free -= n * C.ONE[r]
-        memo: dict[tuple[int, int, int], float] = {}
+        memo = self.split_cache
+        if len(memo) > _CACHE_LIMIT:
+            memo.clear()
         return total + self._split(free, 0, 0, memo)
 
     def _split(self, counts: int, start: int, demand: int, memo: dict[tuple[int, int, int], float]) -> float:
@@ -104,8 +132,7 @@ class Planner:
         else:
             s = (starts & -starts).bit_length() - 1
             best = self._split(counts, s + 1, demand, memo)
-            for move, owed in self._chains_at(m1, m2, m3, s):
-                v = self.group_value(move.kind, move.top, move.units)
+            for move, owed, v in self._chains_at(m1, m2, m3, s):
                 best = max(best, v + self._split(counts - move.counts, s, demand + owed, memo))
         memo[key] = best
         return best
@@ -116,38 +143,54 @@ class Planner:
         cm = self.chain_mask
         return m1 & cm, m2 & cm, m3 & cm
 
-    def _starts(self, m1: int, m2: int, m3: int) -> int:
-        """Ranks where some chain of minimum length can begin."""
-        out = 0
-        for mask, length in ((m1, self.st_min), (m2, self.pc_min), (m3, self.plane_min)):
-            if length > 13 or not mask:
-                continue
+    def _runs_table(
+        self, width: int, kind: ComboKind, min_len: int
+    ) -> list[list[list[_Chain]]]:
+        ranks = len(C.ONE)
+        table: list[list[list[_Chain]]] = []
+        for s in range(ranks):
+            by_run: list[list[_Chain]] = [[]]
+            acc = 0
+            for top in range(s, ranks):
+                acc += width * C.ONE[top]
+                length = top - s + 1
+                chains = list(by_run[-1])
+                if length >= min_len:
+                    owed = self.plane_k * length if kind == PLANE else 0
+                    chains.append((Move(acc, kind, top, length), owed, self.group_value(kind, top, length)))
+                by_run.append(chains)
+            table.append(by_run)
+        return table
+
+    @staticmethod
+    def _build_starts(length: int) -> Callable[[int], int]:
+        def starts(mask: int) -> int:
+            """Ranks of ``mask`` where a run of ``length`` consecutive ranks begins."""
             run = mask
             for i in range(1, length):
                 run &= mask >> i
-            out |= run
+            return run
+
+        return starts
+
+    def _starts(self, m1: int, m2: int, m3: int) -> int:
+        """Ranks where some chain of minimum length can begin."""
+        masks = (m1, m2, m3)
+        out = 0
+        for width, _kind, _runs, starts in self._kinds:
+            out |= starts[masks[width - 1]]
         return out
 
-    def _chains_at(self, m1: int, m2: int, m3: int, s: int) -> list[tuple[Move, int]]:
-        """Chains starting exactly at rank ``s`` that fit the hand, with kicker slots owed."""
-        out: list[tuple[Move, int]] = []
-        one = C.ONE
-        for mask, width, kind, min_len in (
-            (m1, 1, STRAIGHT, self.st_min),
-            (m2, 2, PAIR_CHAIN, self.pc_min),
-            (m3, 3, PLANE, self.plane_min),
-        ):
-            if min_len > 13 or not mask >> s & 1:
-                continue
-            acc = 0
-            top = s
-            while mask >> top & 1:
-                acc += width * one[top]
-                length = top - s + 1
-                if length >= min_len:
-                    owed = self.plane_k * length if kind == PLANE else 0
-                    out.append((Move(acc, kind, top, length), owed))
-                top += 1
+    def _chains_at(self, m1: int, m2: int, m3: int, s: int) -> list[_Chain]:
+        """Chains starting exactly at rank ``s`` that fit the hand, with kicker slots owed
+        and their value."""
+        masks = (m1, m2, m3)
+        out: list[_Chain] = []
+        for width, _kind, runs, _starts in self._kinds:
+            x = masks[width - 1] >> s
+            if x & 1:
+                # The run of set bits from s: its length is the count of trailing ones.
+                out += runs[s][(~x & (x + 1)).bit_length() - 1]
         return out
 
     def _base_cached(self, counts: int, demand: int) -> float:
@@ -166,36 +209,37 @@ class Planner:
         pairs: list[int] = []
         total = 0.0
         trio_k = self.trio_k
+        single_v, pair_v, trio_v = self._single_v, self._pair_v, self._trio_v
         for r, n in C.items(counts):
             if n == 1:
                 singles.append(r)
             elif n == 2:
                 pairs.append(r)
             elif n == 3:
-                total += self.group_value(TRIO, r, 1)
+                total += trio_v[r]
                 demand += trio_k
             else:  # several packs: treat a big group as a trio plus the rest as pairs
-                total += self.group_value(TRIO, r, 1)
+                total += trio_v[r]
                 demand += trio_k
                 rest = n - 3
                 if rest % 2:
                     singles.append(r)
                 pairs.extend([r] * (rest // 2))
         for r in singles:
-            total += self.group_value(SINGLE, r, 1)
+            total += single_v[r]
         for r in pairs:
-            total += self.group_value(PAIR, r, 1)
+            total += pair_v[r]
         # Kickers: the lowest singles first, then the lowest pairs (two slots each).
         si = pi = 0
         while demand > 0:
             if si < len(singles) and (pi >= len(pairs) or singles[si] <= pairs[pi] or demand == 1):
-                total -= self.group_value(SINGLE, singles[si], 1)
+                total -= single_v[singles[si]]
                 si += 1
                 demand -= 1
             elif pi < len(pairs):
-                total -= self.group_value(PAIR, pairs[pi], 1)
+                total -= pair_v[pairs[pi]]
                 if demand == 1:  # half a pair goes; the other card stays a single
-                    total += self.group_value(SINGLE, pairs[pi], 1)
+                    total += single_v[pairs[pi]]
                 pi += 1
                 demand -= 2
             else:
