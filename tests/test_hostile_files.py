@@ -6,6 +6,7 @@ else, and the file on disk is never changed by reading it."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -67,7 +68,8 @@ def mutated_tree(draw: st.DrawFn, data: object) -> object:
         if not slots:
             break
         parent, key = draw(st.sampled_from(slots))
-        parent[key] = draw(st.sampled_from(HOSTILE_VALUES))  # type: ignore[index]
+        # A copy: the shared hostile containers must never be edited by a later draw.
+        parent[key] = copy.deepcopy(draw(st.sampled_from(HOSTILE_VALUES)))  # type: ignore[index]
     return data
 
 
