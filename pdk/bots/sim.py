@@ -107,22 +107,9 @@ class Sim(GameState):
         return None  # 反春 is not tracked: see the module docstring
 
     def clone(self) -> Sim:
-        o = object.__new__(Sim)
-        o.profile = self.profile
-        o.gen = self.gen
-        o.n = self.n
-        o.counts = self.counts.copy()
-        o.sizes = self.sizes.copy()
-        o.played_any = self.played_any.copy()
-        o.bomb_bonuses = self.bomb_bonuses.copy()
-        o.turn = self.turn
-        o.prev = self.prev
-        o.prev_seat = self.prev_seat
-        o.passes = self.passes
-        o.pending_bomb = self.pending_bomb
-        o.winner = self.winner
-        o.done = self.done
-        o.first_need = self.first_need
+        # The playout core's copy, then only what a search changes: the cards' hands and
+        # the history are shared, never written (the search keeps no record).
+        o = Playout.clone(self)
         o.first_card = self.first_card
         o.hands = self.hands
         o.leader = self.leader
