@@ -222,6 +222,15 @@ def create_app(store: TableStore, pace_ms: int = 700) -> Any:
             {"error": {"key": "web_bad_request", "text": tr("web_bad_request", lang, detail=detail)}}, 422
         )
 
+    @app.exception_handler(OSError)
+    async def storage(request: Request, exc: OSError) -> JSONResponse:
+        # The server's own folder, not the request, is at fault (read-only, full, gone):
+        # 503 with the reason in one line, and the table on disk untouched.
+        lang: Lang = "zh" if request.query_params.get("lang") == "zh" else "en"
+        detail = exc.strerror or type(exc).__name__
+        error = {"key": "web_storage", "text": tr("web_storage", lang, detail=detail)}
+        return JSONResponse({"error": error}, 503)
+
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})

@@ -11,6 +11,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_not_over": ("The deal is not over yet.", "本局还没结束。"),
     "web_over": ("The deal is over: start the next deal.", "本局已结束：请开始下一局。"),
     "web_no_table": ("No such table (it may have been removed).", "没有这张牌桌（可能已被删除）。"),
+    "web_storage": (
+        "The server cannot keep tables in its folder ({detail}); nothing was changed.",
+        "服务器无法在其文件夹中保存牌桌（{detail}）；未做任何更改。",
+    ),
     "web_too_large": ("Request too large.", "请求过大。"),
     "web_bad_request": ("Bad request: {detail}", "请求无效：{detail}"),
     # the page
