@@ -15,7 +15,7 @@ from typing import NamedTuple, Self, overload
 
 from pdk.engine import counts as C
 from pdk.engine.cards import mask_of
-from pdk.engine.combos import ComboKind, Move
+from pdk.engine.combos import Move
 from pdk.engine.deal import Deal
 from pdk.engine.generator import generator_for
 from pdk.engine.movegen import BOMB, SINGLE
@@ -34,7 +34,6 @@ from pdk.engine.rules import (
 )
 from pdk.engine.settlement import Settlement, settle
 
-_KINDS = list(ComboKind)
 _new = tuple.__new__
 
 
@@ -309,7 +308,7 @@ class GameState(Playout):
             mask = 0
         # tuple.__new__ builds the named tuple without its Python-level __new__ (a third
         # of the cost of a turn's bookkeeping); the fields are the same.
-        return self._apply(_new(Play, (cards, _KINDS[move.kind], move.top, move.units)), move, mask)
+        return self._apply(_new(Play, (cards, move.kind, move.top, move.units)), move, mask)
 
     def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
         """Record the action, take the cards from the hand, and advance: by the playout's
