@@ -9,7 +9,9 @@ independently, and a property test holds the two in exact agreement.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import partial
+from operator import attrgetter
 from typing import NamedTuple
 
 from pdk.engine import counts as C
@@ -98,6 +100,7 @@ class Hands(dict[int, Hand]):
 
 
 _new = tuple.__new__
+_TOP = attrgetter("top")
 
 
 class MoveGenerator:
@@ -190,7 +193,8 @@ class MoveGenerator:
         cached = self._chain_runs.get(key)
         if cached is None:
             cached = self._chain_runs[key] = self._runs(mask, width, kind, length)
-        return [m for m in cached if m.top > above]
+        # Runs are built lowest top first: the ones above ``above`` are a tail.
+        return cached[bisect_right(cached, above, key=_TOP) :]
 
     def _runs(self, mask: int, width: int, kind: int, length: int) -> list[Move]:
         out: list[Move] = []

@@ -299,16 +299,17 @@ class GameState(Playout):
         if move is None:
             return self._apply(None)
         hand = self.hands[self.turn]
+        counts, kind, top, units = move  # one unpacking: this is every turn's hot path
         if self.plain_cards and (self.history or self.first_card is None):
-            mask, cards = pick_cards(hand, move.counts)
+            mask, cards = pick_cards(hand, counts)
         else:
             lead = None if self.history else self.first_card
-            suited = suited_for(self.profile, move.kind) if self.suited else 0
-            cards = choose_cards(hand, move.counts, 0 if lead is None else 1 << lead, suited=suited)
+            suited = suited_for(self.profile, kind) if self.suited else 0
+            cards = choose_cards(hand, counts, 0 if lead is None else 1 << lead, suited=suited)
             mask = 0
         # tuple.__new__ builds the named tuple without its Python-level __new__ (a third
         # of the cost of a turn's bookkeeping); the fields are the same.
-        return self._apply(_new(Play, (cards, move.kind, move.top, move.units)), move, mask)
+        return self._apply(_new(Play, (cards, kind, top, units)), move, mask)
 
     def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
         """Record the action, take the cards from the hand, and advance: by the playout's
