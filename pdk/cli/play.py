@@ -43,10 +43,13 @@ from pdk.text.catalog import Lang, excerpt, tr
 from pdk.text.explain import reason_text
 
 
-def data_dir(save_dir: Path | None) -> Path:
-    """``--save-dir``, else ``$PDK_DATA_DIR``, else the platform's user data directory."""
+def data_dir(save_dir: str | None, lang: Lang) -> Path:
+    """``--save-dir``, else ``$PDK_DATA_DIR``, else the platform's user data directory. The
+    option is read as text: a path type would turn an empty ``--save-dir ''`` into ``.``."""
     if save_dir is not None:
-        return save_dir
+        if not save_dir.strip():
+            fail(tr("err_no_save_dir", lang))
+        return Path(save_dir)
     env = os.environ.get("PDK_DATA_DIR")
     if env:
         return Path(env)
@@ -481,7 +484,7 @@ def play(
     ] = None,
     lang: LangOpt = None,
     save_dir: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--save-dir", help="Where the save, records and history live (default: your data dir)."),
     ] = None,
     new: Annotated[
@@ -507,7 +510,7 @@ def play(
     language = lang_or_fail(lang)
     if difficulty is not None:
         check_difficulty(difficulty, language)
-    base = data_dir(save_dir)
+    base = data_dir(save_dir, language)
     try:
         slot = claim_slot(base)
     except SaveError as exc:

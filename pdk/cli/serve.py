@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import socket
 import webbrowser
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -35,7 +34,7 @@ def serve(
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of each new table's first deal.")] = None,
     save_dir: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--save-dir", help="Where tables, records and history live (default: your data dir)."),
     ] = None,
     difficulty: Annotated[
@@ -57,7 +56,7 @@ def serve(
     language = lang_or_fail(lang)
     check_difficulty(difficulty, language)
     profile = profile_or_fail(variant or DEFAULT_PROFILE, language)
-    base = data_dir(save_dir)
+    base = data_dir(save_dir, language)
     try:
         base.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -71,7 +70,7 @@ def stats_json(st: Stats) -> dict[str, object]:
 
 def stats(
     save_dir: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--save-dir", help="The directory pdk play uses (default: your data dir)."),
     ] = None,
     lang: LangOpt = None,
@@ -80,7 +79,7 @@ def stats(
     """Your record: games, wins, scores per difficulty and variant, best and worst deals, title."""
     language = lang_or_fail(lang)
     try:
-        st = History(data_dir(save_dir) / "history.sqlite3").stats()
+        st = History(data_dir(save_dir, language) / "history.sqlite3").stats()
     except (sqlite3.Error, OSError, HistoryError) as exc:
         detail = exc.message(language) if isinstance(exc, HistoryError) else exc
         fail(tr("stats_err_history", language, detail=detail))

@@ -37,6 +37,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "err_write": ("cannot write the output: {detail}", "无法输出：{detail}"),
     # options
     "err_no_cards": ("{option}: no cards given", "{option}：没有给出牌"),
+    "err_no_save_dir": ("--save-dir: no folder given", "--save-dir：没有给出文件夹"),
     "sp_no_players": ("--players: no bot named", "--players：没有给出机器人"),
     "sp_out_failed": (
         "stopped writing {path} after {n} records: {reason}",

@@ -37,7 +37,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "tm_st_paid_by": ("paid by {who} (包赔)", "由{who}包赔"),
     "tm_st_liable": ("包赔: pays every loser's share, {amount}", "包赔：替所有输家赔 {amount}"),
-    "tm_st_bombs": ("{n} scoring bomb(s): {amount:+d}", "{n} 个炸弹：{amount:+d}"),
+    "tm_st_bombs": ("scoring bombs × {n}: {amount:+d}", "{n} 个炸弹：{amount:+d}"),
     "tm_st_bomb_paid": ("paid for others' bombs: {amount:+d}", "赔别人的炸弹：{amount:+d}"),
     "tm_st_total": ("total {amount:+d}", "合计 {amount:+d}"),
     "tm_st_doubling": ("bombs doubled every payment: ×{x}", "炸弹翻倍：×{x}"),
