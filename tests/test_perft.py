@@ -113,7 +113,7 @@ def test_perft_counts(case: Case) -> None:
 
 
 def test_classic16_depth_one_matches_the_oracle() -> None:
-    from tests.test_rules_oracle import oracle
+    from test_rules_oracle import oracle
 
     profile = load_profile("classic16")
     for case in (c for c in CASES if c.profile == "classic16"):

@@ -15,7 +15,6 @@ from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
 from pdk.cli.play import data_dir, make_console
 from pdk.cli.table import difficulty_name, fitted_table
 from pdk.text.catalog import Lang, tr
-from pdk.text.messages import play as play_text  # noqa: F401  (registers the messages)
 
 
 def _deal_line(key: str, row: DealRow, lang: Lang) -> str:
