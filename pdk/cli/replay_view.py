@@ -19,6 +19,7 @@ from rich.text import Text
 from pdk.app.table_model import card_name, play_model, settlement_model
 from pdk.bots import bot_label, is_plugin, make_bot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
+from pdk.bots.knowledge import unseen_counts
 from pdk.cli.table import Fitted, group_text, play_text, render_settlement
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, rank_label, rank_of, suit_of
@@ -75,12 +76,13 @@ def move_plain(move: Move | None, lang: Lang) -> str:
 
 
 def counter(state: GameState, viewer: int | None) -> list[tuple[int, int]]:
-    """(rank, count) for every rank of the deck: cards still in hands, or, for a viewer, the
-    cards in the other hands (what that player's card counter shows)."""
-    seen = 0
-    for seat, hand in enumerate(state.hands):
-        if viewer is None or seat != viewer:
-            seen += C.from_mask(hand)
+    """(rank, count) for every rank of the deck: cards still in hands, or, for a viewer, what
+    that player's card counter shows (the one counter, ``unseen_counts``: set-aside cards
+    count as unseen, as they do at the table)."""
+    if viewer is None:
+        seen = sum(C.from_mask(hand) for hand in state.hands)
+    else:
+        seen = unseen_counts(state.view(viewer))
     totals = state.profile.rank_totals
     return [(r, C.count(seen, r)) for r in range(len(totals)) if totals[r]]
 
