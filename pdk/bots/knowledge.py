@@ -94,10 +94,8 @@ class Knowledge:
             if move.kind != BOMB:
                 # Cap the pool at 3 a rank: four pooled cards may sit in two hands, and a
                 # possible bomb is judged separately below.
-                for r in self.gen.follows(self._capped(), move, False):
-                    if r[1] != BOMB and size_of(r[0]) <= size:
-                        result = True
-                        break
+                fewest = self.gen.smallest_follow(self._capped(), move)
+                result = fewest is not None and fewest <= size
             if not result and size >= 4 and self.view.profile.bombs.four:
                 above = move.top if move.kind == BOMB else -1
                 result = self._top_bomb() > above

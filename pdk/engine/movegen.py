@@ -354,6 +354,12 @@ class MoveGenerator:
             out.extend(self._bombs(h, -1))
         return out
 
+    def smallest_follow(self, counts: int, prev: Move) -> int | None:
+        """The fewest cards of a play other than a bomb that beats ``prev`` from
+        ``counts`` (``None``: there is none). The bots' card counter asks it of the pooled
+        unseen cards ("could anyone beat this?"), where only existence and size matter."""
+        return min((C.total(m.counts) for m in self.follows(counts, prev) if m.kind != BOMB), default=None)
+
     def moves(
         self, counts: int, prev: Move | None, next_has_one: bool = False, hand_mask: int = 0
     ) -> list[Move]:

@@ -88,6 +88,8 @@ class GeneralGenerator(MoveGenerator):
         self._readings: dict[tuple[int, bool, bool], list[Reading]] = {}
         # Whole answers too: search and self-play meet the same positions again.
         self._answers: dict[tuple[int, Move | None, bool, int], list[Move]] = {}
+        # smallest_follow's answers by (counts, kind, top, units): what beating reads of a play.
+        self._smallest: dict[tuple[int, int, int, int], int | None] = {}
 
     # -- the public entry points (same as MoveGenerator's, plus the hand for flushes) ----
 
@@ -105,6 +107,7 @@ class GeneralGenerator(MoveGenerator):
     def forget_positions(self) -> None:
         """Drop the memoised answers (benchmarks time generation, not the memo)."""
         self._answers.clear()
+        self._smallest.clear()
 
     # -- generation ----------------------------------------------------------------------
 
@@ -121,34 +124,65 @@ class GeneralGenerator(MoveGenerator):
         shapes = _ALL if prev is None else _SHAPES_FOR[prev.kind]
         if self.flush_bomb:
             shapes = shapes | {"flush"}
-        profile = self.profile
-        locked = locked_ranks(profile, counts)
+        locked = locked_ranks(self.profile, counts)
         plain, flushes, hopeless = self._candidates(counts, locked, shapes, hand_mask, prev)
         out: list[Move] = []
         seen: set[tuple[int, int]] = set()
-        memo = self._readings
-        if len(memo) > 200_000:
-            memo.clear()
         for cand, flush in [(c, False) for c in plain] + [(c, True) for c in flushes]:
             if cand in hopeless and not flush:
                 continue
-            whole = cand == counts
-            readings = memo.get((cand, whole, flush))
-            if readings is None:
-                readings = memo[cand, whole, flush] = classify(profile, cand, whole_hand=whole, flush=flush)
-            if not readings:
-                continue
-            if prev is not None and not any(beats(r.kind, r.top, r.units, *prev[1:]) for r in readings):
-                continue
-            verdict = judge(
-                profile, counts, cand, prev, next_has_one, flush, locked=locked, readings=readings
-            )
-            if isinstance(verdict, Reading):
+            verdict = self._judged(counts, cand, prev, next_has_one, flush, locked)
+            if verdict is not None:
                 key = (cand, int(verdict.kind))
                 if key not in seen:
                     seen.add(key)
                     out.append(Move(cand, verdict.kind, verdict.top, verdict.units))
         return out
+
+    def smallest_follow(self, counts: int, prev: Move) -> int | None:
+        """As ``MoveGenerator.smallest_follow``, without listing every play: the candidates
+        are judged smallest first and the first legal one answers. Kicker choices multiply
+        the follows of a trio or a four-with many times over, and the question is asked of
+        the pooled unseen cards several times a decision; the pool changes only now and then,
+        so the answers are remembered."""
+        key = (counts, prev.kind, prev.top, prev.units)
+        memo = self._smallest
+        if key in memo:
+            return memo[key]
+        if len(memo) > 100_000:
+            memo.clear()
+        memo[key] = answer = self._smallest_follow(counts, prev)
+        return answer
+
+    def _smallest_follow(self, counts: int, prev: Move) -> int | None:
+        shapes = _SHAPES_FOR[prev.kind]  # bombs answer anything, and are not asked about
+        locked = locked_ranks(self.profile, counts)
+        plain, _flushes, hopeless = self._candidates(counts, locked, shapes, 0, prev)
+        for cand in sorted(plain - hopeless, key=C.total):
+            verdict = self._judged(counts, cand, prev, False, False, locked)
+            if verdict is not None and verdict.kind != ComboKind.BOMB:
+                return C.total(cand)
+        return None
+
+    def _judged(
+        self, counts: int, cand: int, prev: Move | None, next_has_one: bool, flush: bool, locked: list[int]
+    ) -> Reading | None:
+        """The rule core's legal reading of playing ``cand`` from ``counts``, or None."""
+        whole = cand == counts
+        memo = self._readings
+        readings = memo.get((cand, whole, flush))
+        if readings is None:
+            if len(memo) > 200_000:
+                memo.clear()
+            readings = memo[cand, whole, flush] = classify(self.profile, cand, whole_hand=whole, flush=flush)
+        if not readings:
+            return None
+        if prev is not None and not any(beats(r.kind, r.top, r.units, *prev[1:]) for r in readings):
+            return None
+        verdict = judge(
+            self.profile, counts, cand, prev, next_has_one, flush, locked=locked, readings=readings
+        )
+        return verdict if isinstance(verdict, Reading) else None
 
     def _candidates(
         self, counts: int, locked: list[int], shapes: frozenset[str], hand_mask: int, prev: Move | None
