@@ -40,10 +40,17 @@ _SHAPES_FOR: dict[int, frozenset[str]] = {
 _ALL = frozenset({"single", "pair", "pair_chain", "straight", "flush", "trio", "plane", "four_with"})
 
 
-def _pair_sets(its: list[tuple[int, int]], pairs: int) -> list[int]:
-    """Every multiset of ``pairs`` whole pairs drawn from ``its`` ((rank, count) pairs)."""
-    units = [(r, n // 2) for r, n in its if n >= 2]
-    return [2 * k for k in kicker_sets(units, pairs)]
+def _lowest_set(its: list[tuple[int, int]], k: int) -> list[int]:
+    """The one multiset of ``k`` cards from ``its`` that takes the lowest ranks first (none
+    when there are fewer than ``k``): a member of ``kicker_sets(its, k)``."""
+    acc = 0
+    for r, n in its:
+        if k <= 0:
+            break
+        take = min(n, k)
+        acc += take * ONE[r]
+        k -= take
+    return [acc] if k <= 0 else []
 
 
 class _Proposals:
@@ -52,17 +59,23 @@ class _Proposals:
     core (``beats``) says cannot beat the play is *hopeless*; a candidate is hopeless only
     if every proposal of it was, and no earlier shape proposed it (``others``)."""
 
-    __slots__ = ("hopeful", "others", "plain", "suspect")
+    __slots__ = ("hopeful", "others", "plain", "sample", "sampled", "suspect")
 
-    def __init__(self, plain: set[int], others: set[int]) -> None:
+    def __init__(self, plain: set[int], others: set[int], sample: bool = False) -> None:
         self.plain = plain
         self.others = others
         self.hopeful: set[int] = set()
         self.suspect: set[int] = set()
+        # With ``sample``, a body is proposed with one kicker set (its lowest) standing for
+        # all of them; ``sampled`` holds those stand-ins.
+        self.sample = sample
+        self.sampled: set[int] = set()
 
     def add(self, cands: list[int], hopeless: bool) -> None:
         self.plain.update(cands)  # always: the set's order is the plays' order
         (self.suspect if hopeless else self.hopeful).update(cands)
+        if self.sample:
+            self.sampled.update(cands)
 
     def hopeless(self) -> set[int]:
         return self.suspect - self.hopeful - self.others
@@ -125,7 +138,7 @@ class GeneralGenerator(MoveGenerator):
         if self.flush_bomb:
             shapes = shapes | {"flush"}
         locked = locked_ranks(self.profile, counts)
-        plain, flushes, hopeless = self._candidates(counts, locked, shapes, hand_mask, prev)
+        plain, flushes, hopeless, _ = self._candidates(counts, locked, shapes, hand_mask, prev)
         out: list[Move] = []
         seen: set[tuple[int, int]] = set()
         for cand, flush in [(c, False) for c in plain] + [(c, True) for c in flushes]:
@@ -157,12 +170,28 @@ class GeneralGenerator(MoveGenerator):
     def _smallest_follow(self, counts: int, prev: Move) -> int | None:
         shapes = _SHAPES_FOR[prev.kind]  # bombs answer anything, and are not asked about
         locked = locked_ranks(self.profile, counts)
-        plain, _flushes, hopeless = self._candidates(counts, locked, shapes, 0, prev)
+        # First with one kicker set per body: every kicker set of a body has the same size,
+        # so the stand-in answers for the body unless the rule core turns it down; only
+        # then are the bodies' other kicker sets worth judging (the full candidate set).
+        answer, sure = self._fewest(counts, locked, shapes, prev, sample=True)
+        if not sure:
+            answer, sure = self._fewest(counts, locked, shapes, prev, sample=False)
+        return answer
+
+    def _fewest(
+        self, counts: int, locked: list[int], shapes: frozenset[str], prev: Move, sample: bool
+    ) -> tuple[int | None, bool]:
+        """The smallest legal non-bomb follow's size among the candidates, and whether that
+        is sure: not when a stand-in for other kicker sets, smaller, was turned down."""
+        plain, _flushes, hopeless, sampled = self._candidates(counts, locked, shapes, 0, prev, sample)
         for cand in sorted(plain - hopeless, key=C.total):
             verdict = self._judged(counts, cand, prev, False, False, locked)
-            if verdict is not None and verdict.kind != ComboKind.BOMB:
-                return C.total(cand)
-        return None
+            if verdict is None:
+                if cand in sampled:
+                    return None, False
+            elif verdict.kind != ComboKind.BOMB:
+                return C.total(cand), True
+        return None, True
 
     def _judged(
         self, counts: int, cand: int, prev: Move | None, next_has_one: bool, flush: bool, locked: list[int]
@@ -185,13 +214,20 @@ class GeneralGenerator(MoveGenerator):
         return verdict if isinstance(verdict, Reading) else None
 
     def _candidates(
-        self, counts: int, locked: list[int], shapes: frozenset[str], hand_mask: int, prev: Move | None
-    ) -> tuple[set[int], set[int], set[int]]:
+        self,
+        counts: int,
+        locked: list[int],
+        shapes: frozenset[str],
+        hand_mask: int,
+        prev: Move | None,
+        sample: bool = False,
+    ) -> tuple[set[int], set[int], set[int], set[int]]:
         """Rank multisets worth judging: (plain candidates, one-suit straight candidates,
         plain candidates that cannot beat ``prev``). ``locked`` are the ranks held as
         unbreakable bombs. Hopeless candidates stay in the plain set, whose iteration order
         is the order of the plays returned (seeded games depend on it): they are only
-        marked, so that judging skips them."""
+        marked, so that judging skips them. With ``sample`` a trio, four or plane body comes
+        with its lowest kicker set only, and the fourth set holds those stand-ins."""
         profile = self.profile
         combos = profile.combinations
         free = counts
@@ -235,14 +271,14 @@ class GeneralGenerator(MoveGenerator):
                         flushes.add(body)
         # Trios, fours and planes come last: a candidate only they propose, under a reading
         # the rule core says cannot beat ``prev``, is hopeless (``_Proposals``).
-        proposals = _Proposals(plain, set(plain) if prev is not None else set())
+        proposals = _Proposals(plain, set(plain) if prev is not None else set(), sample)
         if "trio" in shapes:
             self._gen_trios(its, prev, proposals)
         if "four_with" in shapes and combos.four_with.enabled:
             self._gen_fours(counts, its, prev, proposals)
         if "plane" in shapes and combos.plane.enabled:
             self._gen_planes(its, m3, prev, proposals)
-        return plain, flushes, proposals.hopeless()
+        return plain, flushes, proposals.hopeless(), proposals.sampled
 
     def _bombs_of(self, counts: int, locked: list[int]) -> list[int]:
         bombs = self.profile.bombs
@@ -278,10 +314,15 @@ class GeneralGenerator(MoveGenerator):
             out.append(m)
         return out
 
-    def _kickers(self, rest: list[tuple[int, int]], n: int, kind: str) -> list[int]:
+    def _kickers(self, rest: list[tuple[int, int]], n: int, kind: str, lowest: bool = False) -> list[int]:
+        """The kicker sets of ``n`` cards (``kind``: any cards, or whole pairs) drawn from
+        ``rest``; with ``lowest``, only the one made of the lowest cards (if any)."""
         if kind == "pairs":
-            return _pair_sets(rest, n // 2) if n % 2 == 0 else []
-        return kicker_sets(rest, n)
+            if n % 2:
+                return []
+            units = [(r, k // 2) for r, k in rest if k >= 2]
+            return [2 * k for k in (_lowest_set(units, n // 2) if lowest else kicker_sets(units, n // 2))]
+        return _lowest_set(rest, n) if lowest else kicker_sets(rest, n)
 
     def _gen_trios(self, its: list[tuple[int, int]], prev: Move | None, out: _Proposals) -> None:
         profile = self.profile
@@ -296,7 +337,7 @@ class GeneralGenerator(MoveGenerator):
                 # short reading is judged as the whole-hand candidate): if the rule core says
                 # that cannot beat the play, none of its kicker sets can.
                 hopeless = prev is not None and not beats(trio_kind(profile, k), t, 1, *prev[1:])
-                out.add([body + kk for kk in self._kickers(rest, k, trio.kicker_kind)], hopeless)
+                out.add([body + kk for kk in self._kickers(rest, k, trio.kicker_kind, out.sample)], hopeless)
 
     def _gen_fours(self, counts: int, its: list[tuple[int, int]], prev: Move | None, out: _Proposals) -> None:
         four = self.profile.combinations.four_with
@@ -307,7 +348,8 @@ class GeneralGenerator(MoveGenerator):
             for k in range(four.min_kickers, four.max_kickers + 1):
                 units = k if four.follow_same_kickers else 1  # as classify reads it
                 hopeless = prev is not None and not beats(ComboKind.FOUR_WITH, r, units, *prev[1:])
-                out.add([4 * ONE[r] + kk for kk in self._kickers(rest, k, four.kicker_kind)], hopeless)
+                kickers = self._kickers(rest, k, four.kicker_kind, out.sample)
+                out.add([4 * ONE[r] + kk for kk in kickers], hopeless)
 
     def _gen_planes(self, its: list[tuple[int, int]], m3: int, prev: Move | None, out: _Proposals) -> None:
         plane = self.profile.combinations.plane
@@ -328,4 +370,4 @@ class GeneralGenerator(MoveGenerator):
                 if prev is not None:
                     reading = plane_reading(self.profile, top, length, k)
                     hopeless = not beats(reading.kind, reading.top, reading.units, *prev[1:])
-                out.add([body + kk for kk in self._kickers(rest, k, plane.kicker_kind)], hopeless)
+                out.add([body + kk for kk in self._kickers(rest, k, plane.kicker_kind, out.sample)], hopeless)
