@@ -9,6 +9,7 @@ import pytest
 from test_bots import PROFILES, random_position
 from test_bots_hard import endgame, forced_win
 
+from pdk.app.registry import load_profile
 from pdk.bots import bot_names, make_bot
 from pdk.bots.hard import HardBot, Solver
 from pdk.bots.model import OpponentModel, play_facts
@@ -86,16 +87,20 @@ def test_a_free_lead_of_a_low_single_says_it_was_not_out_of_a_straight(classic: 
 
 
 def test_a_split_pair_under_must_beat_says_there_was_no_pair(classic: Profile) -> None:
-    # Seat 0 leads a single 7; seat 1 beats it with an 8. With a second 8 it split a pair
-    # (it could have beaten with its loose 9); with one 8 it played a loose card.
+    # Seat 0 leads a single 7; seat 1 beats it with an 8. Holding a second 8 and a loose 9,
+    # it split a pair though the 9 would have beaten; with one 8 and a J, the 8 was its
+    # cheapest loose card. (Had the 8s been its only beaters, the split would say nothing:
+    # a forced play is as likely from any hand.)
     state = endgame(classic, ("7 Q K", "8 9 4 4", "5 5 6 6 T"), leader=0)
     state.step(next(m for m in state.legal_moves() if m.notation() == "7"))
     state.step(next(m for m in state.legal_moves() if m.notation() == "8"))
     view = state.view(2)
     model = OpponentModel(view)
-    split = {0: rank_counts("Q K", classic), 1: rank_counts("8 4 4", classic)}
-    loose = {0: rank_counts("Q 8", classic), 1: rank_counts("K 4 4", classic)}
+    split = {0: rank_counts("Q K", classic), 1: rank_counts("8 9 4", classic)}
+    loose = {0: rank_counts("Q K", classic), 1: rank_counts("J 4 4", classic)}
+    forced = {0: rank_counts("Q K", classic), 1: rank_counts("8 4 4", classic)}
     assert model.log_weight(loose) > model.log_weight(split)
+    assert model.log_weight(forced) > model.log_weight(split)
 
 
 def test_the_searched_deals_concentrate_on_the_hands_the_plays_suggest(classic: Profile) -> None:
@@ -113,7 +118,7 @@ def test_the_searched_deals_concentrate_on_the_hands_the_plays_suggest(classic: 
 
     uniform = share(HardBot(0, inference="uniform"))
     assert uniform > 0.3
-    assert share(HardBot(0, pool=4)) < uniform - 0.05
+    assert share(HardBot(0, pool=4, model_cards=10**6)) < uniform - 0.05
 
 
 # -- the solver --------------------------------------------------------------------------------
@@ -162,6 +167,22 @@ def test_the_work_per_decision_is_bounded_by_the_budget_and_reproducible(classic
     less = HardBot(4, determinizations=2, min_determinizations=2, candidates=3, solve_nodes=50)
     less.choose(view)
     assert less.work_done < work
+
+
+@pytest.mark.parametrize("name", ["classic16", "jokers17", "two-deck"])
+def test_the_opponent_model_reads_no_more_than_its_budget(name: str) -> None:
+    profile = load_profile(name)
+    most = {}
+    for budget in (1500, 12000):
+        read = 0
+        for steps in range(10, 40, 3):
+            state = random_position(profile, 5, steps)
+            bot = HardBot(2, model_cards=budget)
+            bot.choose(state.view(state.turn))
+            assert bot.model_work <= budget
+            read = max(read, bot.model_work)
+        most[budget] = read
+    assert most[12000] > 1500  # a bigger budget is used, not only respected
 
 
 def test_hard_v1_is_the_previous_search_by_its_two_flags() -> None:

@@ -7,8 +7,9 @@ For each decision with a real choice:
    (going out, or a sure run of unbeatable plays, is played at once);
 2. ``infer.Sampler`` deals the hidden cards many times, consistent with hand sizes and with
    every must-beat pass (a pass proves the passer could not beat the play); the opponent
-   model (``model.OpponentModel``: a play that breaks its player's hand plan is unlikely)
-   weights those deals, and the search keeps a weighted sample of them;
+   model (``model.OpponentModel``: the normal bot's judgement softened into probabilities,
+   so a play that the sampled hand would not have chosen is unlikely) weights those deals,
+   and the search keeps a weighted sample of them (eight drawn for each one kept);
 3. in each kept deal every candidate is played and the deal is finished on rank counts
    (``sim.Sim``: the engine's transition, so play-to-the-last, bombs scored when played,
    doubling and 包赔 are the profile's) with every seat playing the normal bot's judgement
@@ -45,6 +46,13 @@ from pdk.engine.deal import Rng, derive_seed
 from pdk.engine.movegen import BOMB, SINGLE
 from pdk.engine.profile import Profile
 from pdk.engine.state import PlayerView, next_holding
+
+# The opponent model's budget per decision, in cards of the hands it reads (one normal
+# judgement each, per drawn deal): a judgement costs several times more on the general
+# generator's profiles (bigger hands, richer catalogues). Sized to keep decisions within
+# a median of 0.3 s on this machine (docs/strength.md).
+MODEL_CARDS_FAST = 16_000
+MODEL_CARDS_GENERAL = 3_000
 
 
 def lets_out(sim: Sim, move: Move) -> bool:
@@ -233,7 +241,10 @@ class HardBot:
 
     ``inference="model"`` draws ``pool`` times as many consistent deals as it searches and
     keeps those the opponent model (``model.OpponentModel``) finds likeliest, by weighted
-    sampling; ``"uniform"`` searches consistent deals as drawn. ``scoring="settlement"``
+    sampling, reading at most ``model_cards`` cards' worth of decisions in all (the model's
+    cost: one judgement per card of each hand it reads, per drawn deal; by default
+    ``MODEL_CARDS_FAST`` or ``MODEL_CARDS_GENERAL`` by the profile's generator); ``"uniform"``
+    searches consistent deals as drawn. ``scoring="settlement"``
     scores a finished sampled deal with the profile's own settlement (``Sim.score``);
     ``"classic"`` with first-out card payment whatever the profile, on the first-out
     transition. ``hard-v1`` is ``inference="uniform", scoring="classic"``: the bot as it
@@ -254,7 +265,8 @@ class HardBot:
         solve_nodes: int = 300,
         proof_samples: int = 8,
         inference: str = "model",
-        pool: int = 2,
+        pool: int = 8,
+        model_cards: int | None = None,
         scoring: str = "settlement",
         name: str = "hard",
     ) -> None:
@@ -277,9 +289,11 @@ class HardBot:
         self.proof_samples = proof_samples
         self.inference = inference
         self.pool = pool
+        self.model_cards = model_cards
         self.scoring = scoring
         self.name = name
         self.work_done = 0  # rollout plays plus solver nodes of the last decision (tests)
+        self.model_work = 0  # the opponent model's judgements (cards read) of the last decision
 
     def deals(self, view: PlayerView, rng: Rng, count: int) -> list[dict[int, int]]:
         """The hidden hands to search: ``count`` deals from the sampler, or with the model
@@ -287,10 +301,16 @@ class HardBot:
         sampler = Sampler(view)
         if self.inference == "uniform" or self.pool <= 1:
             return [sampler.sample(rng) for _ in range(count)]
-        model = OpponentModel(view)
-        drawn = [sampler.sample(rng) for _ in range(count * self.pool)]
+        draws = count * self.pool
+        # The model reads each drawn deal's latest plays, as many as ``model_cards`` allows.
+        budget = self.model_cards
+        if budget is None:
+            budget = MODEL_CARDS_FAST if view.profile.classic_generation else MODEL_CARDS_GENERAL
+        model = OpponentModel(view, max_cards=budget // draws)
+        drawn = [sampler.sample(rng) for _ in range(draws)]
         if not model.facts:
             return drawn[:count]
+        self.model_work += draws * model.cards
         return [drawn[i] for i in gumbel_top(rng, [model.log_weight(h) for h in drawn], count)]
 
     def choose(self, view: PlayerView) -> Move | None:
@@ -298,6 +318,7 @@ class HardBot:
             raise TypeError("the hard bot plays from a PlayerView only")
         start = time.perf_counter()
         self.work_done = 0
+        self.model_work = 0
         pos = view.position()
         moves = pos.legal_moves()
         can_pass = pos.can_pass(moves)

@@ -1,77 +1,139 @@
 """An opponent model for the hard bot's inference: how likely each observed play was, for a
 sampled hand.
 
-A player plans a hand into groups and plays them (``Planner.value``, the normal bot's
-judgement); a play that breaks the plan — a single 3 led out of a straight, a pair split
-to beat a single — is one that player rarely makes. So a sampled hand is weighted by how
-well each play it made fits its plan: for every play, the planner's value of the hand
-after it minus the value before (the *plan gain*; playing a planned group gains about one
-play, breaking a straight or a pair loses a lot), and the deal's log-weight is
-``beta`` times the sum. The gain is not normalised over the hand's other choices (that
-would cost a move generation and a planner call per legal play, per sampled deal), so the
-model is a likelihood up to a factor per hand; ``benchmarks/bench_inference.py`` measures
-how well it ranks the true hands among sampled ones.
+The model is the ``normal`` bot's judgement softened into probabilities. For an observed
+decision of an opponent, and a sampled hand, the hand it held then is known (today's hand
+plus what it has played since); the table then is public (the trick, every seat's size,
+报单, what had been played), read by replaying the history through the engine (``Sim.replay``).
+``normal``'s ``Judge`` scores every legal play from that hand, and the play made gets the
+probability ``exp(beta * score) / sum(exp(beta * scores))``. A deal's log-weight is the sum
+of the log-probabilities of the decisions read. A hand from which the play made was the
+natural one (a planned group, a loose card beating a single) scores high; a hand that would
+have led a straight instead of a lone 3, or beaten with a loose 9 instead of splitting a
+pair of 8s, scores low — and, unlike a score of the play alone, the hand's other choices
+count: a play is likely when it was among the best *that hand* had.
 
-Only the public record is read: the plays, and the sampled hands they came from (today's
-hand plus what the seat has played since).
+Forced choices (one legal play) say nothing, and a play that went out is no choice worth
+reading; both are skipped. ``beta`` sets how much the model
+trusts that opponents play like ``normal``: it is sharp enough to read normal-like players
+and soft enough that a human's different taste lowers a deal's weight, not to zero.
+``benchmarks/bench_inference.py`` measures how well it ranks the true hands among sampled ones.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from pdk.bots.plan import Planner, planner_for
+from pdk.bots.infer import Sampler
+from pdk.bots.knowledge import Knowledge, deck_counts
+from pdk.bots.normal import Judge
+from pdk.bots.sim import Sim
 from pdk.engine import counts as C
-from pdk.engine.generator import generator_for
+from pdk.engine.combos import Move
+from pdk.engine.deal import Rng
 from pdk.engine.state import PlayerView
 
-BETA = 1.0  # log-weight per play of plan gain (benchmarks/bench_inference.py: --beta)
-RECENT = 8  # plays read per opponent, the latest first (older ones: bigger hands, dearer)
+BETA = 3.0  # log-probability per unit of normal's score (bench_inference.py --beta)
+RECENT = 6  # decisions read per opponent, the latest first (older ones: bigger hands, dearer)
+_SURE = 1e5  # normal's scores at or above this are "going out" or "a sure run out"
+_SURE_MARGIN = 2.0  # ... softened to this far above the best ordinary score
+_UNLISTED = 3.0  # a play normal does not even score (a trimmed kicker choice): this far below
 
 
 @dataclass(frozen=True, slots=True)
 class PlayFact:
-    """Seat ``seat`` played ``counts`` and has played ``later`` since (rank counts), so its
-    hand just before was today's hand plus ``counts`` plus ``later``."""
+    """Seat ``seat`` played ``move`` and has played ``later`` since (rank counts), so its
+    hand just before was today's hand plus ``move.counts`` plus ``later``. ``table`` is the
+    deal just before the play (other seats' cards in it are placeholders), ``played`` the
+    rank counts every seat had played by then."""
 
     seat: int
-    counts: int
+    move: Move
     later: int
+    table: Sim
+    played: int
 
 
-def play_facts(view: PlayerView, recent: int = RECENT) -> list[PlayFact]:
-    """The latest ``recent`` plays of every other seat that did not take it out."""
-    facts: list[PlayFact] = []
+def play_facts(view: PlayerView, recent: int = RECENT, max_cards: int | None = None) -> list[PlayFact]:
+    """The latest ``recent`` plays of every other seat (not a play that went out), with
+    the table each was made at; with ``max_cards``, only the latest of them whose hands
+    then held that many cards in all (a decision costs about one judgement per card)."""
+    history = view.history
+    wanted: dict[int, int] = {}  # history index -> rank counts the seat played after it
     later: dict[int, int] = {}
     taken: dict[int, int] = {}
-    for action in reversed(view.history):
+    for i in range(len(history) - 1, -1, -1):
+        action = history[i]
         seat, play = action.seat, action.play
         if play is None or seat == view.seat:
             continue
-        counts = C.from_cards(play.cards)
         since = later.get(seat, 0)
-        later[seat] = since + counts
+        later[seat] = since + C.from_cards(play.cards)
         if since == 0 and view.hand_sizes[seat] == 0:
             continue  # its last play: going out is no choice worth reading
         if taken.get(seat, 0) < recent:
+            then = view.hand_sizes[seat] + C.total(later[seat])
+            if max_cards is not None:
+                if then > max_cards:
+                    break
+                max_cards -= then
             taken[seat] = taken.get(seat, 0) + 1
-            facts.append(PlayFact(seat, counts, since))
+            wanted[i] = since
+    if not wanted:
+        return []
+    # Any deal consistent with the record replays the public table; its hidden cards are
+    # placeholders that the facts never read.
+    placeholder = Sampler(view).sample(Rng(0))
+    facts: list[PlayFact] = []
+    played = 0
+    for i, table in enumerate(Sim.replay(view, placeholder)):
+        if i == len(history):
+            break
+        action = history[i]
+        if i in wanted and action.play is not None:
+            facts.append(PlayFact(action.seat, action.play.move, wanted[i], table.clone(), played))
+        if action.play is not None:
+            played += C.from_cards(action.play.cards)
     return facts
 
 
 class OpponentModel:
-    """Log-weights of sampled deals under the plan-gain model; see the module docstring."""
+    """Log-weights of sampled deals under normal's softened policy; see the module docstring."""
 
-    def __init__(self, view: PlayerView, beta: float = BETA, recent: int = RECENT) -> None:
-        self.plan: Planner = planner_for(generator_for(view.profile))
+    def __init__(
+        self, view: PlayerView, beta: float = BETA, recent: int = RECENT, max_cards: int | None = None
+    ) -> None:
+        self.profile = view.profile
         self.beta = beta
-        self.facts = play_facts(view, recent)
+        self.facts = play_facts(view, recent, max_cards)
+        # The model's work per deal weighed: one judgement per card of every hand read.
+        self.cards = sum(f.table.sizes[f.seat] for f in self.facts)
+        self.deck = deck_counts(view.profile)
 
     def log_weight(self, hands: dict[int, int]) -> float:
-        """``beta`` times the plan gain of every play read, for these hidden hands."""
-        value = self.plan.value
-        gain = 0.0
-        for f in self.facts:
-            after = hands[f.seat] + f.later
-            gain += value(after) - value(after + f.counts)
-        return self.beta * gain
+        """The log-probability of every decision read, for these hidden hands."""
+        return sum(self.log_prob(f, hands[f.seat] + f.move.counts + f.later) for f in self.facts)
+
+    def log_prob(self, fact: PlayFact, hand: int) -> float:
+        """log P(the play made | the seat held ``hand`` then), under the softened policy."""
+        table = fact.table
+        table.counts[fact.seat] = hand
+        moves = table.moves()
+        can_pass = table.can_pass(moves)
+        if len(moves) + can_pass <= 1:
+            return 0.0
+        view = PlayerView(self.profile, fact.seat, 0, tuple(table.sizes), (), (), table.prev, table.prev_seat,
+                          tuple(table.played_any), 0, None)  # fmt: skip
+        know = Knowledge(view, hand=hand, unseen=self.deck - hand - fact.played)
+        ranked = Judge(view, know).rank(moves, can_pass)
+        ordinary = [s for s, _ in ranked if s < _SURE]
+        best = max(ordinary, default=0.0)
+        scores = [best + _SURE_MARGIN if s >= _SURE else s for s, _ in ranked]
+        made = next((s for s, (_, m) in zip(scores, ranked, strict=True) if m == fact.move), None)
+        if made is None:
+            made = min(scores) - _UNLISTED
+        beta = self.beta
+        top = max(scores)
+        norm = math.log(sum(math.exp(beta * (s - top)) for s in scores))
+        return beta * (made - top) - norm

@@ -20,8 +20,11 @@ Where the search approximates (said here, once):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
+from pdk.engine.deal import lead_order
 from pdk.engine.movegen import BOMB
 from pdk.engine.playout import Playout
 from pdk.engine.settlement import settle
@@ -36,16 +39,26 @@ class Sim(GameState):
     @classmethod
     def from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
         """The deal as it stands, given the hidden hands (seat -> rank counts now)."""
+        *_, now = cls.replay(view, hands)
+        return now
+
+    @classmethod
+    def replay(cls, view: PlayerView, hands: dict[int, int]) -> Iterator[Sim]:
+        """The deal before each action of the public history, then as it stands: one
+        ``Sim``, advanced in place between yields (clone one to keep it). The opponent
+        model reads each decision's table this way: the trick, the sizes and 报单 as the
+        engine had them."""
         n = view.players
         start = [C.from_mask(view.hand) if s == view.seat else hands.get(s, 0) for s in range(n)]
         for action in view.history:
             if action.play is not None:
                 start[action.seat] += C.from_cards(action.play.cards)
         leader = view.history[0].seat if view.history else view.seat
-        sim = cls._blank(view, start, leader, view.must_contain if not view.history else None)
+        sim = cls._blank(view, start, leader, _first_card(view))
         for action in view.history:
+            yield sim
             sim.advance(None if action.play is None else action.play.move)
-        return sim
+        yield sim
 
     @classmethod
     def legacy_from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
@@ -168,3 +181,17 @@ class Sim(GameState):
             sum(self.sizes[o] * s.per_card * (1 if self.played_any[o] else s.shut_out_multiplier)
                 for o in range(self.n) if o != me)
         )  # fmt: skip
+
+
+def _first_card(view: PlayerView) -> int | None:
+    """The card the deal's first play had to contain (``lead.must_contain``), if any: the
+    view's own while nothing is played, else the first card of the lead order the first
+    play holds (every card before it in that order was not dealt, or it would have led)."""
+    if not view.history:
+        return view.must_contain
+    play = view.history[0].play
+    if not view.profile.lead.must_contain or play is None:
+        return None
+    cards = {c % 64 for c in play.cards}  # either pack's copy
+    return next((c for c in lead_order(view.profile) if c in cards), None)
+
