@@ -184,7 +184,9 @@ class GeneralGenerator(MoveGenerator):
         """The smallest legal non-bomb follow's size among the candidates, and whether that
         is sure: not when a stand-in for other kicker sets, smaller, was turned down."""
         plain, _flushes, hopeless, sampled = self._candidates(counts, locked, shapes, 0, prev, sample)
-        for cand in sorted(plain - hopeless, key=C.total):
+        # Smallest first; within a size the highest ranks first (packed counts grow with
+        # their top rank), as those are the likeliest to beat: any legal one answers.
+        for cand in sorted(plain - hopeless, key=lambda c: (C.total(c), -c)):
             verdict = self._judged(counts, cand, prev, False, False, locked)
             if verdict is None:
                 if cand in sampled:
