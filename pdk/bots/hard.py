@@ -260,7 +260,7 @@ class HardBot:
         work: int = 3600,
         candidates: int = 6,
         policy: str = "judge",
-        time_cap: float = 0.8,
+        time_cap: float = 2.5,
         solve_cards: int = 7,
         solve_nodes: int = 300,
         proof_samples: int = 8,
