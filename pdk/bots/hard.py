@@ -44,7 +44,6 @@ from pdk.bots.sim import Sim
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, derive_seed
 from pdk.engine.movegen import BOMB, SINGLE
-from pdk.engine.profile import Profile
 from pdk.engine.state import PlayerView, next_holding
 
 # The opponent model's budget per decision, in cards of the hands it reads (one normal
@@ -125,7 +124,7 @@ def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
     return cheapest
 
 
-def judged(sim: Sim, moves: list[Move], can_pass: bool, profile: Profile) -> Move | None:
+def judged(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
     """The ``normal`` bot's judgement inside a sampled deal (its card counter sees the other
     hands pooled, as it would by counting)."""
     if not moves:
@@ -133,14 +132,13 @@ def judged(sim: Sim, moves: list[Move], can_pass: bool, profile: Profile) -> Mov
     if len(moves) == 1 and not can_pass:
         return moves[0]
     t = sim.turn
-    view = PlayerView(profile, t, 0, tuple(sim.sizes), (), (), sim.prev, sim.prev_seat,
-                      tuple(sim.played_any), 0, None)  # fmt: skip
+    view = sim.table_view(t)
     pool = sum(sim.counts) - sim.counts[t]
     know = Knowledge(view, hand=sim.counts[t], unseen=pool)
     return Judge(view, know).rank(moves, can_pass)[0][1]
 
 
-def rollout(sim: Sim, policy: str, profile: Profile, limit: int = 2000) -> int:
+def rollout(sim: Sim, policy: str, limit: int = 2000) -> int:
     """Finish the deal in place, every seat playing ``policy``: ``"judge"`` (the normal
     bot's judgement, what the search is tuned with) or ``"greedy"`` (several times faster).
     Returns the turns played (the search's work counter). ``limit`` is above the longest
@@ -151,7 +149,7 @@ def rollout(sim: Sim, policy: str, profile: Profile, limit: int = 2000) -> int:
         moves = sim.moves()
         can_pass = sim.can_pass(moves)
         if policy == "judge":
-            sim.advance(judged(sim, moves, can_pass, profile))
+            sim.advance(judged(sim, moves, can_pass))
         else:
             sim.advance(greedy(sim, moves, can_pass))
     return limit
@@ -366,7 +364,7 @@ class HardBot:
                     self.work_done += self.solve_nodes - max(0, solver.budget)
                 if won:
                     proven[i] += 1
-                self.work_done += rollout(sim, policy, profile)
+                self.work_done += rollout(sim, policy)
                 score = sim.legacy_score(me) if legacy else sim.score(me)
                 if won and first_out and sim.winner != me:
                     score = max(score, base.legacy_out_now(me) if legacy else base.out_now(me))

@@ -123,8 +123,7 @@ class OpponentModel:
         can_pass = table.can_pass(moves)
         if len(moves) + can_pass <= 1:
             return 0.0
-        view = PlayerView(self.profile, fact.seat, 0, tuple(table.sizes), (), (), table.prev, table.prev_seat,
-                          tuple(table.played_any), 0, None)  # fmt: skip
+        view = table.table_view(fact.seat)
         know = Knowledge(view, hand=hand, unseen=self.deck - hand - fact.played)
         ranked = Judge(view, know).rank(moves, can_pass)
         ordinary = [s for s, _ in ranked if s < _SURE]

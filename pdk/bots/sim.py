@@ -60,6 +60,13 @@ class Sim(GameState):
             sim.advance(None if action.play is None else action.play.move)
         yield sim
 
+    def table_view(self, seat: int) -> PlayerView:
+        """What the normal bot's judgement reads of this table from ``seat``: sizes, the
+        trick and who has played, with no cards and no history (a sampled deal has
+        neither; the caller gives the judgement the hand and the unseen counts)."""
+        return PlayerView(self.profile, seat, 0, tuple(self.sizes), (), (), self.prev, self.prev_seat,
+                          tuple(self.played_any), 0, None)  # fmt: skip
+
     @classmethod
     def legacy_from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
         """``hard-v1``'s deal: the first-out transition from the view's fields, no replay (the
@@ -194,4 +201,3 @@ def _first_card(view: PlayerView) -> int | None:
         return None
     cards = {c % 64 for c in play.cards}  # either pack's copy
     return next((c for c in lead_order(view.profile) if c in cards), None)
-
