@@ -16,17 +16,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-LAYOUTS = {"portrait": (390, 844), "landscape": (844, 390), "desktop": (1280, 800)}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from tooling import CHROMIUM_ARGS, LAYOUTS
 
 
 def my_turn(page: Page) -> bool:
@@ -41,7 +32,7 @@ def my_turn(page: Page) -> bool:
 def shoot(url: str, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         for (name, (w, h)), locale in zip(LAYOUTS.items(), ("zh-CN", "zh-CN", "en-US"), strict=True):
             page = browser.new_context(viewport={"width": w, "height": h}, locale=locale).new_page()
             page.goto(url)

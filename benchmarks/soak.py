@@ -31,6 +31,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from tooling import running_in_group
+
 PDK = shutil.which("pdk") or "pdk"
 ENV = {**os.environ, "NO_COLOR": "1"}
 
@@ -105,19 +108,6 @@ def soak_play(n: int, rng: random.Random, max_wait: float, root: Path) -> Tally:
     t.left("temporary files", len(list(data.rglob(".*.tmp"))))
     t.left("saves moved aside as corrupt", len(list(data.glob("*.corrupt-*"))))
     return t
-
-
-def running_in_group(pgid: int) -> list[int]:
-    """Processes of the group still running (zombies, dead but not yet reaped, are not)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found
 
 
 def soak_selfplay(n: int, rng: random.Random, max_wait: float, root: Path) -> Tally:

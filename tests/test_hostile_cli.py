@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tooling import running_in_group
 from typer.testing import CliRunner
 
 from pdk.cli.app import app, main
@@ -330,16 +331,3 @@ def test_selfplay_workers_of_a_killed_parent_exit_quietly() -> None:
         os.kill(pid, 9)
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
     assert not alive
-
-
-def running_in_group(pgid: int) -> list[int]:
-    """Processes of the group still running (zombies, dead but not yet reaped, are not)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found

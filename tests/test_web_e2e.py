@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tooling import CHROMIUM_ARGS, LAYOUTS
 
 from pdk.app.registry import load_profile
 from pdk.app.tables import TableStore
@@ -25,17 +26,6 @@ CHROMIUM = next(
     (p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None
 )
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SIZES = {"portrait": (390, 844), "landscape": (844, 390), "desktop": (1280, 800)}
 
 
 @pytest.fixture(scope="module")
@@ -66,13 +56,13 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
 
 
 def page_at(browser: Any, url: str, size: str = "desktop", locale: str = "en-US") -> Any:
-    w, h = SIZES[size]
+    w, h = LAYOUTS[size]
     page = browser.new_context(viewport={"width": w, "height": h}, locale=locale).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -102,7 +92,7 @@ def hand(page: Any) -> list[str]:
 
 def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server: str, size: str) -> None:
     page = page_at(browser, server, size)
-    width = SIZES[size][0]
+    width = LAYOUTS[size][0]
     boxes = page.locator('[data-testid="card"]').evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().right)"
     )
@@ -146,7 +136,7 @@ def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server
     assert not page.errors
 
 
-@pytest.fixture(params=list(SIZES))
+@pytest.fixture(params=list(LAYOUTS))
 def size(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
