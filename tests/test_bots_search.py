@@ -16,7 +16,7 @@ from pdk.bots.model import OpponentModel, play_facts
 from pdk.bots.sim import Sim
 from pdk.engine import counts as C
 from pdk.engine.cards import mask_of
-from pdk.engine.deal import Deal, Rng
+from pdk.engine.deal import Deal, Rng, deal
 from pdk.engine.profile import Profile
 from pdk.engine.rules import resolve_cards
 from pdk.engine.state import GameState
@@ -68,6 +68,23 @@ def test_on_jokers17_the_search_plays_on_after_the_first_player_is_out() -> None
     assert sorted(sim.order) == [0, 1, 2] and sim.order[0] == 0
     assert sim.score(0) == rules.placement_points[0] + rules.first_out_bonus  # 头游
     assert [sim.score(s) for s in sim.order[1:]] == [float(p) for p in rules.placement_points[1:]]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_replayed_first_table_keeps_the_lead_card_rule(seed: int) -> None:
+    # jokers17-hunan: the first play must contain the lead card (VARIANTS.md). The opponent
+    # model reads the first play from a replayed table, after the view no longer carries
+    # the lead card: the table must still offer the leader exactly the plays it had.
+    profile = load_profile("jokers17-hunan")
+    assert profile.lead.must_contain
+    state = GameState(profile, deal(profile, seed))
+    leader, first_moves = state.turn, state.legal_moves()
+    hand_then = state.counts[leader]
+    state.step(first_moves[-1])
+    me = next(s for s in range(state.players) if s != leader)
+    first = next(Sim.replay(state.view(me), truth(state, me)))
+    first.counts[leader] = hand_then
+    assert sorted(first.moves()) == sorted(first_moves)
 
 
 # -- the opponent model ------------------------------------------------------------------------
