@@ -35,21 +35,26 @@ def capped(counts: int, cap: int = 3) -> int:
 def test_smallest_follow_is_the_fewest_cards_of_a_non_bomb_follow(profile: Profile) -> None:
     gen = generator_for(profile)
     rng = Rng(15)
-    asked = 0
+    asked = nones = 0
     for seed in range(12):
         hands = [C.from_mask(h) for h in deal(profile, seed).hands]
-        # Pools as the card counter builds them: other hands pooled, three a rank at most.
-        pool = capped(sum(hands[1:]))
-        for prev in gen.leads(hands[0]):
-            if prev.kind == BOMB or rng.below(3):
-                continue
-            want = min(
-                (C.total(m.counts) for m in gen.follows(pool, prev) if m.kind != BOMB),
-                default=None,
-            )
-            assert gen.smallest_follow(pool, prev) == want, (prev, pool)
-            asked += 1
-    assert asked > 20
+        # Pools as the card counter builds them (other hands pooled, three a rank at most),
+        # and smaller ones, where nothing may beat or only a short last trio does.
+        whole = capped(sum(hands[1:]))
+        few = capped(hands[1]) & ((1 << (5 * (seed % 8 + 3))) - 1) | capped(hands[-1]) >> (5 * 9) << (5 * 9)
+        for pool in (whole, capped(hands[1]), few):
+            for prev in gen.leads(hands[0]):
+                if prev.kind == BOMB or rng.below(3):
+                    continue
+                want = min(
+                    (C.total(m.counts) for m in gen.follows(pool, prev) if m.kind != BOMB),
+                    default=None,
+                )
+                assert gen.smallest_follow(pool, prev) == want, (prev, pool)
+                asked += 1
+                nones += want is None
+    assert asked > 60
+    assert nones > 0
 
 
 counts_up_to_three = st.lists(st.integers(0, 3), min_size=NUM_RANKS, max_size=NUM_RANKS).map(

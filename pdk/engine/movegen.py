@@ -358,7 +358,26 @@ class MoveGenerator:
         """The fewest cards of a play other than a bomb that beats ``prev`` from
         ``counts`` (``None``: there is none). The bots' card counter asks it of the pooled
         unseen cards ("could anyone beat this?"), where only existence and size matter."""
-        return min((C.total(m.counts) for m in self.follows(counts, prev) if m.kind != BOMB), default=None)
+        _, kind, top, units = prev
+        if kind == BOMB:
+            return None  # only a bomb beats a bomb
+        h = self._hands[counts]
+        # A single, a pair or a chain of the same length that beats is always the same
+        # size: whether one exists is read off the rank masks (what ``follows`` lists).
+        if kind == SINGLE:
+            return 1 if h.m1 >> (top + 1) else None
+        if kind == PAIR:
+            return 2 if h.m2 >> (top + 1) else None
+        if kind == STRAIGHT:
+            return units if self._chains_of(h.m1, 1, STRAIGHT, units, top) else None
+        if kind == PAIR_CHAIN:
+            return 2 * units if self._chains_of(h.m2, 2, PAIR_CHAIN, units, top) else None
+        out: list[Move] = []
+        if kind == TRIO:
+            self._trios(h, top, out)
+        elif kind == PLANE:
+            self._planes(h, top, units, out)
+        return min(map(C.total, [m.counts for m in out]), default=None)
 
     def moves(
         self, counts: int, prev: Move | None, next_has_one: bool = False, hand_mask: int = 0
