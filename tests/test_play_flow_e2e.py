@@ -200,3 +200,42 @@ def test_a_standing_bomb_shows_its_score_on_the_table(tmp_path: Path, cols: int,
     child.expect(NEXT[lang])
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def late_auto_pass_seed() -> int:
+    """A seed whose first deal, playing the first hint each turn, ends after 要不起 passed
+    for the player and before the player's next turn: the notice was never shown."""
+    profile = load_profile()
+    for seed in range(1, 400):
+        sess = new_session(profile, "classic16", "easy", seed)
+        st = sess.state
+        pending = False
+        while not st.over:
+            if st.turn == HUMAN:
+                pending = st.prev is not None and not st.legal_moves()
+                st.step(sess.auto_move())
+            else:
+                st.step(sess.bot_move())
+        if pending:
+            return seed
+    raise AssertionError("no deal ends right after 要不起")
+
+
+@pytest.mark.parametrize(("cols", "lang"), [(80, "en"), (40, "zh")])
+def test_a_new_deal_starts_without_the_last_deals_notices(tmp_path: Path, cols: int, lang: str) -> None:
+    child = spawn(tmp_path, "--seed", str(late_auto_pass_seed()), lang=lang, cols=cols)
+    for _ in range(60):
+        if child.expect([PROMPTS[lang], NEXT[lang]]) == 1:
+            break
+        child.sendline("h")
+        child.expect(PROMPTS[lang])
+        child.sendline("")
+    else:
+        raise AssertionError("the first deal never ended")
+    child.sendline("")
+    child.expect(PROMPTS[lang])
+    first_frame = " ".join(lines_of(child.before)).replace(" ", "")
+    for stale in ("要不起:nothingbeat", "要不起：压不过"):
+        assert stale not in first_frame
+    child.sendline("q")
+    child.expect(pexpect.EOF)

@@ -439,6 +439,7 @@ class Game:
         except Exception as exc:  # sqlite3.Error, OSError: never lose the game over stats
             self.say(tr("history_failed", lang, detail=str(exc)))
         s.next_deal()
+        self.ui.messages = []  # the last deal's notices (要不起, a bomb's score) end with it
         self.save()
         try:
             answer = self.ask(tr("next_prompt", lang))
