@@ -53,7 +53,7 @@ def test_follow_keeps_groups_whole_and_beats_lowest() -> None:
     h = hint_list(v)[0]
     assert h.reason == "hint_why_keeps"
     assert reason_text(h.reason, h.params, "en") == "keeps your pair of 5s whole"
-    assert reason_text(h.reason, h.params, "zh") == "不拆你的对子5"
+    assert reason_text(h.reason, h.params, "zh") == "不拆你的一对 5"
 
 
 def test_never_a_two_aces_or_bomb_first_when_cheaper_beats() -> None:
@@ -153,5 +153,5 @@ def test_the_table_model_carries_each_hint_with_its_reason() -> None:
     assert len(model.hints) == len(model.hint_reasons) == len(hints(view))
     assert model.hints[0].text == "8"
     assert model.hint_reasons[0].text("en") == "keeps your pair of 5s whole"
-    assert model.hint_reasons[0].text("zh") == "不拆你的对子5"
+    assert model.hint_reasons[0].text("zh") == "不拆你的一对 5"
     assert model.to_json()["hint_reasons"][0]["key"] == "hint_why_keeps"

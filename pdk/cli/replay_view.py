@@ -20,6 +20,7 @@ from pdk.app.table_model import card_name, play_model, settlement_model
 from pdk.bots import bot_label, is_plugin, make_bot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
 from pdk.bots.knowledge import unseen_counts
+from pdk.cli.prose import Prose
 from pdk.cli.table import Fitted, group_text, play_text, render_settlement
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, rank_label, rank_of, suit_of
@@ -152,12 +153,12 @@ def explain(state: GameState, bot: str, seed: int, actual: Action | None) -> Exp
 
 def explanation_panel(ex: Explanation, names: Sequence[str], lang: Lang, limit: int = 12) -> RenderableType:
     lines: list[RenderableType] = [
-        Text(tr("rp_explain_title", lang, bot=ex.bot, who=names[ex.seat]), style="bold magenta"),
-        Text(tr("rp_explain_bot", lang, bot=ex.bot, play=move_plain(ex.choice, lang)), style="magenta"),
+        Prose(tr("rp_explain_title", lang, bot=ex.bot, who=names[ex.seat]), style="bold magenta"),
+        Prose(tr("rp_explain_bot", lang, bot=ex.bot, play=move_plain(ex.choice, lang)), style="magenta"),
     ]
     if ex.actual is not None:
-        lines.append(Text(tr("rp_explain_actual", lang, play=action_plain(ex.actual, lang))))
-    lines.append(Text(tr("rp_explain_legal", lang, n=len(ex.legal))))
+        lines.append(Prose(tr("rp_explain_actual", lang, play=action_plain(ex.actual, lang))))
+    lines.append(Prose(tr("rp_explain_legal", lang, n=len(ex.legal))))
     ordered = sorted(ex.legal, key=lambda m: (m.kind == int(ComboKind.BOMB), m.top, m.kind, m.units))
     for m in ordered[:limit]:
         mark = "▶ " if ex.choice is not None and m == ex.choice else "  "
@@ -270,8 +271,8 @@ def _frame(
     if frame.explanation is not None:
         parts.append(explanation_panel(frame.explanation, names, lang, frame.legal_limit))
     elif frame.explain_note:
-        parts.append(Text(frame.explain_note, style="magenta"))
-    parts.append(Text(tr("rp_keys", lang), style="dim"))
+        parts.append(Prose(frame.explain_note, style="magenta"))
+    parts.append(Prose(tr("rp_keys", lang), style="dim"))
     return Group(*parts)
 
 

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from pdk.app.table_model import PlayModel, SeatModel, SettlementModel, SettleRow, TableModel, place_name
 from pdk.bots import DIFFICULTIES
+from pdk.cli.prose import Prose
 from pdk.engine.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Rank, rank_label
 from pdk.text.catalog import Lang, tr
 
@@ -177,7 +178,7 @@ def render_table(frame: Frame, width: int) -> RenderableType:
     """One frame: title, seats (others, then you), this trick, status, hand, counter."""
     m, lang = frame.model, frame.lang
     parts: list[RenderableType] = [
-        Text(title_of(frame), style="bold cyan", overflow="fold"),
+        Prose(title_of(frame), style="bold cyan", overflow="fold"),
         Rule(style="dim"),
     ]
     grid = Table.grid(padding=(0, 1))
@@ -189,7 +190,7 @@ def render_table(frame: Frame, width: int) -> RenderableType:
     for s in [*m.seats[1:], m.seats[0]]:
         grid.add_row(*_seat_row(s, frame, width))
     parts += [grid, Rule(style="dim"), trick_text(m, lang, width)]
-    parts.append(Text(status_of(frame), style="bold yellow" if frame.auto else "bold"))
+    parts.append(Prose(status_of(frame), style="bold yellow" if frame.auto else "bold"))
     parts.append(Text(tr("hand_label", lang, n=len(m.hand)), style="dim"))
     parts.append(group_text(m.hand, width))
     if frame.counter:
@@ -200,7 +201,7 @@ def render_table(frame: Frame, width: int) -> RenderableType:
             line.append(f"{c.label}:{c.unseen}", style="dim" if c.unseen == 0 else "")
         parts.append(line)
     for msg in frame.messages:
-        parts.append(Text(msg, style="yellow"))
+        parts.append(Prose(msg, style="yellow"))
     return Group(*parts)
 
 
@@ -209,10 +210,10 @@ def render_over(frame: Frame, width: int) -> RenderableType:
     went out and the last trick (the settlement panel follows)."""
     m, lang = frame.model, frame.lang
     return Group(
-        Text(title_of(frame), style="bold cyan", overflow="fold"),
+        Prose(title_of(frame), style="bold cyan", overflow="fold"),
         Rule(style="dim"),
         trick_text(m, lang, width),
-        Text(m.task.message.text(lang), style="bold"),
+        Prose(m.task.message.text(lang), style="bold"),
     )
 
 
@@ -279,7 +280,7 @@ def render_settlement(
         if with_session:
             cells.append("" if r.session is None else f"{r.session:+d}")
         table.add_row(*cells)
-    notes = Text()
+    notes = Prose()
     for r in sm.rows:
         said = [s.text(lang) for s in r.lines[:-1]]  # the last line is the total, shown above
         if said:

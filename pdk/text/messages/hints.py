@@ -13,15 +13,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_why_premium_only": ("only your {rank} beats it", "只有 {rank} 能压过"),
     "hint_why_breaks": (
         "breaks your {group} of {rank}s: nothing whole beats it",
-        "要拆你的{group}{rank}，没有不拆牌的压法",
+        "要拆你的{group} {rank}，没有不拆牌的压法",
     ),
-    "hint_why_keeps": ("keeps your {group} of {rank}s whole", "不拆你的{group}{rank}"),
+    "hint_why_keeps": ("keeps your {group} of {rank}s whole", "不拆你的{group} {rank}"),
     "hint_why_lowest_beat": ("the lowest play that beats it", "能压过的最小牌"),
     "hint_why_higher": ("beats it higher, with your {rank}", "用 {rank} 压，更大一些"),
     "hint_why_other_kickers": ("the same {rank}s with other kickers", "同样的 {rank}，换别的带牌"),
     "hint_why_lead_other": ("another lead that keeps your groups whole", "另一种不拆牌的出法"),
     "hint_why_lowest_lead": ("sheds your lowest cards, keeps the rest whole", "先出小牌，不拆牌型"),
-    "hint_group_pair": ("pair", "对子"),
+    "hint_group_pair": ("pair", "一对"),
     "hint_group_trio": ("trio", "三张"),
     "hint_group_four": ("four", "四张"),
 }

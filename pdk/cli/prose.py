@@ -1,0 +1,67 @@
+"""Line breaking for mixed 中文 and English prose on a narrow terminal.
+
+rich breaks lines only at spaces, so a Chinese sentence is one long "word": on 40 columns
+"压过上家的 QQ（对子）。你有能压过的牌，必须出。" broke after "的" and left the rest for
+the next line, however much room the first had. Chinese may break between any two
+characters, except before closing punctuation (，。）…) and after opening punctuation
+(（《…); Latin words, card groups such as ``QQ`` or ``♠10`` and numbers stay whole. ``Prose``
+is a rich ``Text`` that breaks that way and otherwise behaves as a ``Text``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from rich.cells import cell_len
+from rich.containers import Lines
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+_OPEN = "（《「『【〈"
+_CLOSE = "，。、；：！？）》」』】〉…"
+# Wide (CJK) characters: the CJK blocks, kana, full-width forms and CJK punctuation.
+_WIDE = "\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+# One unbreakable unit: spaces; or opening punctuation, then a run of narrow characters
+# or one wide character, then closing punctuation.
+_UNIT = re.compile(rf"\s+|[{_OPEN}]*(?:[^\s{_WIDE}]+|[{_WIDE}])[{_CLOSE}]*")
+
+
+def breaks(text: str, width: int) -> list[int]:
+    """Character offsets to break ``text`` at so that every line fits ``width`` cells (a
+    unit wider than a line is cut where it overflows)."""
+    out: list[int] = []
+    used = 0
+    for m in _UNIT.finditer(text):
+        unit = m.group()
+        if unit.isspace():
+            used += cell_len(unit)  # trailing spaces may hang past the edge
+            continue
+        start = m.start()
+        size = cell_len(unit)
+        if used + size > width and used > 0:
+            out.append(start)
+            used = 0
+        while size > width:  # longer than a line: fold it
+            cut, taken = start, 0
+            while cut < m.end() and taken + cell_len(text[cut]) <= width:
+                taken += cell_len(text[cut])
+                cut += 1
+            out.append(cut)
+            start, size = cut, size - taken
+        used += size
+    return out
+
+
+class Prose(Text):
+    """A ``Text`` that breaks lines between Chinese characters, not only at spaces."""
+
+    def wrap(self, console: Console, width: int, **options: Any) -> Lines:
+        lines = Lines()
+        for line in self.split(allow_blank=True):
+            for piece in line.divide(breaks(line.plain, width)):
+                piece.rstrip()
+                lines.append(piece)
+        return Text.wrap(Text("\n").join(lines), console, width, **options)
