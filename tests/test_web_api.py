@@ -254,3 +254,39 @@ def test_an_evicted_table_in_use_never_acts_twice(tmp_path: Path) -> None:
     live = store.get(token)
     assert live is not None and live is not held
     assert live.next_difficulty == "hard" and held.next_difficulty == "easy"
+
+
+def test_tuo_guan_plays_the_players_seat_as_pdk_play_does_and_only_on_its_turn(tmp_path: Path) -> None:
+    store, client = make_client(tmp_path)
+    token = client.post("/api/open", json={}).json()["token"]
+    url = f"/api/table/{token}"
+    table = client.get(url).json()
+    moved = 0
+    for _ in range(400):
+        if table["model"]["settlement"] is not None:
+            break
+        seq = table["seq"]
+        if table["bot_turn"]:
+            # 托管 moves the player's seat only: on a bot's turn it is refused, nothing changed.
+            r = client.post(f"{url}/auto", json={"seq": seq})
+            assert r.status_code == 409 and r.json()["error"]["key"] == "web_not_your_turn"
+            table = client.post(f"{url}/step", json={"seq": seq}).json()
+            continue
+        live = store.get(token)
+        assert live is not None
+        want = live.session.auto_move()  # what 托管 in the terminal would play here
+        r = client.post(f"{url}/auto", json={"seq": seq})
+        assert r.status_code == 200, r.text
+        assert not (hidden_cards(store, token) & strings(r.json()))
+        played = live.session.state.history[seq].play
+        assert (played.move if played else None) == want
+        moved += 1
+        # Sent twice (a double tap), the second answers a move already made.
+        again = client.post(f"{url}/auto", json={"seq": seq})
+        assert again.status_code == 409 and again.json()["error"]["key"] == "web_stale"
+        table = r.json()
+    assert table["model"]["settlement"] is not None and moved > 0
+    # The deal is over: 托管 has nothing to play.
+    r = client.post(f"{url}/auto", json={"seq": table["seq"]})
+    assert r.status_code == 409 and r.json()["error"]["key"] == "web_over"
+    assert History(tmp_path / "history.sqlite3").stats().games == 1

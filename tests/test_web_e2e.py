@@ -210,3 +210,28 @@ def test_reload_resumes_the_same_hand_in_the_chosen_language(browser: Any, serve
     page.wait_for_selector('[data-testid="card"]')
     assert page.locator('[data-testid="hint"]').inner_text() == "Hint"
     assert not page.errors
+
+
+def test_tuo_guan_plays_for_you_until_taken_back_and_ends_with_the_deal(browser: Any, server: str) -> None:
+    page = page_at(browser, server, "portrait", locale="zh-CN")
+    auto = page.locator('[data-testid="auto"]')
+    assert auto.inner_text() == "托管" and auto.get_attribute("aria-pressed") == "false"
+    assert wait_my_turn(page)
+    n = len(hand(page))
+    auto.click()
+    assert auto.get_attribute("aria-pressed") == "true"
+    assert page.locator('[data-testid="play"]').is_disabled()
+    assert "托管中" in page.locator('[data-testid="message"]').inner_text()
+    # Nobody clicks: the seat plays by itself.
+    page.wait_for_function(
+        f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {n}", timeout=20_000
+    )
+    auto.click()  # taken back: the next turn is the player's again
+    assert auto.get_attribute("aria-pressed") == "false"
+    if wait_my_turn(page):
+        assert not page.locator('[data-testid="hint"]').is_disabled()
+        page.keyboard.press("a")  # lowercase a, as in the terminal
+        assert auto.get_attribute("aria-pressed") == "true"
+    page.wait_for_selector('[data-testid="settlement"]:not([hidden])', timeout=60_000)
+    assert auto.get_attribute("aria-pressed") == "false"  # 托管 ends with the deal
+    assert not page.errors

@@ -221,6 +221,14 @@ class TableStore:
             s.state.step(move)
             self._settle_if_over(s)
 
+    def auto(self, table: Table, seq: int) -> None:
+        """托管: the human seat's move chosen for the player (``Session.auto_move``, as in
+        ``pdk play``); the page asks for one move at a time while 托管 is on."""
+        with self.acting(table, seq) as s:
+            self._human_turn(s)
+            s.state.step(s.auto_move())
+            self._settle_if_over(s)
+
     def next_deal(self, table: Table, seq: int) -> None:
         with self.acting(table, seq) as s:
             if not s.state.over:

@@ -264,6 +264,10 @@ def create_app(store: TableStore, pace_ms: int = 700) -> Any:
     def step(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
         return acted(token, lang, lambda t: store.step(t, body.seq))
 
+    @app.post("/api/table/{token}/auto")
+    def auto(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
+        return acted(token, lang, lambda t: store.auto(t, body.seq))
+
     @app.post("/api/table/{token}/next")
     def next_deal(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
         return acted(token, lang, lambda t: store.next_deal(t, body.seq))

@@ -26,6 +26,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_replay": ("Replay", "回放"),
     "web_close": ("Close", "关闭"),
     "web_counter": ("Counter", "记牌器"),
+    "web_auto": ("Auto", "托管"),
+    "web_auto_on": (
+        "托管: the computer plays for you (tap Auto again to take your seat back).",
+        "托管中：电脑替你出牌（再点托管取消）。",
+    ),
     "web_difficulty": ("Level", "难度"),
     "web_deal": ("Deal {n}", "第 {n} 局"),
     "web_session": ("Session {total:+d}", "累计 {total:+d}"),
@@ -47,8 +52,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_pick_cards": ("Select cards first.", "请先选牌。"),
     "web_refused": ("Refused: {reason}", "不能这样出：{reason}"),
     "web_keys": (
-        "Keys: type cards (334455) and Enter, h hint, p pass.",
-        "键盘：输入牌（334455）回车出牌，h 提示，p 不出。",
+        "Keys: type cards (334455) and Enter, h hint, p pass, a 托管.",
+        "键盘：输入牌（334455）回车出牌，h 提示，p 不出，a 托管。",
     ),
     "web_replay_step": ("Play {i} of {n}", "第 {i}/{n} 手"),
     "web_replay_start": ("The deal as dealt", "发牌时"),

@@ -13,6 +13,7 @@ let note = null; // a transient message (refusal, hint) until the next move
 let lastTrick = null; // the trick just won, shown faded until the next play
 let typed = "";
 let stepping = false;
+let auto = false; // 托管: the page asks the server to move for the player, one move at a time
 let replay = null;
 
 function fill(template, params = {}) {
@@ -63,18 +64,25 @@ function show(data, keepNote = false) {
     if (!keepNote) note = null;
   }
   table = data;
+  if (data.model.settlement) auto = false; // 托管 ends with the deal, as in the terminal
   render();
   schedule();
 }
 
+function autoTurn() {
+  return auto && !table.bot_turn && !table.model.settlement && myTurn(table.model);
+}
+
 function schedule() {
-  if (!table.bot_turn || stepping) return;
+  if ((!table.bot_turn && !autoTurn()) || stepping) return;
   stepping = true;
   const seq = table.seq;
   const token = table.token;
+  const path = table.bot_turn ? "step" : "auto";
   setTimeout(async () => {
+    if (path === "auto" && !autoTurn()) { stepping = false; return; } // taken back meanwhile
     try {
-      const { data } = await api(`table/${token}/step`, { seq });
+      const { data } = await api(`table/${token}/${path}`, { seq });
       stepping = false;
       show(data.table ?? data);
     } catch (e) {
@@ -220,7 +228,9 @@ function myTurn(m) {
 }
 
 function renderButtons(m) {
-  const mine = myTurn(m) && !table.bot_turn;
+  const mine = myTurn(m) && !table.bot_turn && !auto;
+  $("#auto-toggle").setAttribute("aria-pressed", String(auto));
+  $("#auto-toggle").classList.toggle("on", auto);
   $("#play").disabled = !mine || m.task.kind === "none";
   $("#hint").disabled = !mine;
   $("#pass").disabled = !mine || !m.task.can_pass;
@@ -234,6 +244,7 @@ function renderMessage(m) {
   let text = m.task.message.text;
   if (m.task.bao_dan_high && myTurn(m)) text += " · " + m.task.bao_dan_high;
   if (note) text = note.text;
+  if (auto) text = t("auto_on");
   if (typed) text = `⌨ ${typed}`;
   el.textContent = text;
   el.classList.toggle("refused", !!(note && note.refused));
@@ -324,6 +335,13 @@ $("#difficulty").addEventListener("change", async (e) => {
   store.setItem("pdk.difficulty", e.target.value);
   await act("difficulty", { difficulty: e.target.value });
 });
+function toggleAuto() {
+  auto = !auto && !table.model.settlement;
+  note = null;
+  render();
+  schedule();
+}
+$("#auto-toggle").addEventListener("click", toggleAuto);
 $("#counter-toggle").addEventListener("click", () => {
   store.setItem("pdk.counter", store.getItem("pdk.counter") === "off" ? "on" : "off");
   render();
@@ -343,7 +361,7 @@ document.addEventListener("keydown", (e) => {
   const m = table.model;
   const k = e.key;
   if (k === "Enter") {
-    if (!typed) return;
+    if (!typed || auto) return;
     const cards = pickTyped(typed, m.hand);
     typed = "";
     if (!cards) {
@@ -358,8 +376,9 @@ document.addEventListener("keydown", (e) => {
   }
   if (k === "Escape") { typed = ""; selected = new Set(); render(); return; }
   if (k === "Backspace") { typed = typed.slice(0, -1); render(); return; }
-  if (!typed && (k === "h" || k === "H")) { if (myTurn(m)) nextHint(); return; }
-  if (!typed && (k === "p" || k === "P")) { if (myTurn(m)) act("pass", { seq: table.seq }); return; }
+  if (!typed && (k === "h" || k === "H")) { if (myTurn(m) && !auto) nextHint(); return; }
+  if (!typed && (k === "p" || k === "P")) { if (myTurn(m) && !auto) act("pass", { seq: table.seq }); return; }
+  if (!typed && k === "a") { toggleAuto(); return; } // lowercase a, as in the terminal; A is an ace
   if (/^[0-9tjqkabrTJQKABRshcdSHCD ]$/.test(k)) { typed += k; render(); }
 });
 
