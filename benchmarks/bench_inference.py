@@ -15,6 +15,10 @@ and after (weighted by the model):
   estimate of log(P_after(truth) / P_before(truth)); 0 before;
 * **cards placed right**: the expected share of the opponents' hidden cards that the
   sampled deals put in the right hand (weighted mean after, plain mean before).
+
+With ``--searched`` it also prints the share of cards placed right in the deals the hard
+bot would search there (``HardBot.deals``, 12 deals: uniform draws before, the model's
+weighted and Metropolis-refined sample after), and the milliseconds that cost.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import time
 
 from pdk.app.registry import load_profile
 from pdk.bots import make_bot
+from pdk.bots.hard import HardBot
 from pdk.bots.infer import Sampler
 from pdk.bots.model import OpponentModel
 from pdk.engine import counts as C
@@ -35,6 +40,12 @@ from pdk.engine.state import GameState
 
 def overlap(a: int, b: int) -> int:
     return sum(min(n, C.count(b, r)) for r, n in C.items(a))
+
+
+def placed(hands: dict[int, int], truth: dict[int, int]) -> float:
+    """The share of the hidden cards that ``hands`` puts in the right hand."""
+    held = sum(C.total(c) for c in truth.values())
+    return sum(overlap(hands[s], truth[s]) for s in truth) / held
 
 
 def ci(values: list[float]) -> str:
@@ -53,6 +64,7 @@ def main() -> None:
     ap.add_argument("--variant", default="classic16")
     ap.add_argument("--players", default="normal")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--searched", action="store_true", help="also measure the hard bot's searched deals")
     args = ap.parse_args()
     profile = load_profile(args.variant)
     names = args.players.split(",")
@@ -64,6 +76,9 @@ def main() -> None:
     gains: list[float] = []
     right_before: list[float] = []
     right_after: list[float] = []
+    searched: dict[str, list[float]] = {"uniform": [], "model": []}
+    spent = {"uniform": 0.0, "model": 0.0}
+    searchers = {"uniform": HardBot(0, inference="uniform"), "model": HardBot(0)}
     t0 = time.perf_counter()
     d = 0
     while len(ranks) < args.positions:
@@ -89,11 +104,15 @@ def main() -> None:
                     ranks.append(sum(1.0 if lt > x else 0.5 if lt == x else 0.0 for x in lw) / len(lw))
                     top = max(lw)
                     gains.append(lt - top - math.log(statistics.fmean(math.exp(x - top) for x in lw)))
-                    held = sum(C.total(c) for c in truth.values())
-                    right = [sum(overlap(h[s], truth[s]) for s in truth) / held for h in samples]
+                    right = [placed(h, truth) for h in samples]
                     ws = [math.exp(x - top) for x in lw]
                     right_before.append(statistics.fmean(right))
                     right_after.append(sum(w * r for w, r in zip(ws, right, strict=True)) / sum(ws))
+                    for name, bot in searchers.items() if args.searched else ():
+                        t = time.process_time()
+                        found = bot.deals(view, Rng(derive_seed(args.seed, d, step, 1)), 12)
+                        spent[name] += time.process_time() - t
+                        searched[name].append(statistics.fmean(placed(h, truth) for h in found))
             state.step(bots[seat].choose(view))
             step += 1
         d += 1
@@ -102,6 +121,12 @@ def main() -> None:
     print(f"truth rank            0.500                  {ci(ranks)}")
     print(f"log-likelihood gain   0.000                  {ci(gains)}")
     print(f"cards placed right    {ci(right_before)}    {ci(right_after)}")
+    if args.searched:
+        per = {k: 1000 * v / len(ranks) for k, v in spent.items()}
+        print(
+            f"searched deals right  {ci(searched['uniform'])}    {ci(searched['model'])}"
+            f"   ({per['uniform']:.0f} / {per['model']:.0f} ms a position)"
+        )
     print(f"({time.perf_counter() - t0:.1f} s)")
 
 

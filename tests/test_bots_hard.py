@@ -12,9 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_bots import PROFILES, assert_legal, random_position
 
+from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.bots.hard import HardBot
 from pdk.bots.infer import Sampler, pass_facts
+from pdk.engine import counts as C
 from pdk.engine.cards import mask_of
 from pdk.engine.combos import Move
 from pdk.engine.deal import Deal, Rng, deal
@@ -94,9 +96,43 @@ def test_sampled_hands_respect_sizes_and_hidden_cards(classic: Profile) -> None:
         assert sampler.consistent(hands)
 
 
-def _items(counts: int) -> list[tuple[int, int]]:
-    from pdk.engine import counts as C
+@pytest.mark.parametrize("name", ["classic16", "draw4", "two-player"])  # no pile, 4 aside, 16 aside
+def test_card_trades_keep_every_fact_the_sampler_honours(name: str) -> None:
+    # The hard bot's Metropolis steps walk by Sampler.swap: every deal reached has the
+    # same sizes and hidden cards, respects the passes' caps and replays every pass; with
+    # an undealt pile, trades with the pile too.
+    profile = load_profile(name)
+    state = GameState(profile, deal(profile, 5))
+    bots = [make_bot("normal") for _ in range(profile.players)]
+    for _ in range(8 * profile.players):
+        if state.over:
+            break
+        state.step(bots[state.turn].choose(state.view(state.turn)))
+    view = state.view(state.turn)
+    sampler = Sampler(view)
+    rng = Rng(4)
+    hands = sampler.sample(rng)
+    moved = 0
+    piles = set()
+    for _ in range(300):
+        new = sampler.swap(hands, rng)
+        if new is None:
+            continue
+        moved += new != hands
+        assert sorted(new) == sorted(hands)
+        for seat, counts in new.items():
+            assert sum(n for _, n in _items(counts)) == view.hand_sizes[seat]
+            cap = sampler.caps[sampler.holders.index(seat)]
+            assert all(n <= cap[r] for r, n in _items(counts))
+        assert C.contains(sampler.unseen, sum(new.values()))  # the rest is the pile, if any
+        piles.add(sampler.unseen - sum(new.values()))
+        assert sampler.consistent(new)
+        hands = new
+    assert moved > 50
+    assert (len(piles) > 1) == (-1 in sampler.holders)  # the pile is traded with
 
+
+def _items(counts: int) -> list[tuple[int, int]]:
     return C.items(counts)
 
 

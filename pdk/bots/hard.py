@@ -8,8 +8,9 @@ For each decision with a real choice:
 2. ``infer.Sampler`` deals the hidden cards many times, consistent with hand sizes and with
    every must-beat pass (a pass proves the passer could not beat the play); the opponent
    model (``model.OpponentModel``: the normal bot's judgement softened into probabilities,
-   so a play that the sampled hand would not have chosen is unlikely) weights those deals,
-   and the search keeps a weighted sample of them (eight drawn for each one kept);
+   so a play that the sampled hand would not have chosen is unlikely) weights those deals;
+   the search keeps a weighted sample of them and refines each by Metropolis steps (card
+   trades between hands, taken by the model's weight), twelve model readings per deal kept;
 3. in each kept deal every candidate is played and the deal is finished on rank counts
    (``sim.Sim``: the engine's transition, so play-to-the-last, bombs scored when played,
    doubling and 包赔 are the profile's) with every seat playing the normal bot's judgement
@@ -37,7 +38,7 @@ import time
 
 from pdk.bots.infer import Sampler
 from pdk.bots.knowledge import Knowledge
-from pdk.bots.model import OpponentModel
+from pdk.bots.model import OpponentModel, judgement_cost
 from pdk.bots.normal import Judge
 from pdk.bots.plan import size_of
 from pdk.bots.sim import Sim
@@ -50,8 +51,10 @@ from pdk.engine.state import PlayerView, next_holding
 # judgement each, per drawn deal): a judgement costs several times more on the general
 # generator's profiles (bigger hands, richer catalogues). Sized to keep decisions within
 # a median of 0.3 s on this machine (docs/strength.md).
-MODEL_CARDS_FAST = 16_000
-MODEL_CARDS_GENERAL = 3_000
+MODEL_CARDS_FAST = 24_000
+MODEL_CARDS_GENERAL = 4_500
+# Independent draws per deal searched, before the Metropolis steps refine the kept ones.
+STARTS = 4
 
 
 def lets_out(sim: Sim, move: Move) -> bool:
@@ -237,12 +240,12 @@ class HardBot:
     position only, so the choice is reproducible. ``time_cap`` seconds stops the search
     early only as a safety net on a slow or busy machine.
 
-    ``inference="model"`` draws ``pool`` times as many consistent deals as it searches and
-    keeps those the opponent model (``model.OpponentModel``) finds likeliest, by weighted
-    sampling, reading at most ``model_cards`` cards' worth of decisions in all (the model's
-    cost: one judgement per card of each hand it reads, per drawn deal; by default
-    ``MODEL_CARDS_FAST`` or ``MODEL_CARDS_GENERAL`` by the profile's generator); ``"uniform"``
-    searches consistent deals as drawn. ``scoring="settlement"``
+    ``inference="model"`` has the opponent model (``model.OpponentModel``) read ``pool``
+    deals per deal searched: ``STARTS`` independent draws, weighted and sampled, then
+    Metropolis steps from the kept ones (``_refined``), reading at most ``model_cards``
+    cards' worth of decisions in all (the model's cost: one judgement per card of each hand
+    it reads, per deal read; by default ``MODEL_CARDS_FAST`` or ``MODEL_CARDS_GENERAL`` by
+    the profile's generator); ``"uniform"`` searches consistent deals as drawn. ``scoring="settlement"``
     scores a finished sampled deal with the profile's own settlement (``Sim.score``);
     ``"classic"`` with first-out card payment whatever the profile, on the first-out
     transition. ``hard-v1`` is ``inference="uniform", scoring="classic"``: the bot as it
@@ -263,7 +266,7 @@ class HardBot:
         solve_nodes: int = 300,
         proof_samples: int = 8,
         inference: str = "model",
-        pool: int = 8,
+        pool: int = 12,
         model_cards: int | None = None,
         scoring: str = "settlement",
         name: str = "hard",
@@ -295,21 +298,58 @@ class HardBot:
 
     def deals(self, view: PlayerView, rng: Rng, count: int) -> list[dict[int, int]]:
         """The hidden hands to search: ``count`` deals from the sampler, or with the model
-        the likeliest of ``pool * count`` drawn."""
+        ``count`` deals of the opponent model's weighted sample, ``pool`` model readings
+        each (see ``_refined``)."""
         sampler = Sampler(view)
         if self.inference == "uniform" or self.pool <= 1:
             return [sampler.sample(rng) for _ in range(count)]
         draws = count * self.pool
-        # The model reads each drawn deal's latest plays, as many as ``model_cards`` allows.
+        # The model reads each deal's latest plays, as many as ``model_cards`` allows.
         budget = self.model_cards
         if budget is None:
             budget = MODEL_CARDS_FAST if view.profile.classic_generation else MODEL_CARDS_GENERAL
         model = OpponentModel(view, max_cards=budget // draws)
-        drawn = [sampler.sample(rng) for _ in range(draws)]
         if not model.facts:
-            return drawn[:count]
-        self.model_work += draws * model.cards
-        return [drawn[i] for i in gumbel_top(rng, [model.log_weight(h) for h in drawn], count)]
+            return [sampler.sample(rng) for _ in range(count)]
+        return self._refined(sampler, model, rng, count, draws)
+
+    def _refined(
+        self, sampler: Sampler, model: OpponentModel, rng: Rng, count: int, draws: int
+    ) -> list[dict[int, int]]:
+        """Importance sampling, then Metropolis steps: ``STARTS`` consistent deals are drawn
+        per deal wanted and ``count`` of them kept by weight (Gumbel top-k); each kept deal
+        then walks by card trades (``Sampler.swap``), a trade taken with probability
+        ``min(1, w(new) / w(old))``, until the model has read ``draws`` deals in all.
+        Independent draws rarely land where the weight is (the likely hands are few among
+        the consistent ones); the walk climbs towards them and samples around them. On
+        classic16 positions this put more of the searched deals' cards in the right hands
+        than weighting three times as many independent draws, for less model work."""
+        first = min(draws, count * STARTS)
+        drawn = [sampler.sample(rng) for _ in range(first)]
+        weights = [model.log_weight(h) for h in drawn]
+        steps = (draws - first) // count
+        read = first
+        known: dict[tuple[tuple[int, int], ...], float] = {}
+        out = []
+        for i in gumbel_top(rng, weights, count):
+            hands, lw = drawn[i], weights[i]
+            taken = tries = 0
+            while taken < steps and tries < 20 * steps:
+                tries += 1
+                new = sampler.swap(hands, rng)
+                if new is None:
+                    continue
+                key = tuple(sorted(new.items()))
+                nl = known.get(key)
+                if nl is None:
+                    nl = known[key] = model.log_weight(new)
+                    taken += 1
+                    read += 1
+                if nl >= lw or rng.below(1 << 30) < math.exp(nl - lw) * (1 << 30):
+                    hands, lw = new, nl
+            out.append(hands)
+        self.model_work += read * model.cards
+        return out
 
     def choose(self, view: PlayerView) -> Move | None:
         if not isinstance(view, PlayerView):
@@ -342,8 +382,13 @@ class HardBot:
         proven = [0] * len(cands)
         # A rollout costs about one unit per card still in play: size the fixed budget by
         # the position (not the clock), so early, long rollouts get fewer samples.
-        in_play = sum(view.hand_sizes)
-        dets = max(self.min_determinizations, min(self.determinizations, self.work // (len(cands) * in_play)))
+        # A judgement's cost grows faster than its hand beyond 16 cards (``judgement_cost``;
+        # two packs: 27), so then a card in play weighs more.
+        big = max(view.hand_sizes)
+        in_play = sum(view.hand_sizes) * judgement_cost(big) / big
+        dets = max(
+            self.min_determinizations, min(self.determinizations, int(self.work // (len(cands) * in_play)))
+        )
         # Very big tables (two packs, four players) roll out with the fast greedy policy.
         policy = self.policy if len(cands) * in_play <= self.judge_limit else "greedy"
         done = 0

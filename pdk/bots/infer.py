@@ -143,6 +143,33 @@ class Sampler:
                 return False
         return True
 
+    def swap(self, hands: dict[int, int], rng: Rng) -> dict[int, int] | None:
+        """A neighbouring deal for the hard bot's Metropolis steps: one card of one holder
+        (the undealt pile included) traded for a card of another rank of another holder,
+        or ``None`` when the trade breaks a cap or a pass. Sizes never change, so every
+        deal it reaches is drawn from the same consistent deals as ``sample``'s."""
+        k = len(self.holders)
+        if k < 2:
+            return None
+        counts = [hands[h] if h >= 0 else 0 for h in self.holders]
+        if self.holders[-1] < 0:
+            counts[-1] = self.unseen - sum(counts[:-1])
+        a = rng.below(k)
+        b = (a + 1 + rng.below(k - 1)) % k
+        ra, rb = C.ranks_list(counts[a]), C.ranks_list(counts[b])
+        if not ra or not rb:
+            return None
+        x, y = ra[rng.below(len(ra))], rb[rng.below(len(rb))]
+        if x == y:
+            return None
+        counts[a] += C.ONE[y] - C.ONE[x]
+        counts[b] += C.ONE[x] - C.ONE[y]
+        caps = self.caps
+        if C.count(counts[a], y) > caps[a][y] or C.count(counts[b], x) > caps[b][x]:
+            return None
+        new = {h: counts[i] for i, h in enumerate(self.holders) if h >= 0}
+        return new if self.consistent(new) else None
+
     def sample(self, rng: Rng, tries: int = 30) -> dict[int, int]:
         """One deal of the hidden cards: seat -> rank counts (the set-aside pile is dropped)."""
         fallback: dict[int, int] | None = None

@@ -36,9 +36,19 @@ from pdk.engine.state import PlayerView
 
 BETA = 3.0  # log-probability per unit of normal's score (bench_inference.py --beta)
 RECENT = 6  # decisions read per opponent, the latest first (older ones: bigger hands, dearer)
+BIG_HAND = 16  # hands up to this size cost a judgement about one unit per card
 _SURE = 1e5  # normal's scores at or above this are "going out" or "a sure run out"
 _SURE_MARGIN = 2.0  # ... softened to this far above the best ordinary score
 _UNLISTED = 3.0  # a play normal does not even score (a trimmed kicker choice): this far below
+
+
+def judgement_cost(cards: int) -> int:
+    """What one normal judgement of a hand of ``cards`` costs, in cards: about one per card
+    (a play for each group, valued by the planner) up to ``BIG_HAND``; beyond, the plays
+    and the hands they leave both grow (two packs: 27 cards, a lead of 60 plays), so the
+    cost grows with the square. The hard bot sizes its model reading and its judged
+    rollouts by it."""
+    return cards if cards <= BIG_HAND else cards * cards // BIG_HAND
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +67,8 @@ class PlayFact:
 
 def play_facts(view: PlayerView, recent: int = RECENT, max_cards: int | None = None) -> list[PlayFact]:
     """The latest ``recent`` plays of every other seat (not a play that went out), with
-    the table each was made at; with ``max_cards``, only the latest of them whose hands
-    then held that many cards in all (a decision costs about one judgement per card)."""
+    the table each was made at; with ``max_cards``, only the latest of them whose
+    ``judgement_cost`` adds up to no more than that."""
     history = view.history
     wanted: dict[int, int] = {}  # history index -> rank counts the seat played after it
     later: dict[int, int] = {}
@@ -73,7 +83,7 @@ def play_facts(view: PlayerView, recent: int = RECENT, max_cards: int | None = N
         if since == 0 and view.hand_sizes[seat] == 0:
             continue  # its last play: going out is no choice worth reading
         if taken.get(seat, 0) < recent:
-            then = view.hand_sizes[seat] + C.total(later[seat])
+            then = judgement_cost(view.hand_sizes[seat] + C.total(later[seat]))
             if max_cards is not None:
                 if then > max_cards:
                     break
@@ -108,7 +118,7 @@ class OpponentModel:
         self.beta = beta
         self.facts = play_facts(view, recent, max_cards)
         # The model's work per deal weighed: one judgement per card of every hand read.
-        self.cards = sum(f.table.sizes[f.seat] for f in self.facts)
+        self.cards = sum(judgement_cost(f.table.sizes[f.seat]) for f in self.facts)
         self.deck = deck_counts(view.profile)
 
     def log_weight(self, hands: dict[int, int]) -> float:
