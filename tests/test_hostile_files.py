@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdk.app.files import load
+from pdk.app.files import jsonl_games, load, read_text
+from pdk.app.limits import RECORD_BYTES
 from pdk.app.registry import load_profile, variants_dir
 from pdk.app.session import SaveError, claim_slot, load_save, new_session
 from pdk.engine.profile import ProfileError
@@ -170,6 +171,25 @@ def test_jsonl_game_lines_are_bounded(tmp_path: Path) -> None:
         with pytest.raises(RecordError) as info:
             load(path, k)
         assert str(path) in info.value.message("en")
+
+
+def test_a_jsonl_file_past_the_whole_file_bound_is_read_game_by_game(tmp_path: Path) -> None:
+    # selfplay --out of a million deals is gigabytes: a game is read line by line, never the
+    # whole file (here: 40 games, then a line past the record bound that is never reached).
+    good = RECORDS[0].read_text(encoding="utf-8").strip()
+    path = tmp_path / "big.jsonl"
+    _write(path, (good + "\n") * 40 + "x" * (RECORD_BYTES + 10) + "\n")
+    with pytest.raises(RecordError):
+        read_text(path, limit=path.stat().st_size - 1)  # the whole-file reader refuses it
+    assert load(path, 40).replay().over
+    seen = 0
+    with pytest.raises(RecordError):
+        for _ in jsonl_games(path):
+            seen += 1
+    assert seen == 40  # every game before the bad line was read
+    with pytest.raises(RecordError) as info:
+        load(path, 41)  # the over-long line: one error naming the file
+    assert str(path) in info.value.message("en")
 
 
 # -- saves -----------------------------------------------------------------------------------

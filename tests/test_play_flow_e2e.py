@@ -232,9 +232,12 @@ def test_a_new_deal_starts_without_the_last_deals_notices(tmp_path: Path, cols: 
         child.sendline("")
     else:
         raise AssertionError("the first deal never ended")
+    # The notice is shown once, with the settlement...
+    settled = " ".join(lines_of(child.before.split("\x1b[2J")[-1])).replace(" ", "")
+    assert ("要不起:nothingbeat" in settled) or ("要不起：压不过" in settled)
     child.sendline("")
     child.expect(PROMPTS[lang])
-    first_frame = " ".join(lines_of(child.before)).replace(" ", "")
+    first_frame = " ".join(lines_of(child.before)).replace(" ", "")  # ...and not again
     for stale in ("要不起:nothingbeat", "要不起：压不过"):
         assert stale not in first_frame
     child.sendline("q")

@@ -13,6 +13,7 @@ import pytest
 from conftest import pdk_env, run_pdk
 
 from pdk.app.files import load
+from pdk.app.limits import RECORD_BYTES
 
 PDK = shutil.which("pdk") or ""
 SAMPLES = Path(__file__).resolve().parents[1] / "replays"
@@ -106,6 +107,14 @@ def test_jsonl_games(jsonl: Path) -> None:
     assert all_games.returncode == 0 and "3 games" in all_games.stdout
     one_line_error(pdk("replay", str(jsonl), "--lang", "en"), str(jsonl), "--game")
     one_line_error(pdk("replay", str(jsonl), "--game", "9"), str(jsonl), "no game 9")
+
+
+def test_check_names_the_game_whose_line_is_too_long(jsonl: Path, tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_text(jsonl.read_text(encoding="utf-8") + "[" * (RECORD_BYTES + 5) + "\n", encoding="utf-8")
+    games = len([ln for ln in jsonl.read_text(encoding="utf-8").splitlines() if ln.strip()])
+    one_line_error(pdk("replay", str(path), "--check", "--lang", "en"), str(path), f"game {games + 1}")
+    assert pdk("replay", str(path), "--game", str(games), "--check").returncode == 0
 
 
 def test_missing_file(tmp_path: Path) -> None:

@@ -12,9 +12,18 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
-from pdk.app.limits import JSONL_BYTES, RECORD_BYTES, LimitError, check_length, loads_json, read_bounded
+from pdk.app.limits import (
+    JSONL_BYTES,
+    RECORD_BYTES,
+    LimitError,
+    bounded_lines,
+    check_length,
+    loads_json,
+    read_bounded,
+)
 from pdk.engine.record import GameRecord, RecordError, RecordReason, dumps, loads
 
 
@@ -91,8 +100,26 @@ def dump(record: GameRecord, path: Path) -> None:
 
 def read_text(path: Path, limit: int = JSONL_BYTES) -> str:
     """A record or JSONL file's text, bounded; ``RecordError`` names the file if not."""
+    with _reading(path):
+        text = read_bounded(path, limit)
+    return text
+
+
+def jsonl_games(path: Path) -> Iterator[str]:
+    """The non-blank lines of a JSONL file, one game each, read one at a time: a file of
+    any size (``selfplay --out`` of a million deals) is never held whole, but each line is
+    bounded as a record is (``RECORD_BYTES``); ``RecordError`` names the file if not."""
+    with _reading(path):
+        for line in bounded_lines(path, RECORD_BYTES):
+            if line.strip():
+                yield line
+
+
+@contextlib.contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """Reading a record file: the system's and the bounds' reasons become ``RecordError``."""
     try:
-        return read_bounded(path, limit)
+        yield
     except FileNotFoundError:
         raise RecordError(RecordReason.NO_FILE, path=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -118,13 +145,20 @@ def parse(text: str) -> GameRecord:
 
 
 def load(path: Path, game: int | None = None) -> GameRecord:
-    """Read a record file; ``game`` picks line K (1-based) of a JSONL file."""
-    text = read_text(path)
-    if game is not None:
-        lines = [ln for ln in text.splitlines() if ln.strip()]
-        if not 1 <= game <= len(lines):
-            raise RecordError(RecordReason.NO_GAME, path=str(path), k=game, n=len(lines))
-        text = lines[game - 1]
+    """Read a record file; ``game`` picks line K (1-based) of a JSONL file, which is read
+    line by line (of any size)."""
+    if game is None:
+        text = read_text(path)
+    else:
+        n = 0
+        found = None
+        for n, line in enumerate(jsonl_games(path), 1):
+            if n == game:
+                found = line
+                break
+        if found is None:
+            raise RecordError(RecordReason.NO_GAME, path=str(path), k=game, n=n)
+        text = found
     try:
         return parse(text)
     except RecordError as exc:

@@ -19,6 +19,7 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -69,23 +70,49 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
-def read_bounded(path: Path, limit: int) -> str:
-    """The text of a regular file of at most ``limit`` bytes.
-
-    Opened without blocking (a FIFO with no writer would hang ``open``), checked to be a
-    regular file, and read no further than one byte past the limit, whatever ``stat`` said.
-    Raises ``OSError`` (the system's reasons), ``UnicodeDecodeError`` or ``LimitError``.
-    """
+def _open_regular(path: Path) -> tuple[int, os.stat_result]:
+    """A descriptor of a regular file, opened without blocking (a FIFO with no writer
+    would hang ``open``) and then set to block; anything else is refused (a directory as
+    the system says it, callers translate it)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):  # said as the system says it (callers translate it)
+        if stat.S_ISDIR(st.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(st.st_mode):
             raise LimitError(LimitReason.NOT_REGULAR)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def bounded_lines(path: Path, line_limit: int) -> Iterator[str]:
+    """The lines of a regular file of any size, each of at most ``line_limit`` bytes, read
+    one at a time (a JSONL file of a million games is never held whole). Raises as
+    ``read_bounded`` does, ``LimitError`` for a line too long."""
+    fd, _ = _open_regular(path)
+    try:
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            while line := f.readline(line_limit + 2):
+                if len(line.rstrip(b"\r\n")) > line_limit:
+                    raise LimitError(
+                        LimitReason.TOO_BIG, size=f"> {_size(line_limit)}", limit=_size(line_limit)
+                    )
+                yield line.decode("utf-8").rstrip("\r\n")
+    finally:
+        os.close(fd)
+
+
+def read_bounded(path: Path, limit: int) -> str:
+    """The text of a regular file of at most ``limit`` bytes, read no further than one
+    byte past the limit, whatever ``stat`` said. Raises ``OSError`` (the system's
+    reasons), ``UnicodeDecodeError`` or ``LimitError``."""
+    fd, st = _open_regular(path)
+    try:
         if st.st_size > limit:
             raise LimitError(LimitReason.TOO_BIG, size=_size(st.st_size), limit=_size(limit))
-        os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(limit + 1)
     finally:
@@ -237,6 +264,7 @@ __all__ = [
     "RECORD_BYTES",
     "LimitError",
     "LimitReason",
+    "bounded_lines",
     "check_length",
     "loads_json",
     "loads_yaml",

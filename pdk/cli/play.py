@@ -23,7 +23,7 @@ from typing import Annotated
 
 import platformdirs
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 
 from pdk.app.archive import add_to_history, record_path, write_record
 from pdk.app.history import History
@@ -33,6 +33,7 @@ from pdk.bots import DIFFICULTIES, bot_names
 from pdk.bots.hints import Hint, hint_list
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
 from pdk.cli.play_input import Cmd, InputError, parse_command, resolve_input
+from pdk.cli.prose import Prose
 from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
 from pdk.engine.combos import Move
 from pdk.engine.profile import DEFAULT_PROFILE
@@ -421,6 +422,11 @@ class Game:
             self.console.clear()
         frame = Frame(model, lang, session_total=s.totals[HUMAN])
         self.console.print(render_over(frame, self.console.width))
+        # Notices not shown yet (要不起 in the last trick, a bomb's score, a note from
+        # loading the save) are shown here once; the next deal starts without them.
+        if self.ui.messages:
+            self.console.print(Group(*(Prose(msg, style="yellow") for msg in self.ui.messages)))
+        self.ui.messages = []
         if winner == HUMAN:
             self.say(tr("deal_won", lang, n=s.deal_no))
         else:
@@ -439,7 +445,6 @@ class Game:
         except Exception as exc:  # sqlite3.Error, OSError: never lose the game over stats
             self.say(tr("history_failed", lang, detail=str(exc)))
         s.next_deal()
-        self.ui.messages = []  # the last deal's notices (要不起, a bomb's score) end with it
         self.save()
         try:
             answer = self.ask(tr("next_prompt", lang))

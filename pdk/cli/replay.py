@@ -22,7 +22,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pdk.app.files import load, parse, read_text
+from pdk.app.files import jsonl_games, load, parse
 from pdk.app.limits import LimitError, loads_json
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
@@ -207,45 +207,57 @@ def _cooked(fd: int) -> None:
     termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
 
 
-def _jsonl_games(path: Path) -> list[str]:
-    """The games of a JSONL file, one line each (empty when it is not JSONL, or cannot be
-    read: loading it again then says why)."""
+def _is_jsonl(path: Path) -> bool:
+    """Whether ``path`` reads as a JSONL file of games: two games or more, the first one a
+    JSON value (False when it cannot be read: loading it again then says why)."""
     try:
-        lines = [ln for ln in read_text(path).splitlines() if ln.strip()]
-    except RecordError:
-        return []
-    if len(lines) < 2:
-        return []
-    try:
-        loads_json(lines[0])
-    except (json.JSONDecodeError, LimitError):
-        return []
-    return lines
+        games = jsonl_games(path)
+        first = next(games, None)
+        if first is None or next(games, None) is None:
+            return False
+        loads_json(first)
+    except (RecordError, json.JSONDecodeError, LimitError):
+        return False
+    return True
+
+
+def _count_games(path: Path) -> int:
+    """The games of a JSONL file up to its first unreadable line (``--check`` names it)."""
+    n = 0
+    with contextlib.suppress(RecordError):
+        for _ in jsonl_games(path):
+            n += 1
+    return n
 
 
 def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
     try:
         return load(path, game)
     except RecordError as exc:
-        if game is None and exc.reason is RecordReason.JSON:
-            n = len(_jsonl_games(path))
-            if n:
-                fail(tr("rp_err_jsonl", lang, path=path, n=n))
+        if game is None and exc.reason in (RecordReason.JSON, RecordReason.CANNOT_READ):
+            if _is_jsonl(path):
+                fail(tr("rp_err_jsonl", lang, path=path, n=_count_games(path)))
         fail(exc.message(lang))
     except (KeyError, TypeError, AttributeError, ValueError):
         # A record shaped so oddly the loader did not foresee it: still one line, no traceback.
         fail(tr("rp_err_invalid", lang, path=path))
 
 
-def check_all(path: Path, lines: list[str], lang: Lang) -> None:
-    """Validate every game (``lines``) of the JSONL file ``path``; fail at the first bad one."""
-    for k, line in enumerate(lines, 1):
-        try:
-            parse(line)
-        except RecordError as exc:
-            fail(f"{path}: {tr('rp_game_k', lang, k=k)}: {exc.message(lang)}")
-        except (KeyError, TypeError, AttributeError, ValueError):
-            fail(tr("rp_err_invalid", lang, path=f"{path}: {tr('rp_game_k', lang, k=k)}"))
+def check_all(path: Path, lang: Lang) -> int:
+    """Validate every game of the JSONL file ``path``, reading it line by line; fail at the
+    first bad one. Returns how many games were checked."""
+    k = 0
+    try:
+        for k, line in enumerate(jsonl_games(path), 1):
+            try:
+                parse(line)
+            except RecordError as exc:
+                fail(f"{path}: {tr('rp_game_k', lang, k=k)}: {exc.message(lang)}")
+            except (KeyError, TypeError, AttributeError, ValueError):
+                fail(tr("rp_err_invalid", lang, path=f"{path}: {tr('rp_game_k', lang, k=k)}"))
+    except RecordError as exc:  # the file itself: unreadable, or a line past the bound
+        fail(f"{path}: {tr('rp_game_k', lang, k=k + 1)}: {exc.message(lang)}")
+    return k
 
 
 def replay(
@@ -288,12 +300,9 @@ def replay(
             fail(exc.message(language))
     elif bot_name not in known:
         fail(tr("rp_err_bot", language, name=excerpt(bot_name), known=", ".join(known)))
-    games = _jsonl_games(file) if check and game is None else []
-    if games:
-        check_all(file, games, language)
-        out_console().print(
-            tr("rp_check_games", language, path=file, n=len(games)), markup=False, highlight=False
-        )
+    if check and game is None and _is_jsonl(file):
+        n = check_all(file, language)
+        out_console().print(tr("rp_check_games", language, path=file, n=n), markup=False, highlight=False)
         return
     record = load_or_fail(file, game, language)
     players = record.profile.players
