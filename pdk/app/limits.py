@@ -41,7 +41,7 @@ KIB = 1024
 MIB = 1024 * KIB
 PROFILE_BYTES = 1 * MIB  # the largest shipped profile is about 4 KiB
 RECORD_BYTES = 16 * MIB  # one game record or save (about 5 KiB each)
-JSONL_BYTES = 512 * MIB  # ``selfplay --out``: about 100,000 games
+JSONL_BYTES = 512 * MIB  # a file read whole (no --game); a JSONL game is read line by line
 
 
 class LimitReason(Enum):
