@@ -67,3 +67,17 @@ def test_selfplay_summary_cells_are_whole(cols: int, lang: str) -> None:
     assert not re.search(r"[A-Za-z%\u4e00-\u9fff]…", proc.stdout), proc.stdout  # nothing cut
     if lang == "zh":
         assert "普通" in proc.stdout and "困难" in proc.stdout and "normal" not in proc.stdout
+
+
+@pytest.mark.parametrize(("cols", "lang"), SIZES)
+def test_variants_list_fits_with_every_description_whole(cols: int, lang: str) -> None:
+    from pdk.app.registry import available_profiles
+
+    proc = run_pdk("variants", "--lang", lang, env=pdk_env(columns=cols))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert all(cell_len(ln) <= cols for ln in lines), [ln for ln in lines if cell_len(ln) > cols]
+    assert "…" not in proc.stdout  # no description cut short
+    flat = re.sub(r"[\s│┃]+", "", proc.stdout)
+    for p in available_profiles():
+        assert re.sub(r"\s+", "", p.description.said(lang)) in flat, p.name

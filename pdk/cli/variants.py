@@ -7,10 +7,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from pdk.app.registry import available_profiles, load_profile, profile_path
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
+from pdk.cli.prose import Prose
+from pdk.cli.table import NARROW
 from pdk.engine.profile import ProfileError
 from pdk.text.catalog import tr
 from pdk.text.explain import explain, sections
@@ -51,16 +56,26 @@ def list_variants(
         ]
         print(json.dumps(rows, ensure_ascii=False))
         return
-    table = Table(title=tr("variants_title", language), title_justify="left")
-    table.add_column(tr("variants_col_name", language), no_wrap=True)
-    table.add_column(tr("variants_col_aliases", language))
-    table.add_column(tr("variants_col_desc", language))
-    for p in profiles:
-        text = p.description.said(language)
-        table.add_row(p.name, ", ".join(p.aliases), text)
     console = out_console()
-    console.print(table)
-    console.print(tr("variants_more", language), markup=False)
+    if console.width < NARROW:
+        # A phone-sized terminal: a table's description column would be a few characters
+        # wide; each profile gets its name line and its description below instead.
+        lines: list[RenderableType] = [Text(tr("variants_title", language), style="bold")]
+        for p in profiles:
+            head = Text(p.name, style="bold cyan")
+            if p.aliases:
+                head.append(" (" + ", ".join(p.aliases) + ")", style="dim")
+            lines += [head, Padding(Prose(p.description.said(language)), (0, 0, 0, 2))]
+        console.print(Group(*lines))
+    else:
+        table = Table(title=tr("variants_title", language), title_justify="left")
+        table.add_column(tr("variants_col_name", language), no_wrap=True)
+        table.add_column(tr("variants_col_aliases", language))
+        table.add_column(tr("variants_col_desc", language))
+        for p in profiles:
+            table.add_row(p.name, ", ".join(p.aliases), Prose(p.description.said(language)))
+        console.print(table)
+    console.print(Group(Prose(tr("variants_more", language))))
 
 
 @variants_app.command("show")
