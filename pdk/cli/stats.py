@@ -9,25 +9,28 @@ import time
 from typing import Annotated
 
 import typer
+from rich.console import Group
 
 from pdk.app.history import DealRow, History, HistoryError, Stats, title_for
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
 from pdk.cli.play import data_dir, make_console
+from pdk.cli.prose import Prose
 from pdk.cli.table import difficulty_name, fitted_table
 from pdk.text.catalog import Lang, tr
 
 
-def _deal_line(key: str, row: DealRow, lang: Lang) -> str:
+def _deal_lines(key: str, row: DealRow, lang: Lang) -> list[str]:
+    """The deal, then its record's path on a line of its own (whole, to be copied)."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.finished_at))
-    return tr(
+    said = tr(
         key,
         lang,
         score=row.score,
         variant=row.variant,
         difficulty=difficulty_name(row.difficulty, lang),
         when=when,
-        path=row.record_path or "",
     )
+    return [said, row.record_path] if row.record_path else [said]
 
 
 def stats_json(st: Stats) -> dict[str, object]:
@@ -115,8 +118,11 @@ def stats(
         )
     console.print(table)
     if st.best is not None and st.worst is not None:
-        console.print(_deal_line("stats_best", st.best, language), markup=False, soft_wrap=True)
-        console.print(_deal_line("stats_worst", st.worst, language), markup=False, soft_wrap=True)
+        for key, row in (("stats_best", st.best), ("stats_worst", st.worst)):
+            said, *path = _deal_lines(key, row, language)
+            console.print(Group(Prose(said)))
+            for p in path:
+                console.print(p, markup=False, highlight=False, soft_wrap=True)
     zh, en, nxt = title_for(st.total)
     console.print(tr("stats_title_line", language, zh=zh, en=en, total=st.total), markup=False, style="bold")
     if nxt is None:

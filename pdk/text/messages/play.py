@@ -178,12 +178,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "col_average": ("avg", "平均"),
     "stats_all": ("all", "全部"),
     "stats_best": (
-        "Best deal: {score:+d} ({variant}, {difficulty}, {when}) {path}",
-        "最佳一局：{score:+d}（{variant}，{difficulty}，{when}）{path}",
+        "Best deal: {score:+d} ({variant}, {difficulty}, {when})",
+        "最佳一局：{score:+d}（{variant}，{difficulty}，{when}）",
     ),
     "stats_worst": (
-        "Worst deal: {score:+d} ({variant}, {difficulty}, {when}) {path}",
-        "最差一局：{score:+d}（{variant}，{difficulty}，{when}）{path}",
+        "Worst deal: {score:+d} ({variant}, {difficulty}, {when})",
+        "最差一局：{score:+d}（{variant}，{difficulty}，{when}）",
     ),
     "stats_title_line": ("Title: {zh} ({en}) — total score {total:+d}", "称号：{zh} — 总积分 {total:+d}"),
     "stats_next_title": ("{need} more points to {zh} ({en})", "再得 {need} 分升为 {zh}"),
