@@ -107,3 +107,18 @@ def test_pdk_stats_command(tmp_path: Path) -> None:
     )
     assert data["games"] == 2 and data["wins"] == 1 and data["total"] == 62
     assert data["title"]["zh"] == "小马驹" and data["best"]["score"] == 70 and data["worst"]["score"] == -8
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_pdk_stats_fits_40_columns_and_keeps_record_paths_whole(tmp_path: Path, lang: str) -> None:
+    from conftest import pdk_env, run_pdk
+    from rich.cells import cell_len
+
+    h = History(tmp_path / "history.sqlite3")
+    long = "/a/rather/long/folder/of/records/" + "x" * 30 + ".json"
+    h.add(DealRow("a-1", "hard", "jokers17-big-single", 1, True, 70, 0, long))
+    h.add(row("a-2", -8, "normal"))
+    out = run_pdk("stats", "--save-dir", str(tmp_path), "--lang", lang, env=pdk_env(columns=40)).stdout
+    lines = out.splitlines()
+    assert long in lines  # the path alone on its line, to be copied
+    assert all(cell_len(ln) <= 40 for ln in lines if ln != long), out
