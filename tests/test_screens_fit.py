@@ -81,3 +81,18 @@ def test_variants_list_fits_with_every_description_whole(cols: int, lang: str) -
     flat = re.sub(r"[\s│┃]+", "", proc.stdout)
     for p in available_profiles():
         assert re.sub(r"\s+", "", p.description.said(lang)) in flat, p.name
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_variants_show_wraps_each_rule_under_its_own_text_at_40_columns(lang: str) -> None:
+    proc = run_pdk("variants", "show", "hearts3", "--lang", lang, env=pdk_env(columns=40))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert all(cell_len(ln) <= 40 for ln in lines), [ln for ln in lines if cell_len(ln) > 40]
+    # A rule's continuation lines hang under its text, never back at the margin.
+    rules = [ln for ln in lines if ln.strip() and not ln.startswith(" ")][1:]
+    from pdk.app.registry import load_profile
+    from pdk.text.explain import sections
+
+    titles = {t for t, _ in sections(load_profile("hearts3"), lang)}
+    assert set(rules) <= titles, set(rules) - titles

@@ -108,7 +108,20 @@ def show(
         }
         print(json.dumps(out, ensure_ascii=False))
         return
-    print(explain(profile, language))
+    # Each rule wraps under its own text (a hanging indent after "  - "), at the
+    # terminal's width, breaking between Chinese characters.
+    lines: list[RenderableType] = []
+    for line in explain(profile, language).split("\n"):
+        body = line.lstrip(" -")
+        if body == line:
+            lines.append(Prose(line))
+            continue
+        rule = Table.grid()
+        rule.add_column(no_wrap=True)
+        rule.add_column()
+        rule.add_row(line[: len(line) - len(body)], Prose(body))
+        lines.append(rule)
+    out_console().print(Group(*lines))
 
 
 @variants_app.command("check")
