@@ -243,8 +243,8 @@ class HardBot:
     ``inference="model"`` has the opponent model (``model.OpponentModel``) read ``pool``
     deals per deal searched: ``STARTS`` independent draws, weighted and sampled, then
     Metropolis steps from the kept ones (``_refined``), reading at most ``model_cards``
-    cards' worth of decisions in all (the model's cost: one judgement per card of each hand
-    it reads, per deal read; by default ``MODEL_CARDS_FAST`` or ``MODEL_CARDS_GENERAL`` by
+    cards' worth of decisions in all (the model's cost: ``model.judgement_cost`` of each
+    hand it reads, per deal read; by default ``MODEL_CARDS_FAST`` or ``MODEL_CARDS_GENERAL`` by
     the profile's generator); ``"uniform"`` searches consistent deals as drawn. ``scoring="settlement"``
     scores a finished sampled deal with the profile's own settlement (``Sim.score``);
     ``"classic"`` with first-out card payment whatever the profile, on the first-out
@@ -386,12 +386,12 @@ class HardBot:
         # A judgement's cost grows faster than its hand beyond 16 cards (``judgement_cost``;
         # two packs: 27), so then a card in play weighs more.
         big = max(view.hand_sizes)
-        in_play = sum(view.hand_sizes) * judgement_cost(big) / big
+        cost = sum(view.hand_sizes) * judgement_cost(big) / big  # one rollout, in rollout-cards
         dets = max(
-            self.min_determinizations, min(self.determinizations, int(self.work // (len(cands) * in_play)))
+            self.min_determinizations, min(self.determinizations, int(self.work // (len(cands) * cost)))
         )
         # Very big tables (two packs, four players) roll out with the fast greedy policy.
-        policy = self.policy if len(cands) * in_play <= self.judge_limit else "greedy"
+        policy = self.policy if len(cands) * cost <= self.judge_limit else "greedy"
         done = 0
         out_of_time = False
         for det, hands in enumerate(self.deals(view, rng, dets), 1):

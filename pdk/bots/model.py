@@ -117,7 +117,7 @@ class OpponentModel:
         self.profile = view.profile
         self.beta = beta
         self.facts = play_facts(view, recent, max_cards)
-        # The model's work per deal weighed: one judgement per card of every hand read.
+        # The model's work per deal weighed: the judgement cost of every hand read.
         self.cards = sum(judgement_cost(f.table.sizes[f.seat]) for f in self.facts)
         self.deck = deck_counts(view.profile)
 
