@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.console import Console, Group
 
-from pdk.cli.prose import Prose
+from pdk.cli.prose import GLUE, Prose
 
 
 def lines(text: str, width: int) -> list[str]:
@@ -55,3 +55,10 @@ def test_every_line_fits_and_no_character_is_lost(parts: list[str], width: int) 
     assert all(cell_len(line) <= width for line in got)
     squeeze = str.maketrans("", "", " \n")
     assert "".join(got).translate(squeeze) == text.translate(squeeze)
+
+
+def test_a_no_break_space_keeps_what_it_joins_on_one_line() -> None:
+    # the table's title: "累计 +0" broke between the word and its number at 40 columns
+    got = lines(f"跑得快 · 困难 · 第 12 局 · 累计{GLUE}+10", 26)
+    assert got == ["跑得快 · 困难 · 第 12 局 ·", "累计 +10"]
+    assert lines(f"x · session{GLUE}+10", 12) == ["x ·", "session +10"]

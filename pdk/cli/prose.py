@@ -4,8 +4,9 @@ rich breaks lines only at spaces, so a Chinese sentence is one long "word": on 4
 "压过上家的 QQ（对子）。你有能压过的牌，必须出。" broke after "的" and left the rest for
 the next line, however much room the first had. Chinese may break between any two
 characters, except before closing punctuation (，。）…) and after opening punctuation
-(（《…); Latin words, card groups such as ``QQ`` or ``♠10`` and numbers stay whole. ``Prose``
-is a rich ``Text`` that breaks that way and otherwise behaves as a ``Text``.
+(（《…); Latin words, card groups such as ``QQ`` or ``♠10`` and numbers stay whole, and so does
+what a no-break space joins (``GLUE``, shown as a space). ``Prose`` is a rich ``Text`` that
+breaks that way and otherwise behaves as a ``Text``.
 """
 
 from __future__ import annotations
@@ -24,9 +25,15 @@ _OPEN = "（《「『【〈"
 _CLOSE = "，。、；：！？）》」』】〉…"
 # Wide (CJK) characters: the CJK blocks, kana, full-width forms and CJK punctuation.
 _WIDE = "\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
-# One unbreakable unit: spaces; or opening punctuation, then a run of narrow characters
-# or one wide character, then closing punctuation.
-_UNIT = re.compile(rf"\s+|[{_OPEN}]*(?:[^\s{_WIDE}]+|[{_WIDE}])[{_CLOSE}]*")
+# A no-break space (U+00A0) glues what it joins into one unit: "累计\u00a0+3" never
+# leaves "+3" alone at the start of a line.
+GLUE = "\u00a0"
+# One unbreakable unit: spaces (not the glue); or a run of non-spaces holding the glue; or
+# opening punctuation, then a run of narrow characters or one wide character, then
+# closing punctuation.
+_UNIT = re.compile(
+    rf"[^\S{GLUE}]+|[^\s{GLUE}]*(?:{GLUE}[^\s{GLUE}]*)+|[{_OPEN}]*(?:[^\s{_WIDE}]+|[{_WIDE}])[{_CLOSE}]*"
+)
 
 
 def breaks(text: str, width: int) -> list[int]:
@@ -63,5 +70,7 @@ class Prose(Text):
         for line in self.split(allow_blank=True):
             for piece in line.divide(breaks(line.plain, width)):
                 piece.rstrip()
+                if GLUE in piece.plain:  # shown as the space it is (same length: styles stay)
+                    piece.plain = piece.plain.replace(GLUE, " ")
                 lines.append(piece)
         return Text.wrap(Text("\n").join(lines), console, width, **options)

@@ -27,7 +27,7 @@ from rich.text import Text
 
 from pdk.app.table_model import PlayModel, SeatModel, SettlementModel, SettleRow, TableModel, place_name
 from pdk.bots import DIFFICULTIES
-from pdk.cli.prose import Prose
+from pdk.cli.prose import GLUE, Prose
 from pdk.engine.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Rank, rank_label
 from pdk.text.catalog import Lang, tr
 
@@ -117,7 +117,7 @@ def title_of(frame: Frame) -> str:
     return (
         tr("play_title", lang, variant=m.variant, difficulty=difficulty_name(m.difficulty, lang), n=m.deal_no)
         + " · "
-        + tr("play_session", lang, total=frame.session_total)
+        + tr("play_session", lang, total=frame.session_total).replace(" ", GLUE)
     )
 
 
