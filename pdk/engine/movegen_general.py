@@ -37,6 +37,13 @@ _SHAPES_FOR: dict[int, frozenset[str]] = {
     ComboKind.FOUR_WITH: frozenset({"four_with"}),
     ComboKind.BOMB: frozenset(),
 }
+# Plays beaten only by their own shape at their own size: cards per rank of that shape.
+_SAME_SIZE: dict[int, int] = {
+    ComboKind.SINGLE: 1,
+    ComboKind.PAIR: 2,
+    ComboKind.STRAIGHT: 1,
+    ComboKind.PAIR_CHAIN: 2,
+}
 _ALL = frozenset({"single", "pair", "pair_chain", "straight", "flush", "trio", "plane", "four_with"})
 
 
@@ -170,6 +177,9 @@ class GeneralGenerator(MoveGenerator):
     def _smallest_follow(self, counts: int, prev: Move) -> int | None:
         shapes = _SHAPES_FOR[prev.kind]  # bombs answer anything, and are not asked about
         locked = locked_ranks(self.profile, counts)
+        width = _SAME_SIZE.get(prev.kind)
+        if width is not None:
+            return self._same_size_follow(counts, prev, locked, width)
         # First with one kicker set per body: every kicker set of a body has the same size,
         # so the stand-in answers for the body unless the rule core turns it down; only
         # then are the bodies' other kicker sets worth judging (the full candidate set).
@@ -177,6 +187,26 @@ class GeneralGenerator(MoveGenerator):
         if not sure:
             answer, sure = self._fewest(counts, locked, shapes, prev, sample=False)
         return answer
+
+    def _same_size_follow(self, counts: int, prev: Move, locked: list[int], width: int) -> int | None:
+        """``_smallest_follow`` for a play that only its own shape, at its own size, beats
+        (a single, a pair, a straight, a pair chain; bombs are not asked about): the size
+        of ``prev`` if the rule core passes one candidate of that shape, highest first,
+        else None. Building every shape's candidates to sort them cost twenty times more."""
+        free = counts
+        for r in locked:
+            free -= C.count(counts, r) * ONE[r]
+        if prev.kind in (ComboKind.SINGLE, ComboKind.PAIR):
+            cands = [width * ONE[r] for r, n in reversed(C.items(free)) if n >= width]
+        else:
+            held = C.rank_masks(free)[width - 1]
+            fits = [body for window, n, body in self.windows if n == prev.units and window & held == window]
+            cands = sorted((width * body for body in fits), reverse=True)
+        for cand in cands:
+            verdict = self._judged(counts, cand, prev, False, False, locked)
+            if verdict is not None and verdict.kind != ComboKind.BOMB:
+                return C.total(cand)
+        return None
 
     def _fewest(
         self, counts: int, locked: list[int], shapes: frozenset[str], prev: Move, sample: bool
