@@ -11,6 +11,7 @@ beside the web benchmarks because it drives the same live server with Playwright
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -57,7 +58,8 @@ def shoot(url: str, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    shoot(
-        sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8765/",
-        Path(sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots"),
-    )
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("url", nargs="?", default="http://127.0.0.1:8765/", help="the live server's page")
+    ap.add_argument("out", nargs="?", type=Path, default=Path("docs/screenshots"), help="where the PNGs go")
+    args = ap.parse_args()
+    shoot(args.url, args.out)
