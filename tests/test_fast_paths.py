@@ -70,8 +70,8 @@ def ref_lead_order(profile: Profile) -> list[int]:
 
 def ref_find_lead(profile: Profile, hands: tuple[int, ...]) -> tuple[int, int | None]:
     for base in ref_lead_order(profile):
-        for seat, hand in enumerate(hands):
-            for cid in (base, base + 64):
+        for cid in (base, base + 64):
+            for seat, hand in enumerate(hands):
                 if hand >> cid & 1:
                     return seat, cid
     return 0, None

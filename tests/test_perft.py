@@ -55,9 +55,14 @@ class Case:
     counts: tuple[int, ...]  # perft(1), perft(2), …
 
     def state(self, profile: Profile) -> GameState:
-        deck = mask_of(profile.deck_cards)
-        hands = tuple(mask_of(resolve_cards(h, deck)) if h else 0 for h in self.hands)
-        return GameState(profile, deal_from_hands(profile, hands))
+        # Each hand from the cards the earlier ones left: with two packs the first "♠3"
+        # written is the first pack's (and it decides the leader), the second the other's.
+        left = mask_of(profile.deck_cards)
+        hands: list[int] = []
+        for text in self.hands:
+            hands.append(mask_of(resolve_cards(text, left)) if text else 0)
+            left &= ~hands[-1]
+        return GameState(profile, deal_from_hands(profile, tuple(hands)))
 
 
 def read_cases(path: Path) -> list[Case]:
@@ -87,14 +92,16 @@ def write_pins() -> None:
     for profile in available_profiles():
         lines = [f"# {profile.name}: hands (one per seat, with suits) ; perft(1) perft(2) …"]
         for hands in _positions(profile):
+            texts = tuple(format_cards(cards_of(h), suits=True) for h in hands)
             try:
-                state = GameState(profile, deal_from_hands(profile, hands))
+                # The position the line will say (two packs: copies are written alike).
+                state = Case(profile.name, texts, ()).state(profile)
             except ValueError:
                 continue  # an endgame cut that leaves no lead card for this profile
             counts = [perft(state, 1)]
             while len(counts) < 8 and (n := perft(state, len(counts) + 1)) <= MAX_NODES:
                 counts.append(n)
-            text = " | ".join(format_cards(cards_of(h), suits=True) for h in hands)
+            text = " | ".join(texts)
             lines.append(f"{text} ; {' '.join(map(str, counts))}")
         (HERE / f"{profile.name}.perft").write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -265,3 +265,37 @@ def test_states_show_the_recorded_cards_not_other_suits() -> None:
         assert states[k].history[-1] == action
     assert states[-1].hands == state.hands
     assert states[-1].settlement() == state.settlement()
+
+
+def test_two_packs_the_first_packs_lead_card_decides_and_a_record_keeps_its_leader() -> None:
+    # two-deck: "the first ♠3 (of the first pack) leads". Both copies are written "♠3" in a
+    # record, so read back the first copy would go to the lower seat: the recorded leader
+    # must still lead, also when a higher seat held the first pack's ♠3.
+    profile = load_profile("two-deck")
+    first_spade3 = 1 << 0  # card id 0: ♠3 of the first pack; id 64 is the second's
+    seeds = [s for s in range(200) if not deal(profile, s).hands[0] & first_spade3]
+    found = 0
+    for seed in seeds:
+        d = deal(profile, seed)
+        holders = [i for i, h in enumerate(d.hands) if h & (first_spade3 | 1 << 64)]
+        if len(holders) < 2 or d.hands[holders[0]] & first_spade3:
+            continue
+        assert d.hands[d.leader] & first_spade3 and d.leader == holders[1]
+        game = play_randomly(profile, seed, stop=12)
+        while not game.over:
+            moves = game.legal_moves()
+            game.step(moves[0] if moves else None)
+        back = loads(dumps(GameRecord.of(game, seed=seed, players=["random"] * 4)))
+        assert back.deal.leader == d.leader
+        written = [format_cards(cards_of(h), suits=True) for h in game.hands]
+        assert [format_cards(cards_of(h), suits=True) for h in back.replay().hands] == written
+        found += 1
+    assert found >= 10
+
+
+def test_two_packs_every_seat_leads_about_as_often() -> None:
+    profile = load_profile("two-deck")
+    leads = [0] * profile.players
+    for seed in range(2000):
+        leads[deal(profile, seed).leader] += 1
+    assert all(400 <= n <= 600 for n in leads), leads  # 500 each expected; it was 856..126

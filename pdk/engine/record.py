@@ -18,7 +18,7 @@ from typing import Any
 
 from pdk.engine.cards import CardParseError, CardPlace, cards_of, format_cards, mask_of, rank_label
 from pdk.engine.combos import ComboKind
-from pdk.engine.deal import Deal, deal_from_hands
+from pdk.engine.deal import Deal, deal_from_hands, give_lead_copy
 from pdk.engine.profile import Profile, ProfileError, validate_profile
 from pdk.engine.rules import IllegalPlay, resolve_cards
 from pdk.engine.settlement import Settlement
@@ -215,6 +215,9 @@ def from_dict(data: Any) -> GameRecord:
         raise RecordError(RecordReason.DEAL_CARDS, detail=exc) from None
     if len(hands) != profile.players or any(len(cards_of(h)) != profile.hand_size for h in hands):
         raise RecordError(RecordReason.DEAL_SIZES)
+    recorded = deal_data.get("leader")
+    if isinstance(recorded, int) and not isinstance(recorded, bool):
+        hands = list(give_lead_copy(profile, tuple(hands), recorded))
     deal = deal_from_hands(profile, tuple(hands), aside)
     recorded = deal_data.get("leader", deal.leader)
     if profile.lead.winner_leads and isinstance(recorded, int) and 0 <= recorded < profile.players:
