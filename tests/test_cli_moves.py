@@ -186,3 +186,22 @@ def test_a_card_not_in_hand_is_an_illegal_play_in_both_languages() -> None:
     zh = pdk("moves", "--hand", "3", "--play", "4", "--lang", "zh")
     assert en.returncode == zh.returncode == 1
     assert "do not hold" in en.stdout and "没有" in zh.stdout
+
+
+@pytest.mark.parametrize("variant", ["two-deck", "four-player-004"])
+def test_ranks_without_suits_are_no_straight_flush(variant: str) -> None:
+    # unsuited ranks once all took ♠, so every typed straight was a 同花顺
+    got = pdk("moves", "-v", variant, "--hand", "34567", "--beat", "56789", "--play", "34567", "--lang", "en")
+    assert got.returncode == 1 and "does not beat" in got.stdout
+    listing = pdk_json("moves", "-v", variant, "--hand", "3456789", "--beat", "56789")
+    assert listing == {"can_pass": True, "plays": []}
+    suited = pdk_json("moves", "-v", variant, "--hand", "3h4h5h6h7h", "--beat", "56789")
+    assert [p["kind"] for p in suited["plays"]] == ["straight_flush"]
+
+
+def test_a_suit_named_by_beat_is_left_out_of_the_hands_free_choice() -> None:
+    # --hand 3 took ♠3, and then --beat 3s was "not available"
+    assert pdk_json("moves", "--hand", "3", "--beat", "3s") == {"can_pass": True, "plays": []}
+    assert pdk_json("moves", "--hand", "4", "--beat", "3s")["plays"] == [{"cards": "4", "kind": "single"}]
+    clash = pdk("moves", "--hand", "3s", "--beat", "3s", "--lang", "en")
+    assert clash.returncode == 2 and "not available" in clash.stderr and clash.stderr.count("\n") == 1

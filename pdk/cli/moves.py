@@ -26,12 +26,32 @@ from pdk.engine.rules import IllegalPlay, Position, Reason, check, is_one_suit, 
 from pdk.text.catalog import Lang, excerpt, tr
 
 
-def parse_beat(profile: Profile, text: str, available: int, lang: Lang) -> Move:
-    """The play to beat, read as a lead would be (D2); one-line error if it is no play."""
+def resolve_position(
+    hand: str, beat: str | None, deck: int, lang: Lang
+) -> tuple[int, tuple[int, ...] | None]:
+    """The hand's cards (a mask) and the play to beat's, from notation. Ranks written
+    without a suit take the suits in turn (``spread``), and when the hand's free choice of
+    suits takes a card that ``--beat`` names (``--hand 3 --beat 3s``), the play to beat is
+    placed first and the hand takes what is left."""
     try:
-        cards = resolve_cards(text, available, CardPlace.OUTSIDE_HAND)
+        hand_mask = mask_of(resolve_cards(hand, deck, CardPlace.DECK, spread=True))
     except CardParseError as exc:
-        fail(f"--beat: {exc.message(lang)}")
+        fail(f"--hand: {exc.message(lang)}")
+    if beat is None:
+        return hand_mask, None
+    try:
+        return hand_mask, resolve_cards(beat, deck & ~hand_mask, CardPlace.OUTSIDE_HAND, spread=True)
+    except CardParseError as exc:
+        try:
+            beat_cards = resolve_cards(beat, deck, CardPlace.DECK, spread=True)
+            rest = deck & ~mask_of(beat_cards)
+            return mask_of(resolve_cards(hand, rest, CardPlace.DECK, spread=True)), beat_cards
+        except CardParseError:
+            fail(f"--beat: {exc.message(lang)}")
+
+
+def parse_beat(profile: Profile, text: str, cards: tuple[int, ...], lang: Lang) -> Move:
+    """The play to beat, read as a lead would be (D2); one-line error if it is no play."""
     # A straight flush only when the suits were written out (unsuited ranks take any suit).
     suited = all(spec.suit is not None for spec in parse_specs(text))
     flush = profile.combinations.straight_flush != "none" and suited and is_one_suit(cards)
@@ -67,12 +87,10 @@ def moves(
             fail(tr("err_no_cards", language, option=option))
     profile = profile_or_fail(variant, language)
     deck = mask_of(profile.deck_cards)
-    try:
-        hand_cards = resolve_cards(hand, deck, CardPlace.DECK)
-    except CardParseError as exc:
-        fail(f"--hand: {exc.message(language)}")
-    hand_mask = mask_of(hand_cards)
-    prev = parse_beat(profile, beat, deck & ~hand_mask, language) if beat is not None else None
+    hand_mask, beat_cards = resolve_position(hand, beat, deck, language)
+    prev = None
+    if beat is not None and beat_cards is not None:
+        prev = parse_beat(profile, beat, beat_cards, language)
     pos = Position(profile, hand_mask, prev, next_holds == 1)
     console = out_console()
     if play is not None:

@@ -195,10 +195,15 @@ def _rank_cards(hand: int, rank: int) -> list[int]:
     return out
 
 
-def resolve_cards(text: str, available: int, what: CardPlace = CardPlace.HAND) -> tuple[int, ...]:
+def resolve_cards(
+    text: str, available: int, what: CardPlace = CardPlace.HAND, *, spread: bool = False
+) -> tuple[int, ...]:
     """Turn notation into physical cards taken from ``available`` (a bitmask).
 
     A rank without a suit takes any free card of that rank; a named suit must be there.
+    With ``spread`` ranks written without a suit take the suits in turn, shifted by rank,
+    so that they never make a one-suit straight by chance: for a hand that exists only as
+    notation (``pdk moves``), "34567" is a plain straight, not a straight flush.
     Raises ``CardParseError`` with a reason code; ``what`` names ``available`` in it.
     """
     specs = parse_specs(text)
@@ -206,10 +211,15 @@ def resolve_cards(text: str, available: int, what: CardPlace = CardPlace.HAND) -
         raise CardParseError(CardReason.NO_CARDS, text=excerpt(text))
     left = available
     chosen: list[int] = []
+    taken = [0] * 16  # unsuited cards resolved so far, by rank
     for spec in sorted(specs, key=lambda s: s.suit is None):
         pool = _rank_cards(left, spec.rank)
         if spec.suit is not None:
             pool = [c for c in pool if suit_of(c) == spec.suit]
+        elif spread:
+            turn = spec.rank + taken[spec.rank]
+            taken[spec.rank] += 1
+            pool.sort(key=lambda c: (suit_of(c) - turn) % 4)
         if not pool:
             label = (
                 format_unicode([spec.rank * 4 + (spec.suit or 0)])
