@@ -378,10 +378,14 @@ def test_seed_003_profiles_exempt_a_one_card_loser(name: str) -> None:
     assert s.totals[0] == sum(losers) - 1
 
 
-def test_jokers17_has_no_short_last_hand() -> None:
+def test_jokers17_keeps_the_short_last_hand() -> None:
+    # VARIANTS.md lists no change to RULES.md restriction 1: a last hand may be short of
+    # its kickers (the pair of a 三带二); before the end it is no combination.
     judge = J("jokers17")
-    assert refused(judge, "888 5", "8885") is Reason.NOT_A_COMBINATION
+    assert kind_of(judge, "888 5", "8885") == "trio_with_two"
     assert kind_of(judge, "888 5", "888") == "trio"
+    assert refused(judge, "888 5 9", "8885") is Reason.BARE_TRIO  # "only as your last cards"
+    assert kind_of(judge, "888 5", "8885", beat="777 44") == "trio_with_two"
 
 
 def test_two_deck_unbreakable_bomb_of_six_goes_out_whole() -> None:
