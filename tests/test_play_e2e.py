@@ -253,16 +253,16 @@ def test_ctrl_c_takes_back_auto_play(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--seed", str(seed), "--delay", "3")
     child.expect(PROMPT)
     child.sendline("a")
-    child.expect("托管 on: the hint bot plays for you")
-    child.expect("托管")  # the badge on your seat is in the same frame
+    child.expect("Auto-play on: the hint bot plays for you")
+    assert "AUTO" in child.before.split("\x1b[H")[-1]  # the badge on your seat (托管), same frame
     child.sendintr()
     # Frames drawn before the interrupt landed may still be in the pipe: judge only what
     # follows the take-back message.
-    child.expect("托管 off: your turn")
+    child.expect("auto-play off: your turn")
     frame = child.before.split("\x1b[H")[-1]  # the frame that carries the message
     found = HAND.findall(frame)
     assert found and int(found[-1][0]) == 16, frame
-    assert "托管 on:" not in frame
+    assert "Auto-play on:" not in frame
     child.expect(PROMPT)
     quit_game(child)
 
@@ -330,7 +330,7 @@ def test_repeated_kill_9_during_auto_play_never_corrupts_the_save(tmp_path: Path
             child.sendline("")
             child.expect(PROMPT)
         child.sendline("a")
-        child.expect("托管 on")
+        child.expect("auto-play on")
         child.kill(signal.SIGKILL)
         child.close(force=True)
         data = json.loads((tmp_path / "save.json").read_text())

@@ -75,7 +75,7 @@ def play_hints_until(child: pexpect.spawn, lang: str, pattern: str) -> str:
 def test_auto_pass_passes_for_you_and_says_so(tmp_path: Path, cols: int, lang: str) -> None:
     seed = auto_pass_seed()
     child = spawn(tmp_path, "--seed", str(seed), lang=lang, cols=cols)
-    said = "要不起: nothing beat" if lang == "en" else "要不起：压不过"
+    said = "Nothing could beat" if lang == "en" else "要不起：压不过"
     play_hints_until(child, lang, said)
     child.sendline("q")
     child.expect(pexpect.EOF)
@@ -136,9 +136,9 @@ def test_typing_a_takes_tuo_guan_back(tmp_path: Path, cols: int, lang: str) -> N
     child = spawn(tmp_path, "--seed", "3", lang=lang, cols=cols, delay="0.4")
     child.expect(PROMPTS[lang])
     child.sendline("a")
-    child.expect("托管 on" if lang == "en" else "托管中")
+    child.expect("Auto-play on" if lang == "en" else "托管中")
     child.sendline("a")
-    child.expect("托管 off: your turn" if lang == "en" else "托管已取消")
+    child.expect("auto-play off: your turn" if lang == "en" else "托管已取消")
     child.expect(PROMPTS[lang])
     child.sendline("q")
     child.expect(pexpect.EOF)
@@ -234,11 +234,11 @@ def test_a_new_deal_starts_without_the_last_deals_notices(tmp_path: Path, cols: 
         raise AssertionError("the first deal never ended")
     # The notice is shown once, with the settlement...
     settled = " ".join(lines_of(child.before.split("\x1b[2J")[-1])).replace(" ", "")
-    assert ("要不起:nothingbeat" in settled) or ("要不起：压不过" in settled)
+    assert ("Nothingcouldbeat" in settled) or ("要不起：压不过" in settled)
     child.sendline("")
     child.expect(PROMPTS[lang])
     first_frame = " ".join(lines_of(child.before)).replace(" ", "")  # ...and not again
-    for stale in ("要不起:nothingbeat", "要不起：压不过"):
+    for stale in ("Nothingcouldbeat", "要不起：压不过"):
         assert stale not in first_frame
     child.sendline("q")
     child.expect(pexpect.EOF)

@@ -130,6 +130,8 @@ def test_bao_dan_badge_on_a_one_card_seat() -> None:
     next_line = next(ln for ln in text.splitlines() if "下家" in ln)
     assert "报单" in next_line and "1 张" in next_line
     assert "报单" not in next(ln for ln in text.splitlines() if "上家" in ln)
+    english = render(render_table(Frame(table_model(state.view(0), 0), "en"), 80), 80)
+    assert "LAST" in next(ln for ln in english.splitlines() if "Next" in ln) and "下家" not in english
 
 
 def test_status_says_when_passing_is_locked() -> None:

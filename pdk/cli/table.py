@@ -141,9 +141,9 @@ def _seat_row(s: SeatModel, frame: Frame, width: int) -> tuple[Text, ...]:
         count = Text(tr("seat_out", lang, place=place), style="dim")
     else:
         count = Text(tr("cards_n" if s.cards != 1 else "cards_1", lang, n=s.cards))
-    badge = Text(" 报单 ", style="bold white on red") if s.bao_dan else Text("")
+    badge = Text(f" {tr('badge_bao_dan', lang)} ", style="bold white on red") if s.bao_dan else Text("")
     if s.relation == "you" and frame.auto:
-        badge.append(" 托管 ", style="bold black on yellow")
+        badge.append(f" {tr('badge_auto', lang)} ", style="bold black on yellow")
     if s.last is None:
         action = Text("")
     elif s.last.play is None:

@@ -3,7 +3,7 @@
 MESSAGES: dict[str, tuple[str, str]] = {
     "hint_why_out": ("plays out your hand", "一手出完"),
     "hint_why_bao_dan": (
-        "your highest single: your 下家 has 报单",
+        "your highest single: the next player has one card (报单)",
         "下家报单，单张只能出最大的",
     ),
     "hint_why_premium_spent": (

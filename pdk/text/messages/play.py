@@ -15,15 +15,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "trick_label": ("This trick: ", "本轮："),
     "trick_none": ("new trick", "新一轮"),
     "act_pass": ("pass", "不出"),
+    # seat badges: as wide as the Chinese, so a 40-column table keeps its columns
+    "badge_bao_dan": ("LAST", "报单"),
+    "badge_auto": ("AUTO", "托管"),
     "diff_easy": ("easy", "简单"),
     "diff_normal": ("normal", "普通"),
     "diff_hard": ("hard", "困难"),
     "status_bao_dan": (
-        "Your 下家 has 报单: a single must be your highest ({high}).",
+        "The next player has one card (报单): a single must be your highest ({high}).",
         "下家报单：出单张必须出你最大的 {high}。",
     ),
     "status_auto": (
-        "托管 on: the hint bot plays for you. Type a or 托管, or press Ctrl-C, to take back.",
+        "Auto-play on: the hint bot plays for you. Type a (or 托管), or press Ctrl-C, to take back.",
         "托管中：提示机器人替你出牌。输入 a 或 托管，或按 Ctrl-C 取消。",
     ),
     "hand_label": ("Your hand ({n})", "你的手牌（{n} 张）"),
@@ -67,12 +70,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Enter alone does nothing: type a play to beat {cards}, p to pass, h for a hint",
         "直接回车无效：输入能压过 {cards} 的牌，p 不出，h 看提示",
     ),
-    "auto_pass_now": ("要不起: nothing beats it, passing for you…", "要不起：没有能压过的牌，自动不出…"),
+    "auto_pass_now": ("Nothing beats it: passing for you…", "要不起：没有能压过的牌，自动不出…"),
     "auto_passed": (
-        "要不起: nothing beat {cards}, so you passed (x turns this off)",
+        "Nothing could beat {cards}, so you passed (x turns this off)",
         "要不起：压不过 {cards}，已自动不出（x 关闭）",
     ),
-    "auto_pass_on": ("auto-pass on: 要不起 passes for you", "自动要不起已开启"),
+    "auto_pass_on": ("auto-pass on: you pass when nothing beats", "自动要不起已开启"),
     "auto_pass_off": (
         "auto-pass off: pass yourself with p or Enter",
         "自动要不起已关闭：自己按 p 或回车不出",
@@ -88,8 +91,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_none": ("no play beats it: pass (p or Enter)", "没有能压过的牌：不出（p 或回车）"),
     "counter_on": ("card counter on", "记牌器已打开"),
     "counter_off": ("card counter off", "记牌器已关闭"),
-    "auto_on": ("托管 on", "托管已开启"),
-    "auto_off": ("托管 off: your turn", "托管已取消：轮到你"),
+    "auto_on": ("auto-play on", "托管已开启"),
+    "auto_off": ("auto-play off: your turn", "托管已取消：轮到你"),
     "refused": ("refused: {reason}", "不能这样出：{reason}"),
     "input_unreadable": (
         "cannot read {text!r}: type cards like 334455 or 3-7, or ? for help",

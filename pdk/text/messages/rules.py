@@ -18,11 +18,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "leader_cannot_pass": ("you lead this trick: you cannot pass", "你是首家出牌，不能不出"),
     "highest_single": (
-        "your 下家 has 报单 (one card): a single must be your highest, {high}",
+        "the next player has one card (报单): a single must be your highest, {high}",
         "下家报单：出单张必须出最大的 {high}",
     ),
     "no_single_under_bao_dan": (
-        "your 下家 has 报单 and your highest single {high} does not beat {prev}",
+        "the next player has one card (报单) and your highest single {high} does not beat {prev}",
         "下家报单：你最大的单张 {high} 压不过 {prev}，不能出单张",
     ),
     "breaks_bomb": (

@@ -152,7 +152,7 @@ function seatHead(s) {
   name.textContent = s.name.text;
   head.append(name);
   if (s.bao_dan) head.insertAdjacentHTML("beforeend", `<span class="badge bao" data-testid="bao-dan">${t("bao_dan")}</span>`);
-  if (s.auto) head.insertAdjacentHTML("beforeend", `<span class="badge auto">托管</span>`);
+  if (s.auto) head.insertAdjacentHTML("beforeend", `<span class="badge auto">${t("auto")}</span>`);
   if (s.to_move && table.bot_turn) head.insertAdjacentHTML("beforeend", `<span class="thinking" data-testid="thinking">${t("thinking")}</span>`);
   return head;
 }
