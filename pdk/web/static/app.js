@@ -104,10 +104,12 @@ function render() {
   renderSeats(m);
   renderTrick(m);
   renderCounter(m);
-  renderHand(m);
   renderButtons(m);
   renderMessage(m);
   renderSettlement(m);
+  // Last: the hand's overlap is worked out from its width, which the buttons' reason
+  // (landscape: the column beside it) and the message may just have changed.
+  renderHand(m);
 }
 
 function slotFor(seat, players) {
@@ -163,9 +165,14 @@ function renderTrick(m) {
   const trick = m.trick.actions.length ? m.trick : lastTrick;
   el.classList.toggle("won", trick === lastTrick && !!lastTrick);
   if (!trick) return;
-  trick.actions.forEach((a, i) => {
+  // The latest round only (one action a seat): a long trick of singles and passes grew
+  // down over the counter and the hand; the earlier ones are summed up in one line.
+  const shown = trick.actions.slice(-m.seats.length);
+  const hidden = trick.actions.length - shown.length;
+  if (hidden) el.insertAdjacentHTML("beforeend", `<div class="earlier" data-testid="trick-earlier">${t("earlier", { n: hidden })}</div>`);
+  shown.forEach((a, i) => {
     const row = document.createElement("div");
-    row.className = "play" + (i === trick.actions.length - 1 ? " latest" : "");
+    row.className = "play" + (i === shown.length - 1 ? " latest" : "");
     row.dataset.seat = a.seat;
     const who = document.createElement("span");
     who.className = "who";
@@ -360,8 +367,15 @@ document.addEventListener("keydown", (e) => {
   if (!table || e.target.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
   const m = table.model;
   const k = e.key;
+  if (!$("#replay").hidden) {
+    // The replay's own keys: step with the arrows, Esc closes.
+    const button = { ArrowLeft: "#replay-prev", ArrowRight: "#replay-next", Escape: "#replay-close" }[k];
+    if (button) { e.preventDefault(); $(button).click(); }
+    return;
+  }
   if (k === "Enter") {
     if (!typed || auto) return;
+    e.preventDefault(); // typed cards are the answer, not the focused button (a hint, EN)
     const cards = pickTyped(typed, m.hand);
     typed = "";
     if (!cards) {
