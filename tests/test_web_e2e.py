@@ -235,3 +235,40 @@ def test_tuo_guan_plays_for_you_until_taken_back_and_ends_with_the_deal(browser:
     page.wait_for_selector('[data-testid="settlement"]:not([hidden])', timeout=60_000)
     assert auto.get_attribute("aria-pressed") == "false"  # 托管 ends with the deal
     assert not page.errors
+
+
+def test_a_long_trick_keeps_to_the_felt(browser: Any, server: str, size: str) -> None:
+    # Twelve singles in one trick (the server's answer rewritten in the browser): the trick
+    # once grew down over the counter and the hand. Now the latest round shows, the rest is
+    # one "earlier" line, and the trick ends above the counter.
+    import json
+
+    ranks = ["3s", "4s", "5h", "6c", "7d", "8s", "9h", "Tc", "Jd", "Qs", "Kh", "Ac"]
+
+    def long_trick(route: Any) -> None:
+        response = route.fetch()
+        data = response.json()
+        seats = {s["seat"]: s["name"] for s in data["model"]["seats"]}
+        single = {"text": "single"}
+        actions = [
+            {"seat": (1 + i) % 3, "name": seats[(1 + i) % 3], "play": {"cards": [c], "kind_name": single}}
+            for i, c in enumerate(ranks)
+        ]
+        data["model"]["trick"] = {"leader": 1, "actions": actions}
+        data["bot_turn"] = False  # the page waits on the human: the rewritten trick stays
+        data["model"]["task"]["kind"] = "beat"
+        route.fulfill(response=response, body=json.dumps(data))
+
+    w, h = LAYOUTS[size]
+    page = browser.new_context(viewport={"width": w, "height": h}, locale="en-US").new_page()
+    page.route("**/api/open*", long_trick)
+    page.goto(server)
+    page.wait_for_selector('[data-testid="card"]')
+    trick = page.locator('[data-testid="trick"]')
+    assert trick.locator(".play").count() == 3
+    assert "9 earlier" in page.locator('[data-testid="trick-earlier"]').inner_text()
+    bottom = trick.evaluate("e => e.getBoundingClientRect().bottom")
+    counter_top = page.locator('[data-testid="counter"]').evaluate("e => e.getBoundingClientRect().top")
+    assert bottom <= counter_top + 1
+    latest = trick.locator(".play.latest").evaluate("e => e.getBoundingClientRect()")
+    assert latest["top"] >= 0 and latest["bottom"] <= bottom + 1, "the latest play stays in view"
