@@ -27,7 +27,7 @@ from pdk.cli.table import (
     trick_text,
 )
 from pdk.engine import counts as C
-from pdk.engine.cards import format_cards, rank_of
+from pdk.engine.cards import Rank, format_cards, rank_of
 from pdk.engine.deal import deal, deal_from_hands
 from pdk.engine.profile import Profile
 from pdk.engine.rules import resolve_cards
@@ -278,3 +278,20 @@ def test_one_card_is_singular() -> None:
 
 def test_group_text_is_the_one_card_renderer() -> None:
     assert group_text(names("3s 3h 5c"), 80).plain == "♠3♥3  ♣5"
+
+
+def test_nothing_beats_under_bao_dan_says_only_pass() -> None:
+    # It read "上家出了 2（单张）。要不起：不出。 下家报单：出单张必须出你最大的 5。": pass, and
+    # in the same line "you must play your 5".
+    deck = sum(1 << c for c in PROFILE.deck_cards)
+    left, hands = deck, []
+    for text in ("45", "9", "2K"):
+        hands.append(sum(1 << c for c in resolve_cards(text, left)))
+        left &= ~hands[-1]
+    state = GameState(PROFILE, deal_from_hands(PROFILE, tuple(hands), leader=2))
+    state.step(next(m for m in state.legal_moves() if m.top == Rank.TWO))  # 上家 leads its 2
+    for lang in ("zh", "en"):
+        frame = Frame(table_model(state.view(0), 0), lang)
+        assert frame.model.task.kind == "none" and frame.model.task.bao_dan_high is not None
+        status = status_of(frame)
+        assert tr("status_bao_dan", lang, high=frame.model.task.bao_dan_high) not in status

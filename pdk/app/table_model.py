@@ -59,7 +59,7 @@ from pdk.bots.hints import Hint, hint_list
 from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, format_cards, format_unicode, rank_label, rank_of, suit_of
-from pdk.engine.combos import ComboKind, Move
+from pdk.engine.combos import ComboKind, Move, rank_groups
 from pdk.engine.profile import Profile
 from pdk.engine.rules import IllegalPlay, Play, check
 from pdk.engine.settlement import Settlement
@@ -136,19 +136,8 @@ def move_play(view: PlayerView, move: Move) -> Play:
 
 
 def _rank_text(cards: Sequence[int]) -> list[str]:
-    """Rank groups as players read them (``555``); a label of two characters is spaced
-    (``10 10 10``, ``小王 小王``) so that ranks never run together."""
-    groups: list[str] = []
-    last = -1
-    for c in cards:
-        r = rank_of(c)
-        label = rank_label(r)
-        if r == last:
-            groups[-1] += (" " if len(label) > 1 else "") + label
-        else:
-            groups.append(label)
-        last = r
-    return groups
+    """Rank groups as players read them (``555``, ``10 10 10``)."""
+    return rank_groups(rank_of(c) for c in cards)
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,7 +127,9 @@ def status_of(frame: Frame) -> str:
     if frame.auto and m.task.kind != "over":
         return tr("status_auto", lang)
     text = m.task.message.text(lang)
-    if m.task.kind in ("beat", "none", "lead") and m.task.bao_dan_high is not None:
+    # Not when nothing beats ("none"): "pass" and "you must play your K" side by side
+    # read as a contradiction, and with 报单 nothing beating means no single does either.
+    if m.task.kind in ("beat", "lead") and m.task.bao_dan_high is not None:
         text += " " + tr("status_bao_dan", lang, high=m.task.bao_dan_high)
     return text
 

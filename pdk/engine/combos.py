@@ -16,12 +16,13 @@ classic16's short last hand does.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
 
 from pdk.engine import counts as C
-from pdk.engine.cards import RANK_CHARS, Rank
+from pdk.engine.cards import RANK_CHARS, Rank, rank_label
 from pdk.engine.profile import Profile
 from pdk.text.catalog import Lang, tr
 
@@ -114,6 +115,16 @@ class Move(NamedTuple):
             body = run if len(run) == self.trios else body[-self.trios :]
         return tuple(body)
 
+    def shown(self) -> str:
+        """The play as players read it, as the table shows it: the body, then the kickers
+        (``555 + 4 9``, ``10 10``, ``9 10 J Q K``); messages quote plays this way."""
+        if self.kind not in _BODY_OF_THREE and self.kind != ComboKind.FOUR_WITH:
+            return counts_label(self.counts)
+        per = 4 if self.kind == ComboKind.FOUR_WITH else 3
+        body = sum(per * C.ONE[r] for r in self.body_ranks())
+        kickers = counts_label(self.counts - body)
+        return counts_label(body) + (" + " + kickers if kickers else "")
+
     def groups(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The play as it reads, for display: the body's cards, then the kickers' (each a
         rank character, lowest first). Kinds without kickers have an empty second part."""
@@ -127,6 +138,28 @@ class Move(NamedTuple):
                 rest -= per * C.ONE[r]
             return tuple(head), tuple(RANK_CHARS[r] for r in C.ranks_list(rest))
         return tuple(RANK_CHARS[r] for r in C.ranks_list(self.counts)), ()
+
+
+def rank_groups(ranks: Iterable[int]) -> list[str]:
+    """Ranks (lowest first, once per card) as players read them, a group per rank: ``555``;
+    a label of two characters is spaced (``10 10``, ``小王 小王``) so that ranks never run
+    together. Notation writes a ten ``T`` (one character a card, for typing and records);
+    what a player is shown writes ``10``."""
+    groups: list[str] = []
+    last = -1
+    for r in ranks:
+        label = rank_label(r)
+        if r == last:
+            groups[-1] += (" " if len(label) > 1 else "") + label
+        else:
+            groups.append(label)
+        last = r
+    return groups
+
+
+def counts_label(counts: int) -> str:
+    """Rank counts as players read them (``10 10``, ``3 4 5 6 7``)."""
+    return " ".join(rank_groups(C.ranks_list(counts)))
 
 
 def counts_notation(counts: int) -> str:

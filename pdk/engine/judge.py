@@ -18,7 +18,7 @@ from pdk.engine.combos import (
     Reading,
     beats,
     classify,
-    counts_notation,
+    counts_label,
     follow_key,
     preferred_lead,
 )
@@ -98,7 +98,7 @@ def judge(
         readings = classify(profile, counts, whole_hand=counts == hand_counts, flush=flush)
     text = ""
     if not readings:
-        text = counts_notation(counts)
+        text = counts_label(counts)
         if profile.rules.short_last_hand and classify(profile, counts, whole_hand=True):
             return Reason.BARE_TRIO, {"cards": text}
         return Reason.NOT_A_COMBINATION, {"cards": text}
@@ -108,16 +108,16 @@ def judge(
         kept = [rd for rd in readings if _keeps_bombs(rd, counts, hand_counts, locked)]
         if not kept:
             r = next(r for r in locked if C.count(counts, r))
-            bomb = rank_label(r) * C.count(hand_counts, r)
-            return Reason.BREAKS_BOMB, {"cards": counts_notation(counts), "bomb": bomb}
+            bomb = counts_label(C.count(hand_counts, r) * C.ONE[r])
+            return Reason.BREAKS_BOMB, {"cards": counts_label(counts), "bomb": bomb}
         readings = kept
     if prev is not None:
         _, pk, ptop, punits = prev
         beating = [rd for rd in readings if beats(rd.kind, rd.top, rd.units, pk, ptop, punits)]
         if not beating:
             return Reason.DOES_NOT_BEAT, {
-                "cards": counts_notation(counts),
-                "prev": prev.notation(),
+                "cards": counts_label(counts),
+                "prev": prev.shown(),
             }
         reading = beating[0] if len(beating) == 1 else max(beating, key=follow_key)
     else:
@@ -126,7 +126,7 @@ def judge(
         high = highest_single(profile, hand_counts)
         if reading.top != high:
             if prev is not None and high <= prev.top:
-                return Reason.NO_SINGLE_UNDER_BAO_DAN, {"high": rank_label(high), "prev": prev.notation()}
+                return Reason.NO_SINGLE_UNDER_BAO_DAN, {"high": rank_label(high), "prev": prev.shown()}
             return Reason.HIGHEST_SINGLE, {"high": rank_label(high)}
     return reading
 

@@ -32,6 +32,7 @@ from pdk.engine.combos import (
     ComboKind,
     Move,
     Reading,
+    counts_label,
 )
 from pdk.engine.generator import Generator, generator_for
 from pdk.engine.judge import IllegalPlay, Reason, highest_single, judge, locked_ranks
@@ -279,16 +280,16 @@ class Position:
 def check(pos: Position, cards: Sequence[int] | None) -> Play | None:
     """Judge one play (``None`` is a pass); return it with its reading or raise IllegalPlay."""
     profile = pos.profile
-    prev_text = pos.prev.notation() if pos.prev is not None else ""
+    prev_text = pos.prev.shown() if pos.prev is not None else ""
     if cards is None:
         if pos.prev is None:
             raise IllegalPlay(Reason.LEADER_CANNOT_PASS)
         moves = pos.legal_moves()
         if profile.rules.must_beat and moves:
-            raise IllegalPlay(Reason.MUST_BEAT, prev=prev_text, example=moves[0].notation())
+            raise IllegalPlay(Reason.MUST_BEAT, prev=prev_text, example=moves[0].shown())
         return None
     mask = mask_of(cards)
-    text = format_cards(cards)
+    text = counts_label(C.from_cards(cards))  # as the table shows plays: "10 10", not "TT"
     if len(set(cards)) != len(cards) or mask & ~pos.hand:
         raise IllegalPlay(Reason.NOT_IN_HAND, cards=excerpt(text))
     flush = profile.combinations.straight_flush != "none" and is_one_suit(cards)

@@ -249,7 +249,7 @@ function renderButtons(m) {
 function renderMessage(m) {
   const el = $("[data-testid=message]");
   let text = m.task.message.text;
-  if (m.task.bao_dan_high && myTurn(m)) text += " · " + m.task.bao_dan_high;
+  if (m.task.bao_dan_high && myTurn(m) && m.task.kind !== "none") text += " · " + m.task.bao_dan_high;
   if (note) text = note.text;
   if (auto) text = t("auto_on");
   if (typed) text = `⌨ ${typed}`;
