@@ -62,3 +62,11 @@ def test_a_no_break_space_keeps_what_it_joins_on_one_line() -> None:
     got = lines(f"跑得快 · 困难 · 第 12 局 · 累计{GLUE}+10", 26)
     assert got == ["跑得快 · 困难 · 第 12 局 ·", "累计 +10"]
     assert lines(f"x · session{GLUE}+10", 12) == ["x ·", "session +10"]
+
+
+def test_a_keyed_line_wraps_under_its_description() -> None:
+    # `?` help at 40 columns wrapped its descriptions back to the margin
+    got = lines("  a, 托管         auto-play on/off (a or Ctrl-C takes back)", 40)
+    assert got == ["  a, 托管         auto-play on/off (a or", "                  Ctrl-C takes back)"]
+    unindented = lines("plain text  with a gap wraps at the margin as before", 20)
+    assert len(unindented) > 1 and not any(line.startswith(" ") for line in unindented)

@@ -169,8 +169,13 @@ class Game:
         return self.console.input(prompt)
 
     def say(self, text: str) -> None:
-        # soft_wrap: a path in a message must stay on one line to be copied.
-        self.console.print(text, markup=False, soft_wrap=True)
+        """A sentence, wrapped at the terminal's width between words (and between Chinese
+        characters): printed raw, the terminal cut "deal 1 is ov|er." at 40 columns."""
+        self.console.print(Group(Prose(text)))
+
+    def say_path(self, path: str) -> None:
+        """A path alone on its line, never broken by us (soft wrap), so that it copies whole."""
+        self.console.print(path, markup=False, soft_wrap=True)
 
     def save(self) -> None:
         try:
@@ -414,7 +419,6 @@ class Game:
         lang = self.ui.lang
         self.ui.auto = False
         st = s.settle()
-        winner = st.winner
         model = self.model(st)
         sm = model.settlement
         assert sm is not None
@@ -427,17 +431,13 @@ class Game:
         if self.ui.messages:
             self.console.print(Group(*(Prose(msg, style="yellow") for msg in self.ui.messages)))
         self.ui.messages = []
-        if winner == HUMAN:
-            self.say(tr("deal_won", lang, n=s.deal_no))
-        else:
-            self.say(tr("deal_lost", lang, who=self.model().seat(winner).name.text(lang), n=s.deal_no))
         title = tr("settle_title", lang, n=s.deal_no)
         self.console.print(render_settlement(sm, title, lang, self.console.width))
         path = record_path(s, self.records)
         try:
             write_record(s, self.records)
             self.console.print(tr("record_saved", lang), markup=False)
-            self.say(str(path))  # whole on its own line, to be copied
+            self.say_path(str(path))
         except (OSError, ValueError) as exc:
             self.say(tr("record_failed", lang, detail=error_detail(exc, lang)))
         try:

@@ -36,6 +36,10 @@ _UNIT = re.compile(
 )
 
 
+# An indented key, then a gap of two or more spaces before the description.
+_KEYED = re.compile(r" +\S(?:.*?\S)? {2,}(?=\S)")
+
+
 def breaks(text: str, width: int) -> list[int]:
     """Character offsets to break ``text`` at so that every line fits ``width`` cells (a
     unit wider than a line is cut where it overflows)."""
@@ -68,9 +72,17 @@ class Prose(Text):
     def wrap(self, console: Console, width: int, **options: Any) -> Lines:
         lines = Lines()
         for line in self.split(allow_blank=True):
-            for piece in line.divide(breaks(line.plain, width)):
+            # A line laid out as a table row ("  p, pass   what it does") wraps under its
+            # own description, not back at the margin.
+            key = _KEYED.match(line.plain)
+            hang, head, body = 0, Text(), line
+            if key is not None and cell_len(key.group()) <= width // 2:
+                hang, head, body = cell_len(key.group()), line[: key.end()], line[key.end() :]
+            for i, piece in enumerate(body.divide(breaks(body.plain, width - hang))):
                 piece.rstrip()
                 if GLUE in piece.plain:  # shown as the space it is (same length: styles stay)
                     piece.plain = piece.plain.replace(GLUE, " ")
+                if hang:
+                    piece = (head if i == 0 else Text(" " * hang)) + piece
                 lines.append(piece)
         return Text.wrap(Text("\n").join(lines), console, width, **options)

@@ -41,7 +41,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "  h, 提示         hint; again for the next; Enter plays it\n"
         "  c, 记牌         card counter on/off\n"
         "  a, 托管         auto-play on/off (a or Ctrl-C takes back)\n"
-        "  x, 自动不出     auto-pass 要不起 on/off\n"
+        "  x, 自动不出     auto-pass on/off (pass when nothing beats)\n"
         "  q, 退出         save and quit    ? help\n"
         "Lowercase a and q are commands: type A or Q for an ace or a queen.",
         "输入要出的牌：334455、3-7（顺子）、33-55（连对）、T 或 10；花色自动选择"
@@ -123,8 +123,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "save_failed": ("could not save the game: {detail}", "无法保存对局：{detail}"),
     "err_save_dir": ("cannot keep the game in {path}: {detail}", "无法在 {path} 保存对局：{detail}"),
     # end of a deal
-    "deal_won": ("You went out first: you win deal {n}!", "你先出完：第 {n} 局你赢了！"),
-    "deal_lost": ("{who} went out first: deal {n} is over.", "{who}先出完：第 {n} 局结束。"),
     "settle_title": ("Settlement, deal {n}", "第 {n} 局结算"),
     "col_player": ("player", "玩家"),
     "col_left": ("left", "剩牌"),
