@@ -272,3 +272,29 @@ def test_a_long_trick_keeps_to_the_felt(browser: Any, server: str, size: str) ->
     assert bottom <= counter_top + 1
     latest = trick.locator(".play.latest").evaluate("e => e.getBoundingClientRect()")
     assert latest["top"] >= 0 and latest["bottom"] <= bottom + 1, "the latest play stays in view"
+
+
+def test_a_second_tab_moving_the_table_on_is_shown_quietly(browser: Any, server: str) -> None:
+    # Two tabs share the table (same token). After a move in the second, the first one's
+    # move used to be refused with "that action answers move 0, but the table is at move 3".
+    w, h = LAYOUTS["desktop"]
+    context = browser.new_context(viewport={"width": w, "height": h}, locale="en-US")
+    first = context.new_page()
+    first.goto(server)
+    first.wait_for_selector('[data-testid="card"]')
+    assert wait_my_turn(first)
+    second = context.new_page()
+    second.goto(server)
+    second.wait_for_selector('[data-testid="card"]')
+    second.click('[data-testid="hint"]')
+    second.click('[data-testid="play"]')
+    second.wait_for_function("document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < 16")
+    first.bring_to_front()
+    first.locator('[data-testid="hand"] [data-testid="card"]').first.click()
+    if first.locator('[data-testid="play"]').is_enabled():
+        first.click('[data-testid="play"]')
+    first.wait_for_function("document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < 16")
+    message = first.locator('[data-testid="message"]').inner_text()
+    assert "answers move" not in message and "Refused" not in message
+    assert hand(first) == hand(second)
+    context.close()

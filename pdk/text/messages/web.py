@@ -38,6 +38,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_bao_dan": ("Last card", "报单"),
     "web_passed": ("Pass", "要不起"),
     "web_thinking": ("thinking…", "思考中…"),
+    "web_moved_on": (
+        "The table had moved on (another tab?): this is where it is now.",
+        "牌局已有新进展（可能在另一个标签页）：这是现在的局面。",
+    ),
     "web_earlier": ("… {n} earlier in this trick", "……本轮此前还有 {n} 手"),
     "web_settlement": ("Settlement, deal {n}", "第 {n} 局结算"),
     "web_col_player": ("Player", "玩家"),

@@ -293,7 +293,15 @@ function toggle(i) {
 async function act(path, body) {
   const { ok, data } = await api(`table/${table.token}/${path}`, body);
   if (!ok && data.error) {
-    note = { text: data.error.key === "web_bad_request" ? data.error.text : t("refused", { reason: data.error.text }), refused: true };
+    const key = data.error.key;
+    if (key === "web_stale" && data.table) {
+      // Another tab (or a retry) moved the table on: show where it is now, quietly.
+      note = { text: t("moved_on"), refused: false };
+      selected = new Set();
+      show(data.table, true);
+      return false;
+    }
+    note = { text: key === "web_bad_request" ? data.error.text : t("refused", { reason: data.error.text }), refused: true };
     if (data.table) show(data.table, true);
     else render();
     return false;
@@ -358,6 +366,7 @@ $("#lang-toggle").addEventListener("click", async () => {
   store.setItem("pdk.lang", lang);
   await loadLabels();
   const { data } = await api(`table/${table.token}`);
+  note = null; // written in the other language; the table's own messages come anew
   show(data, true);
 });
 window.addEventListener("resize", layoutHand);
@@ -437,3 +446,9 @@ $("#replay-close").addEventListener("click", () => { $("#replay").hidden = true;
 
 await loadLabels();
 await open();
+// Back to this tab: the table may have moved on in another one; fetch where it is.
+document.addEventListener("visibilitychange", async () => {
+  if (document.hidden || !table) return;
+  const { ok, data } = await api(`table/${table.token}`);
+  if (ok) show(data, true);
+});
