@@ -30,3 +30,21 @@ def test_a_port_in_use_is_one_line(tmp_path: object) -> None:
         result = runner.invoke(app, ["serve", "--no-open", "--port", str(port), "--save-dir", str(tmp_path)])
     assert result.exit_code == 2
     assert f"127.0.0.1:{port}" in result.output and "Traceback" not in result.output
+
+
+def test_lang_opens_the_page_in_that_language(tmp_path: object) -> None:
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "pdk", "serve", "--no-open", "--port", str(port), "--lang", "en"]
+    proc = subprocess.Popen([*cmd, "--save-dir", str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert f"http://127.0.0.1:{port}/?lang=en" in line

@@ -298,3 +298,11 @@ def test_a_second_tab_moving_the_table_on_is_shown_quietly(browser: Any, server:
     assert "answers move" not in message and "Refused" not in message
     assert hand(first) == hand(second)
     context.close()
+
+
+def test_lang_in_the_address_chooses_the_page_language(browser: Any, server: str) -> None:
+    page = page_at(browser, server + "?lang=en", "portrait", locale="zh-CN")
+    assert page.locator('[data-testid="play"]').inner_text() == "Play"
+    page.goto(server)  # the choice is kept
+    page.wait_for_selector('[data-testid="card"]')
+    assert page.locator('[data-testid="play"]').inner_text() == "Play"

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from pdk.app.tables import TableStore
-from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
+from pdk.cli.common import fail, lang_or_fail, profile_or_fail
 from pdk.cli.play import check_difficulty, data_dir
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.text.catalog import tr
@@ -46,7 +46,10 @@ def serve(
     max_tables: Annotated[
         int, typer.Option("--max-tables", min=1, help="Tables kept in memory (the rest stay on disk).")
     ] = 256,
-    lang: LangOpt = None,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help="Language: zh or en, for these messages and the page it opens."),
+    ] = None,
 ) -> None:
     """Serve the 跑得快 table to a web browser (phones and desktops)."""
     import uvicorn
@@ -71,7 +74,9 @@ def serve(
     except OSError as exc:
         fail(tr("serve_failed", language, detail=f"{host}:{port}: {exc.strerror or exc}"))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}/"
+    # --lang chooses the page's language too: the address carries it (?lang=), and a
+    # browser opened on it keeps the choice; without it the page follows the browser.
+    url = f"http://{shown}:{port}/" + (f"?lang={language}" if lang is not None else "")
     print(tr("serve_url", language, url=url), flush=True)
     if host in ("0.0.0.0", "::"):
         print(tr("serve_open_network", language), flush=True)

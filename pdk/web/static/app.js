@@ -4,6 +4,10 @@ import { cardEl, cardsRow, pickTyped } from "./cards.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage;
+// ?lang=zh|en (what `pdk serve --lang` opens) is kept as the choice; else the saved one,
+// else the browser's language.
+const asked = new URLSearchParams(location.search).get("lang");
+if (asked === "zh" || asked === "en") store.setItem("pdk.lang", asked);
 let lang = store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 let L = {};
 let table = null; // the last response: {token, seq, model, ...}
