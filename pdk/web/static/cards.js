@@ -22,7 +22,8 @@ export function cardEl(card, { small = false } = {}) {
     el.innerHTML = `<span class="r">${card === "R" ? "大" : "小"}</span><span class="j">JOKER</span>`;
   } else {
     const suit = SUITS[card[1]];
-    el.innerHTML = `<span class="r">${label(card)}</span><span class="s">${suit}</span><span class="big">${suit}</span>`;
+    const ten = card[0] === "T" ? " ten" : ""; // "10": narrower, so an overlapping card leaves it whole
+    el.innerHTML = `<span class="r${ten}">${label(card)}</span><span class="s">${suit}</span><span class="big">${suit}</span>`;
   }
   return el;
 }
