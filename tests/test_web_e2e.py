@@ -61,9 +61,16 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+# The tests pass by hand where nothing beats (the page's own 要不起 would race them); one
+# test below turns it on.
+NO_AUTO_PASS = "localStorage.getItem('pdk.autopass') || localStorage.setItem('pdk.autopass', 'off')"
+
+
 def page_at(browser: Any, url: str, size: str = "desktop", locale: str = "en-US") -> Any:
     w, h = LAYOUTS[size]
-    page = browser.new_context(viewport={"width": w, "height": h}, locale=locale).new_page()
+    context = browser.new_context(viewport={"width": w, "height": h}, locale=locale)
+    context.add_init_script(NO_AUTO_PASS)
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
@@ -279,6 +286,7 @@ def test_a_second_tab_moving_the_table_on_is_shown_quietly(browser: Any, server:
     # move used to be refused with "that action answers move 0, but the table is at move 3".
     w, h = LAYOUTS["desktop"]
     context = browser.new_context(viewport={"width": w, "height": h}, locale="en-US")
+    context.add_init_script(NO_AUTO_PASS)
     first = context.new_page()
     first.goto(server)
     first.wait_for_selector('[data-testid="card"]')
@@ -306,3 +314,30 @@ def test_lang_in_the_address_chooses_the_page_language(browser: Any, server: str
     page.goto(server)  # the choice is kept
     page.wait_for_selector('[data-testid="card"]')
     assert page.locator('[data-testid="play"]').inner_text() == "Play"
+
+
+def test_nothing_beats_so_the_page_passes_for_you_and_x_turns_it_off(browser: Any, server: str) -> None:
+    page = page_at(browser, server)
+    page.evaluate("localStorage.setItem('pdk.autopass', 'on')")
+    page.reload()
+    page.wait_for_selector('[data-testid="card"]')
+    passed = False
+    for _ in range(60):
+        if not wait_my_turn(page):
+            break
+        kind = page.evaluate("() => document.querySelector('[data-testid=play]').disabled")
+        if kind:  # nothing beats: wait, the page passes by itself
+            page.wait_for_function("document.querySelector('[data-testid=hint]').disabled", timeout=5_000)
+            passed = True
+            break
+        before = len(hand(page))
+        page.click('[data-testid="hint"]')
+        page.click('[data-testid="play"]')
+        page.wait_for_function(
+            f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
+        )
+    assert passed, "a turn where nothing beats came up and passed by itself"
+    page.keyboard.press("x")
+    assert "Auto-pass off" in page.locator('[data-testid="message"]').inner_text()
+    assert page.evaluate("localStorage.getItem('pdk.autopass')") == "off"
+    assert not page.errors

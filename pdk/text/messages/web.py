@@ -38,6 +38,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_bao_dan": ("Last card", "报单"),
     "web_passed": ("Pass", "要不起"),
     "web_thinking": ("thinking…", "思考中…"),
+    "web_auto_passed": ("Nothing beats it: passed for you.", "要不起：已自动不出。"),
+    "web_auto_pass_on": ("Auto-pass on: you pass when nothing beats.", "自动要不起已开启。"),
+    "web_auto_pass_off": ("Auto-pass off: tap Pass yourself.", "自动要不起已关闭：请自己点不出。"),
     "web_moved_on": (
         "The table had moved on (another tab?): this is where it is now.",
         "牌局已有新进展（可能在另一个标签页）：这是现在的局面。",
@@ -57,8 +60,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_pick_cards": ("Select cards first.", "请先选牌。"),
     "web_refused": ("Refused: {reason}", "不能这样出：{reason}"),
     "web_keys": (
-        "Keys: type cards (334455) and Enter, h hint, p pass, a auto-play.",
-        "键盘：输入牌（334455）回车出牌，h 提示，p 不出，a 托管。",
+        "Keys: type cards (334455) and Enter, h hint, p pass, a auto-play, x auto-pass.",
+        "键盘：输入牌（334455）回车出牌，h 提示，p 不出，a 托管，x 自动要不起。",
     ),
     "web_replay_step": ("Play {i} of {n}", "第 {i}/{n} 手"),
     "web_replay_start": ("The deal as dealt", "发牌时"),

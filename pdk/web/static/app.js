@@ -77,24 +77,35 @@ function autoTurn() {
   return auto && !table.bot_turn && !table.model.settlement && myTurn(table.model);
 }
 
+// 要不起, as in the terminal: when nothing beats the play, the page passes for the player
+// after a moment (x toggles it on a desktop; kept in the browser).
+let autoPass = store.getItem("pdk.autopass") !== "off";
+
+function passTurn() {
+  const m = table.model;
+  return autoPass && !auto && !table.bot_turn && !m.settlement && m.task.kind === "none";
+}
+
 function schedule() {
-  if ((!table.bot_turn && !autoTurn()) || stepping) return;
+  if ((!table.bot_turn && !autoTurn() && !passTurn()) || stepping) return;
   stepping = true;
   const seq = table.seq;
   const token = table.token;
-  const path = table.bot_turn ? "step" : "auto";
+  const path = table.bot_turn ? "step" : autoTurn() ? "auto" : "pass";
   setTimeout(async () => {
     if (path === "auto" && !autoTurn()) { stepping = false; return; } // taken back meanwhile
+    if (path === "pass" && (!passTurn() || table.seq !== seq)) { stepping = false; return; }
     try {
       const { data } = await api(`table/${token}/${path}`, { seq });
       stepping = false;
-      show(data.table ?? data);
+      if (path === "pass") note = { text: t("auto_passed"), refused: false };
+      show(data.table ?? data, path === "pass");
     } catch (e) {
       stepping = false;
       $("[data-testid=message]").textContent = t("error");
       setTimeout(schedule, 1000);
     }
-  }, table.pace_ms);
+  }, path === "pass" ? Math.max(table.pace_ms, 600) : table.pace_ms);
 }
 
 // -- rendering ------------------------------------------------------------------------------
@@ -406,6 +417,14 @@ document.addEventListener("keydown", (e) => {
   if (!typed && (k === "h" || k === "H")) { if (myTurn(m) && !auto) nextHint(); return; }
   if (!typed && (k === "p" || k === "P")) { if (myTurn(m) && !auto) act("pass", { seq: table.seq }); return; }
   if (!typed && k === "a") { toggleAuto(); return; } // lowercase a, as in the terminal; A is an ace
+  if (!typed && k === "x") {
+    autoPass = !autoPass;
+    store.setItem("pdk.autopass", autoPass ? "on" : "off");
+    note = { text: t(autoPass ? "auto_pass_on" : "auto_pass_off"), refused: false };
+    render();
+    schedule();
+    return;
+  }
   if (/^[0-9tjqkabrTJQKABRshcdSHCD ]$/.test(k)) { typed += k; render(); }
 });
 
