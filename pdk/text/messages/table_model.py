@@ -32,8 +32,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tm_st_shut_out": ("全关 (never played): ×{x}", "全关（一张未出）：×{x}"),
     "tm_st_multiplier": ("played few cards: ×{x}", "出牌太少：×{x}"),
     "tm_st_cards": (
-        "cards left {left} × {per} × {x} = {amount}",
-        "剩 {left} 张 × {per} × {x} = {amount}",
+        "cards left {left} × {per} a card × {x} (multiplier) = {amount}",
+        "剩 {left} 张 × 每张 {per} 分 × {x} 倍 = {amount}",
     ),
     "tm_st_paid_by": ("paid by {who} (包赔)", "由{who}包赔"),
     "tm_st_liable": ("包赔: pays every loser's share, {amount}", "包赔：替所有输家赔 {amount}"),

@@ -256,7 +256,8 @@ function renderButtons(m) {
   $("#play").disabled = !mine || m.task.kind === "none";
   $("#hint").disabled = !mine;
   $("#pass").disabled = !mine || !m.task.can_pass;
-  const why = mine && m.task.pass_refused ? m.task.pass_refused.text : "";
+  const reason = mine && m.task.pass_refused ? m.task.pass_refused.text : "";
+  const why = reason.charAt(0).toUpperCase() + reason.slice(1); // a sentence of its own here
   $("#pass-why").textContent = why;
   $("#pass").title = why;
 }
