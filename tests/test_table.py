@@ -264,7 +264,8 @@ def test_bao_pei_panel_says_who_paid_for_whom() -> None:
 
     profile = load_profile("hearts3")
     st_ = settle(profile, 0, [0, 5, 3], [True, True, True], [0, 0, 0], liable=2)
-    assert tr("tm_st_paid_by", "en", who=tr("tm_prev", "en")) in " ".join(panel(profile, st_, "en", 80).split())
+    english = " ".join(panel(profile, st_, "en", 80).split())
+    assert tr("tm_st_paid_by", "en", who=tr("tm_prev", "en")) in english
     assert "由上家包赔" in "".join(panel(profile, st_, "zh", 40).split())
 
 
@@ -295,3 +296,20 @@ def test_nothing_beats_under_bao_dan_says_only_pass() -> None:
         assert frame.model.task.kind == "none" and frame.model.task.bao_dan_high is not None
         status = status_of(frame)
         assert tr("status_bao_dan", lang, high=frame.model.task.bao_dan_high) not in status
+
+
+def test_a_new_trick_says_who_took_the_last_one() -> None:
+    deck = sum(1 << c for c in PROFILE.deck_cards)
+    left, hands = deck, []
+    for text in ("2 45", "9 J", "8 Q"):
+        hands.append(sum(1 << c for c in resolve_cards(text, left)))
+        left &= ~hands[-1]
+    state = GameState(PROFILE, deal_from_hands(PROFILE, tuple(hands), leader=0))
+    first = Frame(table_model(state.view(0), 0), "en")
+    assert "took the last" not in trick_text(first.model, "en", 80).plain  # nothing taken yet
+    state.step(next(m for m in state.legal_moves() if m.top == Rank.TWO))
+    state.step(None)
+    state.step(None)  # nobody beats the 2: seat 0 leads again
+    said = {"en": "new trick (You took the last one with 2)", "zh": "新一轮（你出 2 收了上一轮）"}
+    for lang in ("en", "zh"):
+        assert said[lang] in trick_text(table_model(state.view(0), 0), lang, 80).plain

@@ -167,6 +167,9 @@ class SeatModel:
 class TrickModel:
     leader: int
     actions: tuple[ActionModel, ...]
+    # While a new trick has no play yet: the play that took the last one (who won it, and
+    # with what), so a player who saw only passes go by knows why the lead moved.
+    won: ActionModel | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +305,12 @@ def _action(view: PlayerView, action: Action, sizes: Sequence[int], names: Seque
         name=names[action.seat],
         play=None if action.play is None else play_model(action.play),
     )
+
+
+def _last_play(view: PlayerView, sizes: Sequence[int], names: Sequence[Said]) -> ActionModel | None:
+    """The latest play of the deal (between tricks: the one that took the last trick)."""
+    last = next((a for a in reversed(view.history) if a.play is not None), None)
+    return None if last is None else _action(view, last, sizes, names)
 
 
 def _places(view: PlayerView) -> dict[int, int]:
@@ -544,7 +553,11 @@ def table_model(
         seats=seats,
         hand=tuple(card_name(c) for c in hand),
         hand_groups=tuple(tuple(g) for g in groups),
-        trick=TrickModel(view.leader, tuple(_action(view, a, named, names) for a in view.trick)),
+        trick=TrickModel(
+            view.leader,
+            tuple(_action(view, a, named, names) for a in view.trick),
+            None if view.trick else _last_play(view, named, names),
+        ),
         task=task,
         counter=counter(view),
         hints=hints,

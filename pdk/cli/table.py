@@ -160,7 +160,11 @@ def trick_text(model: TableModel, lang: Lang, width: int) -> Text:
     """The current trick only, in play order, its leader marked with ▸."""
     out = Text(tr("trick_label", lang), style="dim")
     if not model.trick.actions:
-        out.append(tr("trick_none", lang))
+        won = model.trick.won
+        if won is None or won.play is None or model.task.kind == "over":
+            out.append(tr("trick_none", lang))
+        else:
+            out.append(tr("trick_won", lang, who=won.name.text(lang), cards=won.play.text))
         return out
     for i, a in enumerate(model.trick.actions):
         if i:

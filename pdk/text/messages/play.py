@@ -14,6 +14,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "seat_out": ("out · {place}", "已出完 · {place}"),
     "trick_label": ("This trick: ", "本轮："),
     "trick_none": ("new trick", "新一轮"),
+    "trick_won": ("new trick ({who} took the last one with {cards})", "新一轮（{who}出 {cards} 收了上一轮）"),
     "act_pass": ("pass", "不出"),
     # seat badges: as wide as the Chinese, so a 40-column table keeps its columns
     "badge_bao_dan": ("LAST", "报单"),
