@@ -281,15 +281,19 @@ def test_group_text_is_the_one_card_renderer() -> None:
     assert group_text(names("3s 3h 5c"), 80).plain == "♠3♥3  ♣5"
 
 
+def game_of(hands: tuple[str, ...], leader: int) -> GameState:
+    """A classic16 deal of these hands (each from the cards the earlier ones left)."""
+    left, masks = sum(1 << c for c in PROFILE.deck_cards), []
+    for text in hands:
+        masks.append(sum(1 << c for c in resolve_cards(text, left)))
+        left &= ~masks[-1]
+    return GameState(PROFILE, deal_from_hands(PROFILE, tuple(masks), leader=leader))
+
+
 def test_nothing_beats_under_bao_dan_says_only_pass() -> None:
     # It read "上家出了 2（单张）。要不起：不出。 下家报单：出单张必须出你最大的 5。": pass, and
     # in the same line "you must play your 5".
-    deck = sum(1 << c for c in PROFILE.deck_cards)
-    left, hands = deck, []
-    for text in ("45", "9", "2K"):
-        hands.append(sum(1 << c for c in resolve_cards(text, left)))
-        left &= ~hands[-1]
-    state = GameState(PROFILE, deal_from_hands(PROFILE, tuple(hands), leader=2))
+    state = game_of(("45", "9", "2K"), leader=2)
     state.step(next(m for m in state.legal_moves() if m.top == Rank.TWO))  # 上家 leads its 2
     for lang in ("zh", "en"):
         frame = Frame(table_model(state.view(0), 0), lang)
@@ -299,12 +303,7 @@ def test_nothing_beats_under_bao_dan_says_only_pass() -> None:
 
 
 def test_a_new_trick_says_who_took_the_last_one() -> None:
-    deck = sum(1 << c for c in PROFILE.deck_cards)
-    left, hands = deck, []
-    for text in ("2 45", "9 J", "8 Q"):
-        hands.append(sum(1 << c for c in resolve_cards(text, left)))
-        left &= ~hands[-1]
-    state = GameState(PROFILE, deal_from_hands(PROFILE, tuple(hands), leader=0))
+    state = game_of(("2 45", "9 J", "8 Q"), leader=0)
     first = Frame(table_model(state.view(0), 0), "en")
     assert "took the last" not in trick_text(first.model, "en", 80).plain  # nothing taken yet
     state.step(next(m for m in state.legal_moves() if m.top == Rank.TWO))
