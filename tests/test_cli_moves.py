@@ -205,3 +205,14 @@ def test_a_suit_named_by_beat_is_left_out_of_the_hands_free_choice() -> None:
     assert pdk_json("moves", "--hand", "4", "--beat", "3s")["plays"] == [{"cards": "4", "kind": "single"}]
     clash = pdk("moves", "--hand", "3s", "--beat", "3s", "--lang", "en")
     assert clash.returncode == 2 and "not available" in clash.stderr and clash.stderr.count("\n") == 1
+
+
+def test_plays_are_quoted_as_they_read() -> None:
+    # A and 2 below 3 read first (it said "345A2"); the player's own trio reads body first
+    # ("5 7 888 does not beat ..."); a ten is 10.
+    low = pdk("moves", "-v", "two-deck", "--hand", "A2345", "--play", "A2345", "--lang", "en")
+    assert low.stdout.strip() == "legal: A 2 3 4 5 as straight"
+    pairs = pdk("moves", "-v", "two-deck", "--hand", "AA2233", "--play", "AA2233", "--lang", "en")
+    assert pairs.stdout.strip() == "legal: AA 22 33 as pair chain"
+    trio = pdk("moves", "--hand", "88857", "--beat", "TTT34", "--play", "88857", "--lang", "en")
+    assert trio.returncode == 1 and "888 + 5 7 does not beat 10 10 10 + 3 4" in trio.stdout

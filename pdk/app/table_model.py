@@ -59,7 +59,7 @@ from pdk.bots.hints import Hint, hint_list
 from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, format_cards, format_unicode, rank_label, rank_of, suit_of
-from pdk.engine.combos import ComboKind, Move, rank_groups
+from pdk.engine.combos import ComboKind, Move, rank_groups, reading_rank
 from pdk.engine.profile import Profile
 from pdk.engine.rules import IllegalPlay, Play, check
 from pdk.engine.settlement import Settlement
@@ -119,6 +119,7 @@ def play_model(play: Play) -> PlayModel:
         card = next(c for c in pool if rank_of(c) == rank)
         pool.remove(card)
         body.append(card)
+    body.sort(key=lambda c: reading_rank(play.kind, play.top, rank_of(c)))  # A2345 reads A first
     names = [card_name(c) for c in body], [card_name(c) for c in pool]
     return PlayModel(
         cards=tuple(names[0] + names[1]),

@@ -152,4 +152,4 @@ def _judge(pos: Position, text: str, as_json: bool, lang: Lang) -> None:
         out_console().print(tr("moves_pass_legal", lang))
     else:
         name = result.kind.said(lang)
-        out_console().print(tr("moves_legal", lang, cards=result.notation, kind=name), markup=False)
+        out_console().print(tr("moves_legal", lang, cards=result.move.shown(), kind=name), markup=False)

@@ -117,9 +117,11 @@ class Move(NamedTuple):
 
     def shown(self) -> str:
         """The play as players read it, as the table shows it: the body, then the kickers
-        (``555 + 4 9``, ``10 10``, ``9 10 J Q K``); messages quote plays this way."""
+        (``555 + 4 9``, ``10 10``, ``9 10 J Q K``, a low chain ``A 2 3 4 5``); messages
+        quote plays this way."""
         if self.kind not in _BODY_OF_THREE and self.kind != ComboKind.FOUR_WITH:
-            return counts_label(self.counts)
+            ranks = sorted(C.ranks_list(self.counts), key=lambda r: reading_rank(self.kind, self.top, r))
+            return " ".join(rank_groups(ranks))
         per = 4 if self.kind == ComboKind.FOUR_WITH else 3
         body = sum(per * C.ONE[r] for r in self.body_ranks())
         kickers = counts_label(self.counts - body)
@@ -155,6 +157,18 @@ def rank_groups(ranks: Iterable[int]) -> list[str]:
             groups.append(label)
         last = r
     return groups
+
+
+_LOW_CHAINS = (ComboKind.STRAIGHT, ComboKind.STRAIGHT_FLUSH, ComboKind.PAIR_CHAIN)
+
+
+def reading_rank(kind: int, top: int, rank: int) -> int:
+    """Where ``rank`` reads in a play of ``kind`` topped by ``top``: its rank, except that in
+    a chain whose top is below the A (``low_ace_two``: A2345, AA2233) the A and the 2 read
+    first, as the low cards they are there."""
+    if kind in _LOW_CHAINS and top < Rank.ACE and rank >= Rank.ACE:
+        return rank - Rank.ACE - 2
+    return rank
 
 
 def counts_label(counts: int) -> str:

@@ -20,6 +20,7 @@ from pdk.engine.combos import (
     classify,
     counts_label,
     follow_key,
+    move_of,
     preferred_lead,
 )
 from pdk.engine.profile import Profile
@@ -116,7 +117,7 @@ def judge(
         beating = [rd for rd in readings if beats(rd.kind, rd.top, rd.units, pk, ptop, punits)]
         if not beating:
             return Reason.DOES_NOT_BEAT, {
-                "cards": counts_label(counts),
+                "cards": move_of(counts, preferred_lead(readings)).shown(),
                 "prev": prev.shown(),
             }
         reading = beating[0] if len(beating) == 1 else max(beating, key=follow_key)

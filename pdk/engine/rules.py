@@ -296,8 +296,6 @@ def check(pos: Position, cards: Sequence[int] | None) -> Play | None:
     verdict = judge(profile, pos.counts, C.from_cards(cards), pos.prev, pos.next_has_one, flush)
     if not isinstance(verdict, Reading):
         reason, params = verdict
-        if "cards" in params:
-            params["cards"] = text
         raise IllegalPlay(reason, **params)
     if pos.must_contain is not None and pos.must_contain not in cards:
         raise IllegalPlay(Reason.MUST_CONTAIN_LEAD, card=format_unicode([pos.must_contain]))

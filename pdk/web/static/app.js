@@ -7,7 +7,10 @@ const store = window.localStorage;
 // ?lang=zh|en (what `pdk serve --lang` opens) is kept as the choice; else the saved one,
 // else the browser's language.
 const asked = new URLSearchParams(location.search).get("lang");
-if (asked === "zh" || asked === "en") store.setItem("pdk.lang", asked);
+if (asked === "zh" || asked === "en") {
+  store.setItem("pdk.lang", asked);
+  history.replaceState(null, "", location.pathname); // so a later toggle survives a reload
+}
 let lang = store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 let L = {};
 let table = null; // the last response: {token, seq, model, ...}
@@ -169,7 +172,8 @@ function seatHead(s) {
   name.textContent = s.name.text;
   head.append(name);
   if (s.bao_dan) head.insertAdjacentHTML("beforeend", `<span class="badge bao" data-testid="bao-dan">${t("bao_dan")}</span>`);
-  if (s.auto) head.insertAdjacentHTML("beforeend", `<span class="badge auto">${t("auto")}</span>`);
+  // The page's own 托管 (the server moves for it one step at a time) marks your seat too.
+  if (s.auto || (auto && s.relation === "you")) head.insertAdjacentHTML("beforeend", `<span class="badge auto">${t("auto")}</span>`);
   if (s.to_move && table.bot_turn) head.insertAdjacentHTML("beforeend", `<span class="thinking" data-testid="thinking">${t("thinking")}</span>`);
   return head;
 }
