@@ -43,7 +43,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "  c, 记牌         card counter on/off\n"
         "  a, 托管         auto-play on/off (a or Ctrl-C takes back)\n"
         "  x, 自动不出     auto-pass on/off (pass when nothing beats)\n"
-        "  q, 退出         save and quit    ? help\n"
+        "  q, 退出         save and quit\n"
+        "  ?               this help\n"
         "Lowercase a and q are commands: type A or Q for an ace or a queen.",
         "输入要出的牌：334455、3-7（顺子）、33-55（连对）、T 或 10；花色自动选择"
         "（要指定可写 3s = ♠3）。\n"
@@ -52,7 +53,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "  c、记牌         记牌器开关\n"
         "  a、托管         托管开关（a 或 Ctrl-C 取消）\n"
         "  x、自动不出     自动要不起开关\n"
-        "  q、退出         保存并退出    ? 帮助\n"
+        "  q、退出         保存并退出\n"
+        "  ?               本帮助\n"
         "小写 a 和 q 是命令：出单张 A 或 Q 请输入大写 A、Q。",
     ),
     "hint_show": (
