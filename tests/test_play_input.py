@@ -119,3 +119,24 @@ def test_every_play_message_exists_in_both_languages_with_the_same_fields() -> N
         assert en and zh, key
         # A Chinese line may drop the English gloss of a title ({en}); nothing else.
         assert fields(en) - {"en"} == fields(zh) - {"en"}, key
+
+
+def test_ranks_alone_make_the_legal_play_a_plain_straight_before_a_flush() -> None:
+    # Typed "34567" took the first free suit of each rank: all ♠ in this hand, so the play
+    # went out as a straight flush. Ranks alone now mean a plain straight when one is legal,
+    # and the flush only when nothing else beats.
+    from pdk.engine import counts as C
+    from pdk.engine.cards import mask_of
+    from pdk.engine.combos import ComboKind
+    from pdk.engine.rules import Position, is_one_suit
+
+    profile = load_profile("two-deck")
+    hand = mask_of(resolve_cards("3s4s5s6s7s8s 4h5h", mask_of(profile.deck_cards)))
+    leading = Position(profile, hand)
+    plain = leading.cards_for(C.from_cards(resolve_cards("34567", hand)))
+    assert plain is not None and not is_one_suit(plain)
+    flush = next(m for m in leading.legal_moves() if m.kind == ComboKind.STRAIGHT_FLUSH and m.top == 4)  # 3-7
+    after = Position(profile, hand, prev=flush)
+    higher = after.cards_for(C.from_cards(resolve_cards("45678", hand)))
+    assert higher is not None and is_one_suit(higher)  # only a flush beats a flush
+    assert after.cards_for(C.from_cards(resolve_cards("345", hand))) is None

@@ -32,9 +32,10 @@ from pdk.app.table_model import TableModel, move_play, play_model, table_model
 from pdk.bots import DIFFICULTIES, bot_names
 from pdk.bots.hints import Hint, hint_list
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
-from pdk.cli.play_input import Cmd, InputError, parse_command, resolve_input
+from pdk.cli.play_input import Cmd, InputError, names_suits, parse_command, resolve_input
 from pdk.cli.prose import Prose
 from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
+from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
@@ -342,6 +343,11 @@ class Game:
                 said = {k: excerpt(v) if isinstance(v, str) else v for k, v in exc.params.items()}
                 self.ui.messages.append(tr("refused", lang, reason=tr(exc.key, lang, **said)))
                 return True
+            if not names_suits(cmd.text):
+                # Ranks only: the suits that make the play legal, a plain straight rather
+                # than a straight flush by accident (the first free suit of each rank was
+                # often one suit throughout).
+                cards = state.position().cards_for(C.from_cards(cards)) or cards
             self.attempt(cards)
         return True
 

@@ -122,6 +122,14 @@ def expand_ranges(text: str) -> str:
     return out
 
 
+def names_suits(text: str) -> bool:
+    """Whether a typed play names any suit (``3s``): then its cards are the ones written."""
+    try:
+        return any(spec.suit is not None for spec in parse_specs(expand_ranges(text)))
+    except (CardParseError, InputError):
+        return False
+
+
 def resolve_input(text: str, hand: int) -> tuple[int, ...]:
     """The physical cards a typed play means, taken from ``hand`` (a card bitmask)."""
     expanded = expand_ranges(text)
@@ -138,4 +146,13 @@ def resolve_input(text: str, hand: int) -> tuple[int, ...]:
         raise InputError("not_in_hand", cards=shown) from None
 
 
-__all__ = ["Cmd", "Command", "InputError", "expand_ranges", "format_cards", "parse_command", "resolve_input"]
+__all__ = [
+    "Cmd",
+    "Command",
+    "InputError",
+    "expand_ranges",
+    "format_cards",
+    "names_suits",
+    "parse_command",
+    "resolve_input",
+]

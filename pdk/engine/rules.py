@@ -270,6 +270,16 @@ class Position:
     def can_pass(self, moves: list[Move] | None = None) -> bool:
         return self.gen.can_pass(self.prev, self.legal_moves() if moves is None else moves)
 
+    def cards_for(self, counts: int) -> tuple[int, ...] | None:
+        """The cards a play typed as ranks alone means: a legal move with exactly these rank
+        counts, a plain one before a straight flush (only suits make one, and they were not
+        written), its suits chosen as ``play_for`` chooses them; None when no legal move has
+        these ranks (the caller's own cards then get the refusal and its reason)."""
+        moves = [m for m in self.legal_moves() if m.counts == counts]
+        if not moves:
+            return None
+        return self.play_for(min(moves, key=lambda m: m.kind == ComboKind.STRAIGHT_FLUSH)).cards
+
     def play_for(self, move: Move) -> Play:
         """Attach suits to a generated move."""
         prefer = 0 if self.must_contain is None else 1 << self.must_contain
