@@ -251,7 +251,7 @@ def find_lead(profile: Profile, hands: tuple[int, ...]) -> tuple[int, int | None
 
     With two packs the first pack's copy decides (two-deck: "the first ♠3"), the second
     only when the first is set aside, so every seat is as likely to lead. (It once was
-    the lower seat holding either copy, which let seat 0 lead 43% of four-player deals.)"""
+    the lower seat holding either copy, which let seat 0 lead 43% of two-deck deals.)"""
     for card, bit in _lead_bits(profile):
         for seat, hand in enumerate(hands):
             if hand & bit:
