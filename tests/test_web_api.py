@@ -290,3 +290,26 @@ def test_tuo_guan_plays_the_players_seat_as_pdk_play_does_and_only_on_its_turn(t
     r = client.post(f"{url}/auto", json={"seq": table["seq"]})
     assert r.status_code == 409 and r.json()["error"]["key"] == "web_over"
     assert History(tmp_path / "history.sqlite3").stats().games == 1
+
+
+def test_ranks_alone_are_accepted_and_played_as_pdk_play_takes_them(tmp_path: Path) -> None:
+    # The page sends a play typed without suits as ranks ("3"); the server picks the suits
+    # (Position.cards_for: a plain straight before a straight flush, tested with the rules).
+    from pdk.engine.cards import RANK_CHARS, rank_of
+
+    for seed in range(40):
+        store, client = make_client(tmp_path / str(seed), seed=seed)
+        data = client.post("/api/open", json={}).json()
+        if data["model"]["task"]["kind"] != "lead":
+            continue
+        low = data["model"]["hand"][0][0]  # the lowest card's rank letter
+        r = client.post(f"/api/table/{data['token']}/play", json={"seq": data["seq"], "cards": [low]})
+        assert r.status_code == 200, r.text
+        table = store.get(data["token"])
+        assert table is not None
+        played = table.session.state.history[-1].play
+        assert played is not None and [RANK_CHARS[rank_of(c)] for c in played.cards] == [low]
+        bad = client.post(f"/api/table/{data['token']}/play", json={"seq": 0, "cards": ["3x"]})
+        assert bad.status_code == 422
+        return
+    raise AssertionError("no deal in 40 where the human leads")

@@ -34,6 +34,7 @@ from pdk.app.files import atomic_write
 from pdk.app.history import History
 from pdk.app.session import HUMAN, SaveError, Session, load_save, move_aside, new_session
 from pdk.bots import DIFFICULTIES
+from pdk.engine import counts as C
 from pdk.engine.cards import CardPlace
 from pdk.engine.combos import Move
 from pdk.engine.profile import Profile
@@ -207,7 +208,12 @@ class TableStore:
         with self.acting(table, seq) as s:
             self._human_turn(s)
             hand = s.state.hands[HUMAN]
-            s.state.play(None if cards is None else resolve_cards("".join(cards), hand, CardPlace.HAND))
+            chosen = None if cards is None else resolve_cards("".join(cards), hand, CardPlace.HAND)
+            if chosen is not None and all(len(c) == 1 for c in cards or ()):
+                # Ranks alone (typed on the page): the suits that make the play legal, a
+                # plain straight before a straight flush, as pdk play takes them.
+                chosen = s.state.position().cards_for(C.from_cards(chosen)) or chosen
+            s.state.play(chosen)
             self._settle_if_over(s)
 
     def step(self, table: Table, seq: int) -> None:

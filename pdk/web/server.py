@@ -33,7 +33,7 @@ MAX_BODY = 4096
 STATIC = files("pdk.web") / "static"
 LangQ = Annotated[Literal["en", "zh"], Query()]
 TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
-CardStr = Annotated[str, Field(pattern=r"^(?:[3-9TJQKA2][shcd]|[BR])$")]
+CardStr = Annotated[str, Field(pattern=r"^(?:[3-9TJQKA2][shcd]?|[BR])$")]  # a rank alone: typed, suits chosen
 
 
 def _difficulty(value: str) -> str:

@@ -406,6 +406,7 @@ document.addEventListener("keydown", (e) => {
     if (!typed || auto) return;
     e.preventDefault(); // typed cards are the answer, not the focused button (a hint, EN)
     const cards = pickTyped(typed, m.hand);
+    const suited = /[shcd]/i.test(typed); // no rank letter is one of these
     typed = "";
     if (!cards) {
       note = { text: t("refused", { reason: t("typed_bad") }), refused: true };
@@ -413,8 +414,9 @@ document.addEventListener("keydown", (e) => {
       return;
     }
     selected = new Set(cards.map((c) => m.hand.indexOf(c)));
-    e.preventDefault();
-    act("play", { seq: table.seq, cards });
+    // Ranks alone go as ranks: the server picks the suits that make the play legal (a
+    // plain straight before a straight flush), as pdk play does.
+    act("play", { seq: table.seq, cards: suited ? cards : cards.map((c) => c[0]) });
     return;
   }
   if (k === "Escape") { typed = ""; selected = new Set(); render(); return; }
