@@ -209,7 +209,7 @@ class TableStore:
             self._human_turn(s)
             hand = s.state.hands[HUMAN]
             chosen = None if cards is None else resolve_cards("".join(cards), hand, CardPlace.HAND)
-            if chosen is not None and all(len(c) == 1 for c in cards or ()):
+            if cards is not None and chosen is not None and all(len(c) == 1 for c in cards):
                 # Ranks alone (typed on the page): the suits that make the play legal, a
                 # plain straight before a straight flush, as pdk play takes them.
                 chosen = s.state.position().cards_for(C.from_cards(chosen)) or chosen

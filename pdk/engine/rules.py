@@ -299,9 +299,9 @@ def check(pos: Position, cards: Sequence[int] | None) -> Play | None:
             raise IllegalPlay(Reason.MUST_BEAT, prev=prev_text, example=moves[0].shown())
         return None
     mask = mask_of(cards)
-    text = counts_label(C.from_cards(cards))  # as the table shows plays: "10 10", not "TT"
     if len(set(cards)) != len(cards) or mask & ~pos.hand:
-        raise IllegalPlay(Reason.NOT_IN_HAND, cards=excerpt(text))
+        # as the table shows plays: "10 10", not "TT"
+        raise IllegalPlay(Reason.NOT_IN_HAND, cards=excerpt(counts_label(C.from_cards(cards))))
     flush = profile.combinations.straight_flush != "none" and is_one_suit(cards)
     verdict = judge(profile, pos.counts, C.from_cards(cards), pos.prev, pos.next_has_one, flush)
     if not isinstance(verdict, Reading):

@@ -21,6 +21,9 @@ let lastTrick = null; // the trick just won, shown faded until the next play
 let typed = "";
 let stepping = false;
 let auto = false; // 托管: the page asks the server to move for the player, one move at a time
+// 要不起, as in the terminal: when nothing beats the play, the page passes for the player
+// after a moment (x toggles it on a desktop; kept in the browser).
+let autoPass = store.getItem("pdk.autopass") !== "off";
 let replay = null;
 
 function fill(template, params = {}) {
@@ -48,6 +51,12 @@ async function loadLabels() {
   for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
   $("#lang-toggle").textContent = lang === "zh" ? "EN" : "中文";
   $("#keys").textContent = t("keys");
+}
+
+// The table as the server has it now (another tab may have moved it on), the note kept.
+async function refresh() {
+  const { ok, data } = await api(`table/${table.token}`);
+  if (ok) show(data, true);
 }
 
 async function open() {
@@ -79,10 +88,6 @@ function show(data, keepNote = false) {
 function autoTurn() {
   return auto && !table.bot_turn && !table.model.settlement && myTurn(table.model);
 }
-
-// 要不起, as in the terminal: when nothing beats the play, the page passes for the player
-// after a moment (x toggles it on a desktop; kept in the browser).
-let autoPass = store.getItem("pdk.autopass") !== "off";
 
 function passTurn() {
   const m = table.model;
@@ -385,9 +390,8 @@ $("#lang-toggle").addEventListener("click", async () => {
   lang = lang === "zh" ? "en" : "zh";
   store.setItem("pdk.lang", lang);
   await loadLabels();
-  const { data } = await api(`table/${table.token}`);
   note = null; // written in the other language; the table's own messages come anew
-  show(data, true);
+  await refresh();
 });
 window.addEventListener("resize", layoutHand);
 
@@ -477,8 +481,4 @@ $("#replay-close").addEventListener("click", () => { $("#replay").hidden = true;
 await loadLabels();
 await open();
 // Back to this tab: the table may have moved on in another one; fetch where it is.
-document.addEventListener("visibilitychange", async () => {
-  if (document.hidden || !table) return;
-  const { ok, data } = await api(`table/${table.token}`);
-  if (ok) show(data, true);
-});
+document.addEventListener("visibilitychange", () => { if (!document.hidden && table) refresh(); });
