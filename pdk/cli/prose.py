@@ -36,8 +36,9 @@ _UNIT = re.compile(
 )
 
 
-# An indented key, then a gap of two or more spaces before the description.
-_KEYED = re.compile(r" +\S(?:.*?\S)? {2,}(?=\S)")
+# What a wrapped line hangs under: an indented bullet ("  - "), or an indented key and a
+# gap of two or more spaces before its description ("  p, pass   what it does").
+_KEYED = re.compile(r" +(?:- |\S(?:.*?\S)? {2,})(?=\S)")
 
 
 def breaks(text: str, width: int) -> list[int]:
@@ -72,8 +73,8 @@ class Prose(Text):
     def wrap(self, console: Console, width: int, **options: Any) -> Lines:
         lines = Lines()
         for line in self.split(allow_blank=True):
-            # A line laid out as a table row ("  p, pass   what it does") wraps under its
-            # own description, not back at the margin.
+            # A bullet or a line laid out as a table row wraps under its own text, not
+            # back at the margin.
             key = _KEYED.match(line.plain)
             hang, head, body = 0, Text(), line
             if key is not None and cell_len(key.group()) <= width // 2:

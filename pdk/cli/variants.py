@@ -108,20 +108,9 @@ def show(
         }
         print(json.dumps(out, ensure_ascii=False))
         return
-    # Each rule wraps under its own text (a hanging indent after "  - "), at the
-    # terminal's width, breaking between Chinese characters.
-    lines: list[RenderableType] = []
-    for line in explain(profile, language).split("\n"):
-        body = line.lstrip(" -")
-        if body == line:
-            lines.append(Prose(line))
-            continue
-        rule = Table.grid()
-        rule.add_column(no_wrap=True)
-        rule.add_column()
-        rule.add_row(line[: len(line) - len(body)], Prose(body))
-        lines.append(rule)
-    out_console().print(Group(*lines))
+    # Each rule wraps under its own text (Prose hangs a bullet), at the terminal's width,
+    # breaking between Chinese characters.
+    out_console().print(Group(Prose(explain(profile, language))))
 
 
 @variants_app.command("check")
