@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import Judge, game, refused, run
 
 from pdk.app.registry import available_profiles, load_profile
@@ -53,6 +54,21 @@ def test_straight_flush_beats_a_plain_straight() -> None:
     judge = J()
     result = judge.check(judge.pos("3h 4h 5h 6h 7h 9", "TJQKA"), "3h4h5h6h7h")
     assert result is not None and result.kind is ComboKind.STRAIGHT_FLUSH
+
+
+@pytest.mark.parametrize("name", [NAME, "two-deck"])
+def test_a_straight_of_one_suit_is_only_ever_a_straight_flush(name: str) -> None:
+    # seed 004: 同花顺：花色相同的顺子牌型 — five hearts 3-7 are a flush, never a plain straight
+    # (which a plain 45678 could beat); with a 7 of another suit both plays exist.
+    judge = Judge(load_profile(name))
+    straight = C.from_cards(judge.cards("34567"))
+
+    def kinds(hand: str) -> list[ComboKind]:
+        return sorted(m.kind for m in judge.pos(hand).legal_moves() if m.counts == straight)
+
+    assert kinds("3h 4h 5h 6h 7h 9c") == [ComboKind.STRAIGHT_FLUSH]
+    assert kinds("3h 4h 5h 6h 7h 7c") == [ComboKind.STRAIGHT, ComboKind.STRAIGHT_FLUSH]
+    assert kinds("3h 4h 5h 6h 7h") == [ComboKind.STRAIGHT_FLUSH]  # the whole hand, too
 
 
 def test_bare_trio_chain_and_pair_kickers() -> None:

@@ -153,6 +153,8 @@ class GeneralGenerator(MoveGenerator):
                 continue
             verdict = self._judged(counts, cand, prev, next_has_one, flush, locked)
             if verdict is not None:
+                if verdict.kind == ComboKind.STRAIGHT and self.suited and _one_suit_only(cand, hand_mask):
+                    continue  # 同花顺 is a straight of one suit: these cards are only ever a flush
                 key = (cand, int(verdict.kind))
                 if key not in seen:
                     seen.add(key)
@@ -403,3 +405,13 @@ class GeneralGenerator(MoveGenerator):
                     reading = plane_reading(self.profile, top, length, k)
                     hopeless = not beats(reading.kind, reading.top, reading.units, *prev[1:])
                 out.add([body + kk for kk in self._kickers(rest, k, plane.kicker_kind, out.sample)], hopeless)
+
+
+def _one_suit_only(cand: int, hand_mask: int) -> bool:
+    """Whether the hand holds every rank of ``cand`` in one suit only, the same for all
+    (both packs' copies of a card count as its suit): then no choice of its cards is a
+    plain straight. False without a hand mask (play on rank counts, as the bots search)."""
+    suits = 0
+    for r, _ in C.items(cand):
+        suits |= (hand_mask >> (r * 4) | hand_mask >> (64 + r * 4)) & 15
+    return suits != 0 and suits & (suits - 1) == 0
