@@ -24,9 +24,7 @@ import gc
 
 from pdk.bots.hard import HardBot
 from pdk.bots.infer import Sampler
-from pdk.bots.knowledge import Knowledge
 from pdk.bots.model import OpponentModel, PlayFact
-from pdk.bots.normal import Judge
 from pdk.engine.deal import Rng
 from pdk.engine.state import GameState, PlayerView
 
@@ -70,16 +68,8 @@ class ExactPosterior(HardBot):
 
 def first_choice(model: OpponentModel, fact: PlayFact, hands: dict[int, int]) -> bool:
     """Was the play ``fact`` records normal's first choice, had the seat held ``hands``?"""
-    hand = hands[fact.seat] + fact.move.counts + fact.later
-    table = fact.table
-    table.counts[fact.seat] = hand
-    moves = table.moves()
-    can_pass = table.can_pass(moves)
-    if len(moves) + can_pass <= 1:
-        return True
-    seen = table.table_view(fact.seat)
-    know = Knowledge(seen, hand=hand, unseen=model.deck - hand - fact.played)
-    return Judge(seen, know).rank(moves, can_pass)[0][1] == fact.move
+    ranked = model.judged(fact, hands[fact.seat] + fact.move.counts + fact.later)
+    return ranked is None or ranked[0][1] == fact.move
 
 
 def revealed(seed: int = 0) -> HardBot:

@@ -125,17 +125,24 @@ class OpponentModel:
         """The log-probability of every decision read, for these hidden hands."""
         return sum(self.log_prob(f, hands[f.seat] + f.move.counts + f.later) for f in self.facts)
 
-    def log_prob(self, fact: PlayFact, hand: int) -> float:
-        """log P(the play made | the seat held ``hand`` then), under the softened policy."""
+    def judged(self, fact: PlayFact, hand: int) -> list[tuple[float, Move | None]] | None:
+        """Normal's ranking of every choice the seat had at ``fact``, had it held ``hand``
+        then (best first), or None when the choice was forced."""
         table = fact.table
         table.counts[fact.seat] = hand
         moves = table.moves()
         can_pass = table.can_pass(moves)
         if len(moves) + can_pass <= 1:
-            return 0.0
+            return None
         view = table.table_view(fact.seat)
         know = Knowledge(view, hand=hand, unseen=self.deck - hand - fact.played)
-        ranked = Judge(view, know).rank(moves, can_pass)
+        return Judge(view, know).rank(moves, can_pass)
+
+    def log_prob(self, fact: PlayFact, hand: int) -> float:
+        """log P(the play made | the seat held ``hand`` then), under the softened policy."""
+        ranked = self.judged(fact, hand)
+        if ranked is None:
+            return 0.0
         ordinary = [s for s, _ in ranked if s < _SURE]
         best = max(ordinary, default=0.0)
         scores = [best + _SURE_MARGIN if s >= _SURE else s for s, _ in ranked]
