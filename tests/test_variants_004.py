@@ -9,7 +9,7 @@ from pdk.app.registry import available_profiles, load_profile
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import deal
-from pdk.engine.rules import Reason
+from pdk.engine.position import Reason
 from pdk.engine.settlement import settle
 from pdk.text.explain import explain
 

@@ -60,8 +60,8 @@ from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, format_cards, format_unicode, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move, rank_groups, reading_rank
+from pdk.engine.position import IllegalPlay, Play, check
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Play, check
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, PlayerView, next_holding
 from pdk.text.catalog import Lang, tr

@@ -37,8 +37,8 @@ from pdk.bots import DIFFICULTIES
 from pdk.engine import counts as C
 from pdk.engine.cards import CardPlace
 from pdk.engine.combos import Move
+from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
-from pdk.engine.rules import resolve_cards
 from pdk.text.catalog import LocalizedError
 
 # 24 random bytes in URL-safe base64 (``secrets.token_urlsafe(24)``): 32 characters.

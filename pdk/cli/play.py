@@ -37,9 +37,9 @@ from pdk.cli.prose import Prose
 from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
+from pdk.engine.position import IllegalPlay
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
-from pdk.engine.rules import IllegalPlay
 from pdk.engine.settlement import Settlement
 from pdk.text.catalog import Lang, excerpt, tr
 from pdk.text.explain import reason_text

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pdk.engine.cards import RANK_CHARS, CardParseError, CardPlace, format_cards, parse_specs
-from pdk.engine.rules import resolve_cards
+from pdk.engine.position import resolve_cards
 
 
 class Cmd(Enum):

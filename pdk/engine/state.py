@@ -1,7 +1,7 @@
 """The game as a state machine: turns, tricks, 报单, the end of a deal, and per-seat views.
 
 ``GameState`` holds the whole truth (every hand). It does no I/O. ``position()`` builds
-the ``Position`` that ``rules.check`` judges, ``play()`` checks and applies, and
+the ``Position`` that ``position.check`` judges, ``play()`` checks and applies, and
 ``step()`` applies a generated move without re-checking it (the bots' and the
 benchmarks' fast path). Bots never see a ``GameState``: they get a ``PlayerView``.
 """
@@ -20,8 +20,7 @@ from pdk.engine.deal import Deal
 from pdk.engine.generator import generator_for
 from pdk.engine.movegen import BOMB, SINGLE
 from pdk.engine.playout import Playout
-from pdk.engine.profile import Profile
-from pdk.engine.rules import (
+from pdk.engine.position import (
     IllegalPlay,
     Play,
     Position,
@@ -32,6 +31,7 @@ from pdk.engine.rules import (
     pick_cards,
     suited_for,
 )
+from pdk.engine.profile import Profile
 from pdk.engine.settlement import Settlement, settle
 
 _new = tuple.__new__
