@@ -420,8 +420,9 @@ def settlement_model(
             assert r.place is not None and pname is not None
             points = rules.placement_points[r.place - 1] * st.doubling
             lines.append(Said.of("tm_st_place", place=pname, points=points))
-            if r.card_payment != points:
-                lines.append(Said.of("tm_st_first_bonus", points=r.card_payment - points))
+            bonus = sum(sh.amount for sh in st.shares if sh.kind == "first_out" and sh.payee == seat)
+            if bonus:
+                lines.append(Said.of("tm_st_first_bonus", points=bonus))
         elif seat == st.winner:
             lines.append(Said.of("tm_st_collect", amount=r.card_payment))
         elif r.exempt:
@@ -433,9 +434,7 @@ def settlement_model(
                 lines.append(Said.of("tm_st_multiplier", x=r.multiplier))
             # Each loser's own share; under 包赔 the liable seat paid it, so the engine's
             # payment for this seat is 0 and the share is said for the explanation only.
-            share = -r.card_payment
-            if liable is not None:
-                share = r.cards_left * rules.per_card * r.multiplier * st.doubling
+            share = st.share_of(seat)
             lines.append(
                 Said.of(
                     "tm_st_cards",

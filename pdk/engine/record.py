@@ -19,6 +19,7 @@ from typing import Any
 from pdk.engine.cards import CardParseError, CardPlace, cards_of, format_cards, mask_of, rank_label
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import Deal, deal_from_hands, give_lead_copy
+from pdk.engine.events import Event
 from pdk.engine.position import IllegalPlay, resolve_cards
 from pdk.engine.profile import Profile, ProfileError, validate_profile
 from pdk.engine.settlement import Settlement
@@ -116,6 +117,13 @@ class GameRecord:
         for action in self.actions:
             state.play(action.play.cards if action.play else None)
             yield state.clone()
+
+    def events(self) -> Iterator[tuple[Event, ...]]:
+        """What each turn made happen, turn by turn: the events the table said as it was
+        played (``GameState.act``), since they follow from the actions alone."""
+        state = GameState(self.profile, self.deal)
+        for action in self.actions:
+            yield state.act(action.play.cards if action.play else None)[1]
 
     @cached_property
     def settlement(self) -> Settlement | None:

@@ -17,6 +17,7 @@ from pdk.engine import counts as C
 from pdk.engine.cards import mask_of
 from pdk.engine.combos import Move
 from pdk.engine.deal import Deal
+from pdk.engine.events import Before, Event, said_events
 from pdk.engine.generator import generator_for
 from pdk.engine.movegen import BOMB, SINGLE
 from pdk.engine.playout import Playout
@@ -310,6 +311,45 @@ class GameState(Playout):
         # tuple.__new__ builds the named tuple without its Python-level __new__ (a third
         # of the cost of a turn's bookkeeping); the fields are the same.
         return self._apply(_new(Play, (cards, kind, top, units)), move, mask)
+
+    def act(self, cards: Sequence[int] | None) -> tuple[Action, tuple[Event, ...]]:
+        """``play``, and what it made happen (``pdk.engine.events``): for the faces, never
+        the simulations, so the hot paths stay as they are."""
+        before = self._before()
+        action = self.play(cards)
+        return action, self._events(before, action)
+
+    def act_move(self, move: Move | None) -> tuple[Action, tuple[Event, ...]]:
+        """``step`` (a generated move, suits chosen as the simulations choose them), and
+        what it made happen."""
+        before = self._before()
+        action = self.step(move)
+        return action, self._events(before, action)
+
+    def _before(self) -> Before:
+        history = self.history
+        top: Play | None = None
+        for i in range(len(history) - 1, self.trick_start - 1, -1):
+            top = history[i].play
+            if top is not None:
+                break
+        out = len(self.order) if self.order else (0 if self.winner is None else 1)
+        return Before(self.turn, tuple(self.bomb_bonuses), self.trick_start, top, self.prev_seat, out)
+
+    def _events(self, before: Before, action: Action) -> tuple[Event, ...]:
+        rules = self.profile.settlement
+        return said_events(
+            before,
+            action.play,
+            self.sizes,
+            self.bomb_bonuses,
+            self.trick_start,
+            len(self.history),
+            self.order,
+            rules.bomb_bonus,
+            rules.bomb_bonus_paid_by == "each_other",
+            self.settlement() if self.done else None,
+        )
 
     def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
         """Record the action, take the cards from the hand, and advance: by the playout's
