@@ -53,6 +53,9 @@ class TableStore:
     store: Store | None = None
     _live: OrderedDict[str, TableService] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # The version each evicted table had: a copy read from the store before that version
+    # was saved is older than what this server already acknowledged, and is read again.
+    _evicted: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.store is None:
@@ -101,6 +104,8 @@ class TableStore:
         """Cache ``table`` (or the copy another request cached first: both act through the
         store's version check, so neither can undo the other). Tables in use (their lock
         held) stay until their command is done; the table just kept is never evicted."""
+        if table.version < self._evicted.get(table.key, 0):
+            table.refresh()
         with self._lock:
             kept = self._live.setdefault(table.key, table)
             self._live.move_to_end(table.key)
@@ -112,6 +117,7 @@ class TableStore:
                     continue
                 if old.lock.acquire(blocking=False):
                     del self._live[token]
+                    self._evicted[token] = old.version
                     old.lock.release()
             return kept
 
