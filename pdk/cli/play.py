@@ -27,6 +27,7 @@ import typer
 from rich.console import Console, Group
 
 from pdk.app.history import History
+from pdk.app.rules_in_words import reason_text
 from pdk.app.service import Archive, HintShown, Reply, SeatTable, TableService
 from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 from pdk.app.store import FileStore, StoreUnavailable
@@ -39,7 +40,6 @@ from pdk.engine.events import BombStands, Event
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
 from pdk.text.catalog import Lang, LocalizedError, excerpt, tr
-from pdk.text.explain import reason_text
 
 
 def data_dir(save_dir: str | None, lang: Lang) -> Path:

@@ -25,7 +25,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.backends import BACKENDS, Backend, BackendError, open_backend
+from pdk.app.backend_contract import Backend, BackendError
+from pdk.app.backends import BACKENDS, open_backend
 from pdk.app.match import (
     GameResult,
     Line,
