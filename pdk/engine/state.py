@@ -180,37 +180,30 @@ class DealtPosition(Position):
         return list(self.known)
 
 
-class GameState(Playout):
-    """One deal in progress: the ``Playout`` core plus the cards, the history and the
-    variant rules. Mutable for speed; ``clone()`` for search."""
+class RankState(Playout):
+    """A deal on rank counts with every variant rule of its profile: the ``Playout`` core
+    plus the finishing order, the seats still in, the bombs played, the 包赔 offence and
+    the liable seat, and the lead. No cards, no history: ``GameState`` adds those for a
+    real deal, and the hard bot's search plays sampled deals on this directly (``Sim``),
+    so neither has fields it cannot fill."""
 
     __slots__ = (
         "active",
         "bombs_played",
-        "deal",
         "first_card",
         "first_out_sweep",
-        "hands",
-        "history",
         "leader",
         "liable",
         "offence",
         "order",
-        "plain_cards",
         "simple",
-        "suited",
-        "trick_start",
     )
 
-    def __init__(self, profile: Profile, deal: Deal) -> None:
+    def __init__(self, profile: Profile, counts: list[int], leader: int, first_card: int | None) -> None:
+        super().__init__(profile, counts, leader, first_card)
         # The card a first play must contain: the one that made its holder the leader.
-        self.first_card = deal.lead_card if profile.lead.must_contain else None
-        super().__init__(profile, [C.from_mask(h) for h in deal.hands], deal.leader, self.first_card)
-        self.deal = deal
-        self.hands = list(deal.hands)
-        self.leader = deal.leader
-        self.history: list[Action] = []
-        self.trick_start = 0
+        self.first_card = first_card
+        self.leader = leader
         # Variant state (``_advance_general``): finishing order, seats still in, bombs
         # played, 包赔 offence (offender, 报单 seat) and the liable seat.
         self.order: list[int] = []
@@ -219,21 +212,146 @@ class GameState(Playout):
         self.offence: tuple[int, int] | None = None
         self.liable: int | None = None
         self.first_out_sweep = False
-        self.suited = profile.combinations.straight_flush != "none"
-        # Plays take the lowest suits of each rank unless a flush or a lead card decides.
-        self.plain_cards = profile.deck.packs == 1 and not self.suited
         # Whether the playout transition is this profile's (else ``_advance_general``).
         self.simple = Playout.has_its_transition(profile)
 
-    # -- queries ---------------------------------------------------------------------------
-
     @property
     def players(self) -> int:
-        return len(self.hands)
+        return self.n
 
     def next_seat(self, seat: int) -> int:
         """The next seat still holding cards (the 下家 of ``seat``)."""
         return next_holding(self.sizes, seat)
+
+    def _legal_general(self, hand_mask: int) -> list[Move]:
+        """``Position.legal_moves`` for variant profiles, without building a Position
+        (``hand_mask``: the cards, where straight flushes need suits; 0 on counts alone)."""
+        turn = self.turn
+        nxt = self.sizes[self.next_seat(turn)] == 1
+        moves = self.gen.moves(self.counts[turn], self.prev, nxt, hand_mask=hand_mask)
+        return self._with_first_card(moves) if self.first_need else moves
+
+    def _advance_general(self, move: Move | None) -> None:
+        """The transition for variant knobs: play on after the first player is out
+        (placement), bombs scored when played or doubling the deal, 包赔 offences."""
+        seat = self.turn
+        if move is None:
+            self.passes += 1
+            assert self.prev_seat is not None
+            # Everyone still in, except the player on top of the trick, must pass.
+            needed = self.active - (1 if self.sizes[self.prev_seat] else 0)
+            if self.passes >= needed:
+                self._end_trick()
+            else:
+                self.turn = self.next_seat(seat)
+            return
+        profile = self.profile
+        target = self.next_seat(seat)
+        if profile.rules.bao_pei:
+            if self.offence is not None and self.offence[0] == seat:
+                self.offence = None  # the offender has played again: the chance has passed
+            if (
+                move.kind == SINGLE
+                and self.sizes[target] == 1
+                and move.top != highest_single(profile, self.counts[seat])
+            ):
+                self.offence = (seat, target)
+        self.first_need = 0
+        self.counts[seat] -= move.counts
+        self.sizes[seat] -= C.total(move.counts)
+        self.played_any[seat] = True
+        self.prev = move
+        self.prev_seat = seat
+        self.passes = 0
+        is_bomb = move.kind == BOMB
+        if is_bomb:
+            self.bombs_played += 1
+        if profile.settlement.bomb_bonus_when == "played":
+            if is_bomb:
+                self.bomb_bonuses[seat] += 1
+            self.pending_bomb = None
+        else:
+            self.pending_bomb = seat if is_bomb else None
+        if self.sizes[seat] == 0:
+            if self.winner is None:
+                self.winner = seat
+                self.first_out_sweep = not any(p for s, p in enumerate(self.played_any) if s != seat)
+                if self.offence is not None and self.offence[1] == seat:
+                    self.liable = self.offence[0]
+            self.order.append(seat)
+            self.active -= 1
+            if profile.end == "first_out" or self.active <= 1:
+                if self.pending_bomb is not None:
+                    self.bomb_bonuses[self.pending_bomb] += 1
+                    self.pending_bomb = None
+                self.order.extend(s for s in range(self.n) if self.sizes[s])
+                self.done = True
+                return
+        self.turn = self.next_seat(seat)
+
+    def _end_trick(self) -> None:
+        top = self.prev_seat
+        assert top is not None
+        super()._end_trick()
+        if not self.sizes[top]:
+            self.turn = self.next_seat(top)  # the player on top is out: the next one still in leads
+        self.leader = self.turn
+
+    def settlement(self) -> Settlement:
+        if not self.done or self.winner is None:
+            raise ValueError("the deal is not over")
+        return settle(
+            self.profile,
+            self.winner,
+            self.sizes,
+            self.played_any,
+            self.bomb_bonuses,
+            order=self.order,
+            bombs_played=self.bombs_played,
+            liable=self.liable,
+            first_out_sweep=self.first_out_sweep,
+            spring_seat=self._spring_seat()
+            if self.profile.settlement.reverse_spring_multiplier > 1
+            else None,
+        )
+
+    def _spring_seat(self) -> int | None:
+        """反春 needs the deal's history: none on counts alone (``GameState`` has it)."""
+        return None
+
+    def clone(self) -> Self:
+        other = object.__new__(type(self))
+        for name in _RANK_SLOTS:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        return other
+
+
+class GameState(RankState):
+    """One deal in progress: the ``RankState`` of its rank counts plus the cards and the
+    history. Mutable for speed; ``clone()`` for search."""
+
+    __slots__ = (
+        "deal",
+        "hands",
+        "history",
+        "plain_cards",
+        "suited",
+        "trick_start",
+    )
+
+    def __init__(self, profile: Profile, deal: Deal) -> None:
+        first_card = deal.lead_card if profile.lead.must_contain else None
+        super().__init__(profile, [C.from_mask(h) for h in deal.hands], deal.leader, first_card)
+        self.deal = deal
+        self.hands = list(deal.hands)
+        self.history: list[Action] = []
+        self.trick_start = 0
+        self.suited = profile.combinations.straight_flush != "none"
+        # Plays take the lowest suits of each rank unless a flush or a lead card decides.
+        self.plain_cards = profile.deck.packs == 1 and not self.suited
+
+    # -- queries ---------------------------------------------------------------------------
 
     def _must_contain(self) -> int | None:
         if self.history:
@@ -254,14 +372,7 @@ class GameState(Playout):
         """The fast path for bots: generated plays for the seat to move."""
         if self.simple:
             return self.moves()
-        return [] if self.done else self._legal_general()
-
-    def _legal_general(self) -> list[Move]:
-        """``Position.legal_moves`` for variant profiles, without building a Position."""
-        turn = self.turn
-        nxt = self.sizes[self.next_seat(turn)] == 1
-        moves = self.gen.moves(self.counts[turn], self.prev, nxt, hand_mask=self.hands[turn])
-        return self._with_first_card(moves) if self.first_need else moves
+        return [] if self.done else self._legal_general(self.hands[self.turn])
 
     def view(self, seat: int) -> PlayerView:
         """``seat``'s view, in O(1): the history is shared, not copied. For the seat to move
@@ -369,90 +480,9 @@ class GameState(Playout):
             self._advance_general(move)
         return action
 
-    def _advance_general(self, move: Move | None) -> None:
-        """The transition for variant knobs: play on after the first player is out
-        (placement), bombs scored when played or doubling the deal, 包赔 offences."""
-        seat = self.turn
-        if move is None:
-            self.passes += 1
-            assert self.prev_seat is not None
-            # Everyone still in, except the player on top of the trick, must pass.
-            needed = self.active - (1 if self.sizes[self.prev_seat] else 0)
-            if self.passes >= needed:
-                self._end_trick()
-            else:
-                self.turn = self.next_seat(seat)
-            return
-        profile = self.profile
-        target = self.next_seat(seat)
-        if profile.rules.bao_pei:
-            if self.offence is not None and self.offence[0] == seat:
-                self.offence = None  # the offender has played again: the chance has passed
-            if (
-                move.kind == SINGLE
-                and self.sizes[target] == 1
-                and move.top != highest_single(profile, self.counts[seat])
-            ):
-                self.offence = (seat, target)
-        self.first_need = 0
-        self.counts[seat] -= move.counts
-        self.sizes[seat] -= C.total(move.counts)
-        self.played_any[seat] = True
-        self.prev = move
-        self.prev_seat = seat
-        self.passes = 0
-        is_bomb = move.kind == BOMB
-        if is_bomb:
-            self.bombs_played += 1
-        if profile.settlement.bomb_bonus_when == "played":
-            if is_bomb:
-                self.bomb_bonuses[seat] += 1
-            self.pending_bomb = None
-        else:
-            self.pending_bomb = seat if is_bomb else None
-        if self.sizes[seat] == 0:
-            if self.winner is None:
-                self.winner = seat
-                self.first_out_sweep = not any(p for s, p in enumerate(self.played_any) if s != seat)
-                if self.offence is not None and self.offence[1] == seat:
-                    self.liable = self.offence[0]
-            self.order.append(seat)
-            self.active -= 1
-            if profile.end == "first_out" or self.active <= 1:
-                if self.pending_bomb is not None:
-                    self.bomb_bonuses[self.pending_bomb] += 1
-                    self.pending_bomb = None
-                self.order.extend(s for s in range(len(self.hands)) if self.sizes[s])
-                self.done = True
-                return
-        self.turn = self.next_seat(seat)
-
     def _end_trick(self) -> None:
-        top = self.prev_seat
-        assert top is not None
         super()._end_trick()
-        if not self.sizes[top]:
-            self.turn = self.next_seat(top)  # the player on top is out: the next one still in leads
-        self.leader = self.turn
         self.trick_start = len(self.history)
-
-    def settlement(self) -> Settlement:
-        if not self.done or self.winner is None:
-            raise ValueError("the deal is not over")
-        return settle(
-            self.profile,
-            self.winner,
-            self.sizes,
-            self.played_any,
-            self.bomb_bonuses,
-            order=self.order,
-            bombs_played=self.bombs_played,
-            liable=self.liable,
-            first_out_sweep=self.first_out_sweep,
-            spring_seat=self._spring_seat()
-            if self.profile.settlement.reverse_spring_multiplier > 1
-            else None,
-        )
 
     def _spring_seat(self) -> int | None:
         """反春: the first leader, if every play they made was in the opening trick."""
@@ -479,4 +509,5 @@ class GameState(Playout):
         return other
 
 
-_STATE_SLOTS = Playout.__slots__ + GameState.__slots__
+_RANK_SLOTS = Playout.__slots__ + RankState.__slots__
+_STATE_SLOTS = _RANK_SLOTS + GameState.__slots__
