@@ -311,3 +311,70 @@ def test_the_table_just_loaded_is_never_evicted_and_an_older_copy_never_comes_ba
     tables.get(b)  # a is evicted at its new version
     kept = tables._keep(stale)
     assert kept.version == live.version and kept.session.counter == live.session.counter
+
+
+def web(root: Path, store: Any = None, max_live: int = 256) -> tuple[TableStore, Any]:
+    import warnings
+
+    from pdk.web.server import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+    tables = TableStore(root, PROFILE, "classic16", seed=3, difficulty="easy", store=store, max_live=max_live)
+    return tables, TestClient(create_app(tables, pace_ms=0))
+
+
+def test_a_full_disk_is_a_503_that_changes_nothing_and_the_move_works_once_space_is_back(
+    tmp_path: Path,
+) -> None:
+    store = FailingStore(tmp_path / "web")
+    tables, client = web(tmp_path, store)
+    data = client.post("/api/open", json={}).json()
+    url = f"/api/table/{data['token']}"
+    while data["bot_turn"]:
+        data = client.post(f"{url}/step", json={"seq": data["seq"]}).json()
+    body = {"seq": data["seq"], "cards": data["model"]["hints"][0]["cards"]}
+    store.full = True
+    for _ in range(3):
+        r = client.post(f"{url}/play", json=body)
+        assert r.status_code == 503 and r.json()["error"]["key"] == "web_storage"
+        assert "\n" not in r.json()["error"]["text"] and "No space" in r.json()["error"]["text"]
+        now = client.get(url).json()
+        assert (now["seq"], now["version"]) == (data["seq"], data["version"])  # memory == disk
+    live = tables.get(data["token"])
+    assert live is not None and on_disk(live) == live.session.to_dict()
+    store.full = False
+    r = client.post(f"{url}/play", json=body)
+    assert r.status_code == 200 and r.json()["seq"] == data["seq"] + 1
+    assert r.json()["events"][0]["kind"] == "played"
+
+
+def test_every_get_is_one_consistent_snapshot(tmp_path: Path) -> None:
+    tables, client = web(tmp_path)
+    data = client.post("/api/open", json={}).json()
+    url = f"/api/table/{data['token']}"
+    seen: list[dict[str, Any]] = []
+    stop = threading.Event()
+
+    def read() -> None:
+        while not stop.is_set():
+            seen.append(client.get(url).json())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        t = tables.get(data["token"])
+        assert t is not None
+        t.set_auto(True)
+        while not t.session.state.over:
+            t.step(t.seq)
+    finally:
+        stop.set()
+        reader.join()
+    assert len(seen) > 5
+    for got in seen:
+        task = got["model"]["task"]["kind"]
+        assert got["bot_turn"] == (task == "wait"), got["seq"]
+        if got["bot_turn"]:
+            assert not got["model"]["hints"]

@@ -101,8 +101,13 @@ function schedule() {
   setTimeout(async () => {
     if (table.seq !== seq || !table.machine_turn || autoSent !== null) { stepping = false; schedule(); return; }
     try {
-      const { data } = await api(`table/${token}/step`, { seq });
+      const { ok, data } = await api(`table/${token}/step`, { seq });
       stepping = false;
+      if (!ok && !data.table) { // the server could not save (503): nothing moved; try again
+        $("[data-testid=message]").textContent = data.error ? data.error.text : t("error");
+        setTimeout(schedule, 2000);
+        return;
+      }
       if (passing && data.events && data.events.length) note = { text: t("auto_passed"), refused: false };
       show(data.table ?? data, passing);
     } catch (e) {
@@ -119,6 +124,7 @@ async function setting(body) {
   try {
     const { ok, data } = await api(`table/${table.token}/settings`, body);
     if ("auto" in body) autoSent = null;
+    if (!ok && data.error) note = { text: data.error.text, refused: true };
     show(ok ? data : (data.table ?? table), true);
   } catch (e) {
     if ("auto" in body) autoSent = null;
