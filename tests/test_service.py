@@ -378,3 +378,51 @@ def test_every_get_is_one_consistent_snapshot(tmp_path: Path) -> None:
         assert got["bot_turn"] == (task == "wait"), got["seq"]
         if got["bot_turn"]:
             assert not got["model"]["hints"]
+
+
+def test_two_pdk_serve_processes_on_one_save_dir_never_both_accept_a_move(tmp_path: Path) -> None:
+    """The real program, twice: the same move sent to both servers is accepted by one, and
+    the other answers that the table moved on, showing where it now is."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    def serve() -> tuple[subprocess.Popen[bytes], str]:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        cmd = [sys.executable, "-m", "pdk", "serve", "--no-open", "--port", str(port)]
+        cmd += ["--save-dir", str(tmp_path), "--seed", "3", "--difficulty", "easy"]
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                httpx.get(base + "/api/labels", timeout=1)
+                return proc, base
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        proc.kill()
+        raise AssertionError("pdk serve did not start")
+
+    (a, url_a), (b, url_b) = serve(), serve()
+    try:
+        table = httpx.post(url_a + "/api/open", json={}).json()
+        token = table["token"]
+        while table["bot_turn"]:
+            table = httpx.post(f"{url_a}/api/table/{token}/step", json={"seq": table["seq"]}).json()
+        seen_b = httpx.get(f"{url_b}/api/table/{token}").json()
+        assert seen_b["seq"] == table["seq"]  # B reads the table A saved
+        body = {"seq": table["seq"], "cards": table["model"]["hints"][0]["cards"]}
+        first = httpx.post(f"{url_a}/api/table/{token}/play", json=body)
+        second = httpx.post(f"{url_b}/api/table/{token}/play", json=body)
+        assert first.status_code == 200
+        assert second.status_code == 409 and second.json()["error"]["key"] == "web_stale"
+        assert second.json()["table"]["seq"] == first.json()["seq"]  # B now shows A's move
+        assert second.json()["table"]["version"] == first.json()["version"]
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+            proc.wait(10)
