@@ -1,12 +1,14 @@
 """A play session: deal after deal against two bots, with a save that survives ``kill -9``.
 
-This is the engine side of ``pdk play`` and does no printing. A session is the current
-deal (a ``GameState``, stored as a ``pdk.engine.record`` game record so a save is re-checked
-play by play when it is read back) plus what lives across deals: the difficulty, the
-variant, the running totals, the seed of the next deal and a unique session id.
+This is the game a table service (``pdk.app.service``) runs, for ``pdk play`` and ``pdk
+serve`` alike; it does no printing. A session is the current deal (a ``GameState``, stored
+as a ``pdk.engine.record`` game record so a save is re-checked play by play when it is read
+back) plus what lives across deals: the difficulty, the variant, the running totals, the
+seed of the next deal, a unique session id, and the seat's settings as typed fields.
 
-Saves are written atomically (temporary file, ``fsync``, ``rename``, ``fsync`` of the
-directory), so a crash at any instant leaves either the previous save or the new one.
+Saves go through a store (``pdk.app.store``) that writes them atomically (temporary file,
+``fsync``, ``rename``, ``fsync`` of the directory), so a crash at any instant leaves either
+the previous save or the new one.
 A save slot is held with an advisory lock so that two terminals never write the same
 save: the second terminal takes the next free slot and plays its own game.
 
