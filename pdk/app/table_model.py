@@ -314,17 +314,6 @@ def _last_play(view: PlayerView, sizes: Sequence[int], names: Sequence[Said]) ->
     return None if last is None else _action(view, last, sizes, names)
 
 
-def _places(view: PlayerView) -> dict[int, int]:
-    """Finishing places of the seats already out, from the public history: a seat's last
-    play is the one that emptied its hand."""
-    last: dict[int, int] = {}
-    for i, a in enumerate(view.history):
-        if a.play is not None:
-            last[a.seat] = i
-    out = sorted((i, s) for s, i in last.items() if view.hand_sizes[s] == 0)
-    return {s: k + 1 for k, (_, s) in enumerate(out)}
-
-
 # -- the task ---------------------------------------------------------------------------------
 
 
@@ -508,7 +497,7 @@ def table_model(
     over = settlement is not None or turn is None
     named = (1,) * n if over else sizes
     last = {a.seat: a for a in view.trick}
-    places = _places(view)
+    places = {s: k + 1 for k, s in enumerate(view.out)}
     # A seat already out while the others play on is named by its place (头游), since
     # the engine's 下家 is now the next seat still holding cards.
     names = [

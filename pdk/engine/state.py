@@ -127,6 +127,9 @@ class PlayerView(NamedTuple):
     leader: int
     must_contain: int | None
     legal: tuple[Move, ...] | None = None
+    # The seats out so far, in the order they went out (the first is 头游): public, and the
+    # engine's own count, so no face rebuilds it from the history.
+    out: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
@@ -395,8 +398,16 @@ class GameState(RankState):
                 self.leader,
                 self._must_contain(),
                 legal,
+                self.out_order(),
             ),
         )
+
+    def out_order(self) -> tuple[int, ...]:
+        """The seats out so far, first out first (``PlayerView.out``)."""
+        order = self.order
+        if not order:  # the playout transition keeps no order: only the winner goes out
+            return () if self.winner is None else (self.winner,)
+        return tuple(s for s in order if not self.sizes[s])
 
     # -- transitions -----------------------------------------------------------------------
 
