@@ -19,9 +19,9 @@ from pdk.engine import counts as C
 from pdk.engine.cards import cards_of
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import Rng, deal
+from pdk.engine.position import IllegalPlay, Position, check
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
-from pdk.engine.rules import IllegalPlay, Position, check
 from pdk.engine.state import GameState
 
 PROFILE: Profile = load_profile()

@@ -29,8 +29,8 @@ from pdk.cli.table import (
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank, format_cards, rank_of
 from pdk.engine.deal import deal, deal_from_hands
+from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
-from pdk.engine.rules import resolve_cards
 from pdk.engine.state import GameState
 from pdk.text.catalog import Lang, tr
 
@@ -213,7 +213,7 @@ def test_plays_read_body_then_kickers() -> None:
     profile = load_profile("hearts3")
     from pdk.app.table_model import play_model
     from pdk.engine.combos import ComboKind
-    from pdk.engine.rules import Play
+    from pdk.engine.position import Play
 
     deck = sum(1 << c for c in profile.deck_cards)
     cards = resolve_cards("888999345", deck)

@@ -16,6 +16,7 @@ import pytest
 
 from pdk.app.history import History
 from pdk.app.registry import load_profile
+from pdk.app.service import TableReason, TableRefused
 from pdk.app.table_model import card_name
 from pdk.app.tables import TableStore
 from pdk.engine.cards import cards_of
@@ -247,13 +248,19 @@ def test_an_evicted_table_in_use_never_acts_twice(tmp_path: Path) -> None:
     with held.lock:  # an action in progress: the table is not evicted under it
         client.post("/api/open", json={})
         assert store.get(token) is held
-    client.post("/api/open", json={})  # now it is: on disk only
+    client.post("/api/open", json={})  # now it is: in the store only
     assert store.live() == 1
-    # An action through the evicted copy lands on the copy read back from disk.
-    store.choose_difficulty(held, "hard")
+    # The evicted copy acts through the store's version check: the copy read back has it.
+    held.set_difficulty("hard")
     live = store.get(token)
     assert live is not None and live is not held
-    assert live.next_difficulty == "hard" and held.next_difficulty == "easy"
+    assert live.snapshot().next_difficulty == "hard"
+    # The live copy moves on; the evicted one is refused as stale and reads the store.
+    live.set_difficulty("normal")
+    with pytest.raises(TableRefused) as exc:
+        held.set_difficulty("easy")
+    assert exc.value.reason is TableReason.STALE
+    assert held.snapshot().next_difficulty == "normal" and held.version == live.version
 
 
 def test_tuo_guan_plays_the_players_seat_as_pdk_play_does_and_only_on_its_turn(tmp_path: Path) -> None:

@@ -60,8 +60,8 @@ from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, format_cards, format_unicode, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move, rank_groups, reading_rank
+from pdk.engine.position import IllegalPlay, Play, check
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Play, check
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, PlayerView, next_holding
 from pdk.text.catalog import Lang, tr
@@ -314,17 +314,6 @@ def _last_play(view: PlayerView, sizes: Sequence[int], names: Sequence[Said]) ->
     return None if last is None else _action(view, last, sizes, names)
 
 
-def _places(view: PlayerView) -> dict[int, int]:
-    """Finishing places of the seats already out, from the public history: a seat's last
-    play is the one that emptied its hand."""
-    last: dict[int, int] = {}
-    for i, a in enumerate(view.history):
-        if a.play is not None:
-            last[a.seat] = i
-    out = sorted((i, s) for s, i in last.items() if view.hand_sizes[s] == 0)
-    return {s: k + 1 for k, (_, s) in enumerate(out)}
-
-
 # -- the task ---------------------------------------------------------------------------------
 
 
@@ -420,8 +409,9 @@ def settlement_model(
             assert r.place is not None and pname is not None
             points = rules.placement_points[r.place - 1] * st.doubling
             lines.append(Said.of("tm_st_place", place=pname, points=points))
-            if r.card_payment != points:
-                lines.append(Said.of("tm_st_first_bonus", points=r.card_payment - points))
+            bonus = sum(sh.amount for sh in st.shares if sh.kind == "first_out" and sh.payee == seat)
+            if bonus:
+                lines.append(Said.of("tm_st_first_bonus", points=bonus))
         elif seat == st.winner:
             lines.append(Said.of("tm_st_collect", amount=r.card_payment))
         elif r.exempt:
@@ -433,9 +423,7 @@ def settlement_model(
                 lines.append(Said.of("tm_st_multiplier", x=r.multiplier))
             # Each loser's own share; under 包赔 the liable seat paid it, so the engine's
             # payment for this seat is 0 and the share is said for the explanation only.
-            share = -r.card_payment
-            if liable is not None:
-                share = r.cards_left * rules.per_card * r.multiplier * st.doubling
+            share = st.share_of(seat)
             lines.append(
                 Said.of(
                     "tm_st_cards",
@@ -509,7 +497,7 @@ def table_model(
     over = settlement is not None or turn is None
     named = (1,) * n if over else sizes
     last = {a.seat: a for a in view.trick}
-    places = _places(view)
+    places = {s: k + 1 for k, s in enumerate(view.out)}
     # A seat already out while the others play on is named by its place (头游), since
     # the engine's 下家 is now the next seat still holding cards.
     names = [

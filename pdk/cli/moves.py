@@ -21,8 +21,8 @@ from pdk.cli.play_input import PASS_WORDS
 from pdk.engine import counts as C
 from pdk.engine.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
 from pdk.engine.combos import Move, classify, move_of, preferred_lead
+from pdk.engine.position import IllegalPlay, Position, Reason, check, is_one_suit, resolve_cards
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Position, Reason, check, is_one_suit, resolve_cards
 from pdk.text.catalog import Lang, excerpt, tr
 
 

@@ -26,6 +26,7 @@ from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import bot_seed
+from pdk.engine.events import BaoDan, BombStands, PlayerOut, TrickWon
 from pdk.engine.record import GameRecord
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
@@ -323,25 +324,20 @@ def transcript(
             actual_move = action.play.move if action.play else None
             if not _same(ex.choice, actual_move):
                 note = tr("rp_tr_bot_differs", lang, bot=ex.bot, play=move_plain(ex.choice, lang))
-        bonuses = list(state.bomb_bonuses)
-        before_sizes = list(state.sizes)
-        state.step(action.play.move if action.play else None)
+        # The engine says what the turn made happen; the transcript only words it.
+        _, events = state.act(action.play.cards if action.play else None)
         lines.append(f"  {number:>{width}}. {names[action.seat]}: {action_plain(action, lang)}")
         if note:
             lines.append(note)
-        for seat in range(state.players):
-            if state.bomb_bonuses[seat] > bonuses[seat]:
-                lines.append(bomb_line(record, names[seat], lang))
-        went_out = action.play is not None and state.sizes[action.seat] == 0
-        if went_out and record.profile.end == "first_out":
-            lines.append(tr("rp_tr_out", lang, who=names[action.seat]))
-        elif went_out:
-            place = state.order.index(action.seat) + 1
-            lines.append(tr("rp_tr_out_place", lang, who=names[action.seat], place=place))
-        elif action.play is None and state.trick_start == len(state.history):
-            lines.append(tr("rp_tr_trick_won", lang, who=names[state.turn]))
-        if state.sizes[action.seat] == 1 and before_sizes[action.seat] != 1:
-            lines.append(tr("rp_tr_bao_dan", lang, who=names[action.seat]))
+        lines.extend(bomb_line(record, names[e.seat], lang) for e in events if isinstance(e, BombStands))
+        for e in events:
+            if isinstance(e, PlayerOut) and record.profile.end == "first_out":
+                lines.append(tr("rp_tr_out", lang, who=names[e.seat]))
+            elif isinstance(e, PlayerOut):
+                lines.append(tr("rp_tr_out_place", lang, who=names[e.seat], place=e.place))
+            elif isinstance(e, TrickWon):
+                lines.append(tr("rp_tr_trick_won", lang, who=names[e.seat]))
+        lines.extend(tr("rp_tr_bao_dan", lang, who=names[e.seat]) for e in events if isinstance(e, BaoDan))
     if not state.over:
         lines.append(tr("rp_tr_unfinished", lang))
         return lines

@@ -1,7 +1,7 @@
 """The rule core: whether a set of cards, by rank counts, is a legal play from a hand, and
 as what reading; or the reason it is not.
 
-``pdk.engine.rules.check`` (which adds the card-level tests: held cards, the first play's
+``pdk.engine.position.check`` (which adds the card-level tests: held cards, the first play's
 card) and the general move generator both ask ``judge``, so the two cannot disagree. It
 sits below both of them, which keeps the generator from importing the judge that uses it.
 """

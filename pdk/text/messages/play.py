@@ -141,8 +141,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "record of this deal (open it with pdk replay):",
         "本局记录（用 pdk replay 打开）：",
     ),
-    "record_failed": ("could not write the record: {detail}", "无法写入本局记录：{detail}"),
-    "history_failed": ("could not add the deal to your history: {detail}", "无法写入历史战绩：{detail}"),
     "next_prompt": ("Enter: next deal · q: quit> ", "回车：下一局 · q：退出> "),
     "bye": (
         "Session: {deals}, total {total:+d}. See you!",

@@ -56,7 +56,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_yes": ("yes", "是"),
     "web_hint_n": ("Hint {i}/{n}: {cards}", "提示 {i}/{n}：{cards}"),
     "web_no_hint": ("Nothing to hint: pass.", "没有可出的牌：不出。"),
-    "web_typed_bad": ("those cards are not in your hand", "手里没有这些牌"),
     "web_pick_cards": ("Select cards first.", "请先选牌。"),
     "web_refused": ("Refused: {reason}", "不能这样出：{reason}"),
     "web_keys": (

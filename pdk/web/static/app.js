@@ -1,6 +1,7 @@
-// The table page: renders the server's table model for the human seat, sends plays,
-// and steps the computer players one move at a time at the server's pace.
-import { cardEl, cardsRow, pickTyped } from "./cards.js";
+// The table page: renders the server's table model for the human seat, sends the seat's
+// commands (cards as typed or tapped: the server reads them), and asks the server to make
+// the machine's moves (bots, 托管, 要不起) one at a time at the server's pace.
+import { cardEl, cardsRow } from "./cards.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage;
@@ -20,9 +21,10 @@ let note = null; // a transient message (refusal, hint) until the next move
 let lastTrick = null; // the trick just won, shown faded until the next play
 let typed = "";
 let stepping = false;
-let auto = false; // 托管: the page asks the server to move for the player, one move at a time
-// 要不起, as in the terminal: when nothing beats the play, the page passes for the player
-// after a moment (x toggles it on a desktop; kept in the browser).
+let auto = false; // 托管, as the server has it (shown at once when toggled here)
+let autoSent = null; // a 托管 switch sent and not answered yet
+// 要不起, as in the terminal: when nothing beats the play, the server passes for the player
+// after a moment (x toggles it on a desktop; the choice is kept in the browser).
 let autoPass = store.getItem("pdk.autopass") !== "off";
 let replay = null;
 
@@ -62,8 +64,12 @@ async function refresh() {
 async function open() {
   const token = store.getItem("pdk.token");
   const difficulty = store.getItem("pdk.difficulty") || undefined;
-  const { data } = await api("open", token ? { token, difficulty } : { difficulty });
+  let { data } = await api("open", token ? { token, difficulty } : { difficulty });
   store.setItem("pdk.token", data.token);
+  if (data.auto_pass !== autoPass) {
+    const synced = await api(`table/${data.token}/settings`, { auto_pass: autoPass });
+    if (synced.ok) data = synced.data;
+  }
   show(data);
 }
 
@@ -77,43 +83,53 @@ function show(data, keepNote = false) {
   }
   if (!before || before.seq !== data.seq || before.model.deal_no !== data.model.deal_no) {
     selected = new Set();
-    if (!keepNote) note = null;
+    if (!keepNote && !(note && note.keep)) note = null; // a switch's note outlives the machine's moves
   }
   table = data;
-  if (data.model.settlement) auto = false; // 托管 ends with the deal, as in the terminal
+  if (autoSent === null || data.model.settlement) auto = data.auto; // 托管 ends with the deal
   render();
   schedule();
 }
 
-function autoTurn() {
-  return auto && !table.bot_turn && !table.model.settlement && myTurn(table.model);
-}
-
-function passTurn() {
-  const m = table.model;
-  return autoPass && !auto && !table.bot_turn && !m.settlement && m.task.kind === "none";
-}
-
+// The machine moves next (a bot, 托管, or 要不起): the server says so; the page sets the pace.
 function schedule() {
-  if ((!table.bot_turn && !autoTurn() && !passTurn()) || stepping) return;
+  if (!table.machine_turn || stepping || autoSent !== null) return;
   stepping = true;
   const seq = table.seq;
   const token = table.token;
-  const path = table.bot_turn ? "step" : autoTurn() ? "auto" : "pass";
+  const passing = !table.bot_turn && !table.auto; // 要不起: a pause to read the play first
   setTimeout(async () => {
-    if (path === "auto" && !autoTurn()) { stepping = false; return; } // taken back meanwhile
-    if (path === "pass" && (!passTurn() || table.seq !== seq)) { stepping = false; return; }
+    if (table.seq !== seq || !table.machine_turn || autoSent !== null) { stepping = false; schedule(); return; }
     try {
-      const { data } = await api(`table/${token}/${path}`, { seq });
+      const { ok, data } = await api(`table/${token}/step`, { seq });
       stepping = false;
-      if (path === "pass") note = { text: t("auto_passed"), refused: false };
-      show(data.table ?? data, path === "pass");
+      if (!ok && !data.table) { // the server could not save (503): nothing moved; try again
+        $("[data-testid=message]").textContent = data.error ? data.error.text : t("error");
+        setTimeout(schedule, 2000);
+        return;
+      }
+      if (passing && data.events && data.events.length) note = { text: t("auto_passed"), refused: false };
+      show(data.table ?? data, passing);
     } catch (e) {
       stepping = false;
       $("[data-testid=message]").textContent = t("error");
       setTimeout(schedule, 1000);
     }
-  }, path === "pass" ? Math.max(table.pace_ms, 600) : table.pace_ms);
+  }, passing ? Math.max(table.pace_ms, 600) : table.pace_ms);
+}
+
+// The seat's switches (托管, 要不起 auto-pass) are the server's: sent, the answer shown.
+async function setting(body) {
+  if ("auto" in body) autoSent = body.auto;
+  try {
+    const { ok, data } = await api(`table/${table.token}/settings`, body);
+    if ("auto" in body) autoSent = null;
+    if (!ok && data.error) note = { text: data.error.text, refused: true };
+    show(ok ? data : (data.table ?? table), true);
+  } catch (e) {
+    if ("auto" in body) autoSent = null;
+    $("[data-testid=message]").textContent = t("error");
+  }
 }
 
 // -- rendering ------------------------------------------------------------------------------
@@ -316,7 +332,7 @@ function toggle(i) {
 }
 
 async function act(path, body) {
-  const { ok, data } = await api(`table/${table.token}/${path}`, body);
+  const { ok, status, data } = await api(`table/${table.token}/${path}`, body);
   if (!ok && data.error) {
     const key = data.error.key;
     if (key === "web_stale" && data.table) {
@@ -326,7 +342,8 @@ async function act(path, body) {
       show(data.table, true);
       return false;
     }
-    note = { text: key === "web_bad_request" ? data.error.text : t("refused", { reason: data.error.text }), refused: true };
+    const plain = key === "web_bad_request" || status === 503; // the server's own line
+    note = { text: plain ? data.error.text : t("refused", { reason: data.error.text }), refused: true };
     if (data.table) show(data.table, true);
     else render();
     return false;
@@ -379,7 +396,7 @@ function toggleAuto() {
   auto = !auto && !table.model.settlement;
   note = null;
   render();
-  schedule();
+  setting({ auto });
 }
 $("#auto-toggle").addEventListener("click", toggleAuto);
 $("#counter-toggle").addEventListener("click", () => {
@@ -409,18 +426,11 @@ document.addEventListener("keydown", (e) => {
   if (k === "Enter") {
     if (!typed || auto) return;
     e.preventDefault(); // typed cards are the answer, not the focused button (a hint, EN)
-    const cards = pickTyped(typed, m.hand);
-    const suited = /[shcd]/i.test(typed); // no rank letter is one of these
+    const text = typed.trim();
     typed = "";
-    if (!cards) {
-      note = { text: t("refused", { reason: t("typed_bad") }), refused: true };
-      render();
-      return;
-    }
-    selected = new Set(cards.map((c) => m.hand.indexOf(c)));
-    // Ranks alone go as ranks: the server picks the suits that make the play legal (a
-    // plain straight before a straight flush), as pdk play does.
-    act("play", { seq: table.seq, cards: suited ? cards : cards.map((c) => c[0]) });
+    if (!text) { render(); return; }
+    // Sent as typed: the server reads it as pdk play does (ranges, ranks alone, suits).
+    act("play", { seq: table.seq, text });
     return;
   }
   if (k === "Escape") { typed = ""; selected = new Set(); render(); return; }
@@ -431,12 +441,12 @@ document.addEventListener("keydown", (e) => {
   if (!typed && k === "x") {
     autoPass = !autoPass;
     store.setItem("pdk.autopass", autoPass ? "on" : "off");
-    note = { text: t(autoPass ? "auto_pass_on" : "auto_pass_off"), refused: false };
+    note = { text: t(autoPass ? "auto_pass_on" : "auto_pass_off"), refused: false, keep: true };
     render();
-    schedule();
+    setting({ auto_pass: autoPass });
     return;
   }
-  if (/^[0-9tjqkabrTJQKABRshcdSHCD ]$/.test(k)) { typed += k; render(); }
+  if (/^[0-9tjqkabrTJQKABRshcdSHCD -]$/.test(k)) { typed += k; render(); }
 });
 
 // -- replay of the deal just finished -------------------------------------------------------
