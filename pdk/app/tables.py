@@ -245,9 +245,15 @@ class TableStore:
             s.next_deal()
 
     def choose_difficulty(self, table: Table, difficulty: str) -> None:
-        """Kept for the next deal (and every one after it)."""
+        """For this deal while no computer player has moved in it yet (nothing they did is
+        then played at another level), else kept for the next deal and every one after."""
         with self.holding(table) as held:
-            held.session.ui[NEXT_DIFFICULTY] = difficulty
+            s = held.session
+            if not s.state.over and all(a.seat == HUMAN for a in s.state.history):
+                s.difficulty = difficulty
+                s.ui.pop(NEXT_DIFFICULTY, None)
+            else:
+                s.ui[NEXT_DIFFICULTY] = difficulty
 
     @staticmethod
     def _human_turn(s: Session) -> None:
