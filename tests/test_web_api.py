@@ -215,12 +215,22 @@ def test_tables_survive_eviction_and_a_restart(tmp_path: Path) -> None:
     assert resumed["model"]["hand"] == first["model"]["hand"] and resumed["seq"] == first["seq"]
 
 
-def test_difficulty_is_kept_for_the_next_deal_and_texts_follow_the_language(tmp_path: Path) -> None:
+def test_difficulty_applies_now_until_a_bot_moved_then_from_the_next_deal(tmp_path: Path) -> None:
+    # Before any computer player has moved, nothing was played at the old level: the
+    # choice applies to this deal at once (it once waited for deal 2 with nothing said).
     _, client = make_client(tmp_path)
     token = client.post("/api/open", json={}).json()["token"]
+    r = client.post(f"/api/table/{token}/difficulty", json={"difficulty": "normal"})
+    assert r.json()["difficulty"] == "normal" and r.json()["next_difficulty"] == "normal"
+    table = r.json()
+    while all(a["seat"] == 0 for a in table["model"]["trick"]["actions"]) and not table["model"]["settlement"]:
+        if table["bot_turn"]:
+            table = client.post(f"/api/table/{token}/step", json={"seq": table["seq"]}).json()
+        else:
+            table = client.post(f"/api/table/{token}/auto", json={"seq": table["seq"]}).json()
     r = client.post(f"/api/table/{token}/difficulty", json={"difficulty": "hard"}, params={"lang": "zh"})
     body = r.json()
-    assert body["difficulty"] == "easy" and body["next_difficulty"] == "hard"
+    assert body["difficulty"] == "normal" and body["next_difficulty"] == "hard"
     assert (
         "等待" in body["model"]["task"]["message"]["text"]
         or "轮到" in body["model"]["task"]["message"]["text"]
