@@ -109,7 +109,7 @@ def test_refused_pass_illegal_play_hint_and_counter(tmp_path: Path) -> None:
     child.sendline("c")
     hand_after(child)
     unseen = unseen_counts(sess.state.view(HUMAN))
-    expected = " ".join(f"{rank_label(r)}:{C.count(unseen, r)}" for r in range(13))
+    expected = " ".join(f"{rank_label(r)}×{C.count(unseen, r)}" for r in range(13))  # rank, then count
     assert "card counter on" in child.before
     assert "Card counter (unseen): " + expected in child.before.replace("\r\n", " ")
     child.sendline("c")
@@ -296,7 +296,7 @@ def test_plain_text_when_output_is_not_a_terminal(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "\x1b" not in proc.stdout
-    assert "Your hand (16)" in proc.stdout and "Card counter (unseen): 3:" in proc.stdout
+    assert "Your hand (16)" in proc.stdout and "Card counter (unseen): 3×" in proc.stdout
     assert "game saved in" in proc.stdout
 
 

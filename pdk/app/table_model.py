@@ -443,9 +443,11 @@ def settlement_model(
             share = -r.card_payment
             if liable is not None:
                 share = r.cards_left * rules.per_card * r.multiplier * st.doubling
+            x = r.multiplier * st.doubling
+            key = "tm_st_cards" if x > 1 else "tm_st_card_1x" if r.cards_left == 1 else "tm_st_cards_1x"
             lines.append(
                 Said.of(
-                    "tm_st_cards",
+                    key,
                     left=r.cards_left,
                     per=rules.per_card,
                     x=r.multiplier * st.doubling,

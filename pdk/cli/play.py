@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import select
+import shlex
 import signal
 import sys
 import termios
@@ -98,6 +99,8 @@ class Ui:
     hint_at: int = -1
     hint_index: int = -1
     hint_moves: list[Hint] = field(default_factory=list)
+    auto_note: str = ""  # the last 要不起 notice: a new one replaces it, they never pile up
+    resume: str = "pdk play"  # the command that finds this save again
 
 
 @contextmanager
@@ -143,6 +146,7 @@ class Game:
             deal_no=s.deal_no,
             difficulty=s.difficulty,
             variant=s.profile.name,
+            hands=s.state.hands if settlement is not None else None,  # every seat's, face up
         )
 
     def draw(self, keep_messages: bool = False, settlement: Settlement | None = None) -> None:
@@ -159,7 +163,7 @@ class Game:
             self.ui.messages = []
         if self.console.is_terminal:
             self.console.clear()
-        self.console.print(render_table(frame, self.console.width))
+        self.console.print(render_table(frame, self.console.width, self.console.height))
 
     def ask(self, prompt: str) -> str:
         """Read one line at a prompt, after discarding keys typed ahead (on a terminal), so
@@ -299,7 +303,10 @@ class Game:
         prev = self.model().task.beat
         cards = "" if prev is None or prev.play is None else prev.play.text
         self.step(None)
-        self.ui.messages.append(tr("auto_passed", lang, cards=cards))
+        if self.ui.auto_note in self.ui.messages:
+            self.ui.messages.remove(self.ui.auto_note)
+        self.ui.auto_note = tr("auto_passed", lang, cards=cards)
+        self.ui.messages.append(self.ui.auto_note)
 
     def handle(self, line: str) -> bool:
         """One line of input at the human's turn; False means quit."""
@@ -407,7 +414,7 @@ class Game:
         self.save()
         s = self.session
         if self.unsaved is None:
-            self.say(tr("saved_quit", self.ui.lang, path=self.slot.path))
+            self.say(tr("saved_quit", self.ui.lang, path=self.slot.path, command=self.ui.resume))
         else:  # never "game saved" after a save that failed
             self.say(tr("quit_unsaved", self.ui.lang, detail=self.unsaved))
         deals = tr("deals_1" if s.deals_done == 1 else "deals_n", self.ui.lang, n=s.deals_done)
@@ -566,6 +573,8 @@ def play(
         check_difficulty(diff, language)
         session = new_session(profile, variant or profile.name, diff, seed)
     ui = Ui(language, delay, auto_pass=bool(session.ui.get("auto_pass", True)) and auto_pass)
+    if save_dir is not None:  # plain `pdk play` would look in the default folder instead
+        ui.resume = f"pdk play --save-dir {shlex.quote(save_dir)}"
     game = Game(session, slot, History(base / "history.sqlite3"), base / "records", ui)
     game.ui.messages.extend(notes)
     game.save()
