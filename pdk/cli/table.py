@@ -274,8 +274,10 @@ def render_settlement(
     placement = sm.scheme == "placement"
     # 全关 always has its column where cards are paid for, as on the page; the multiplier
     # only where some loser has one other than 全关's.
-    with_shut = not placement
-    with_x = not placement and any(r.multiplier > 1 for r in sm.rows)
+    with_x = not placement and any(r.multiplier > 1 and not r.shut_out for r in sm.rows)  # graded
+    # ... but below NARROW a graded panel says 全关 in its × column ("全关 ×4"): one
+    # column more would not fit 40 cells.
+    with_shut = not placement and not (with_x and width < NARROW)
     with_bombs = any(r.bombs or r.bomb_income for r in sm.rows)
     with_session = any(r.session is not None for r in sm.rows)
     table.add_column(tr("col_player", lang), no_wrap=True)
@@ -297,7 +299,8 @@ def render_settlement(
         if with_shut:
             cells.append(tr("st_yes", lang) if r.shut_out else "-")
         if with_x:
-            cells.append("-" if r.winner else f"×{r.multiplier}")
+            shut = "全关 " if r.shut_out and not with_shut else ""
+            cells.append("-" if r.winner else f"{shut}×{r.multiplier}")
         if with_bombs:
             cells.append(f"{r.bomb_income:+d}")
         cells.append(_signed(r.total))
