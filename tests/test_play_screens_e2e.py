@@ -127,7 +127,11 @@ def test_moves_counts_and_says_what_may_follow() -> None:
     out = run_pdk("moves", "--hand", "66789", "--beat", "3", "--play", "66", "--lang", "zh")
     assert "单张只能用单张来压" in out.stdout
     # A play of the right shape that is too low is only "does not beat".
-    assert run_pdk("moves", "--hand", "3", "--beat", "5", "--play", "3").stdout.strip().endswith("3 does not beat 5")
+    assert (
+        run_pdk("moves", "--hand", "3", "--beat", "5", "--play", "3")
+        .stdout.strip()
+        .endswith("3 does not beat 5")
+    )
 
 
 def test_replay_names_seats_as_the_table_did(tmp_path: Path) -> None:

@@ -223,7 +223,9 @@ def test_difficulty_applies_now_until_a_bot_moved_then_from_the_next_deal(tmp_pa
     r = client.post(f"/api/table/{token}/difficulty", json={"difficulty": "normal"})
     assert r.json()["difficulty"] == "normal" and r.json()["next_difficulty"] == "normal"
     table = r.json()
-    while all(a["seat"] == 0 for a in table["model"]["trick"]["actions"]) and not table["model"]["settlement"]:
+    while (
+        all(a["seat"] == 0 for a in table["model"]["trick"]["actions"]) and not table["model"]["settlement"]
+    ):
         if table["bot_turn"]:
             table = client.post(f"/api/table/{token}/step", json={"seq": table["seq"]}).json()
         else:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_e2e import CHROMIUM, NO_AUTO_PASS, browser, hand, server, wait_my_turn  # noqa: F401
+import test_web_e2e as base
 from tooling import LAYOUTS
 
 from pdk.app.registry import load_profile
@@ -25,7 +25,12 @@ from pdk.app.tables import TableStore
 from pdk.text.explain import sections
 from pdk.web.server import create_app
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
+pytestmark = pytest.mark.skipif(base.CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
+# The same server (easy bots, a 20 ms pace) and browser as test_web_e2e's.
+server = base.server
+browser = base.browser
+hand = base.hand
+wait_my_turn = base.wait_my_turn
 
 PHONES = {"small": (320, 568), "portrait": LAYOUTS["portrait"], "landscape": LAYOUTS["landscape"]}
 SEEN_HINT = "localStorage.setItem('pdk.seen_hint', '1')"
@@ -37,7 +42,7 @@ def phone(browser: Any, url: str, size: tuple[int, int], locale: str = "en-US", 
     context = browser.new_context(
         viewport={"width": w, "height": h}, locale=locale, has_touch=True, is_mobile=True, **kw
     )
-    context.add_init_script(NO_AUTO_PASS)
+    context.add_init_script(base.NO_AUTO_PASS)
     context.add_init_script(SEEN_HINT)
     page = context.new_page()
     page.errors = []
@@ -120,7 +125,10 @@ def test_tapping_pass_before_the_pages_own_pass_never_stalls_the_table(browser: 
 # (what a fingertip covers), or null.
 TAP_POINTS = """() => [...document.querySelectorAll('[data-testid=hand] [data-testid=card]')].map(card => {
   const r = card.getBoundingClientRect();
-  const mine = (x, y) => { const e = document.elementFromPoint(x, y); return !!e && e.closest('[data-testid=card]') === card; };
+  const mine = (x, y) => {
+    const e = document.elementFromPoint(x, y);
+    return !!e && e.closest('[data-testid=card]') === card;
+  };
   for (let y = r.top + 16; y <= r.bottom - 16; y += 2) {
     for (let x = r.left + 16; x <= r.right - 16; x += 2) {
       if ([[0, 0], [-15, -15], [15, -15], [-15, 15], [15, 15], [0, -15], [0, 15], [-15, 0], [15, 0]]
@@ -164,7 +172,9 @@ def test_a_finger_slide_selects_a_run_and_a_selected_card_rises(browser: Any, se
     pressed = '[data-testid="hand"] [data-testid="card"][aria-pressed="true"]'
     assert page.locator(pressed).evaluate_all("els => els.map(e => +e.dataset.i)") == [0, 1, 2]
     risen = [cards.nth(i).evaluate("e => e.getBoundingClientRect().top") for i in range(3)]
-    assert all(before - after >= 14 for before, after in zip(tops, risen, strict=True)), "selected cards stand up"
+    assert all(before - after >= 14 for before, after in zip(tops, risen, strict=True)), (
+        "selected cards stand up"
+    )
     # A slide that starts on a selected card unselects what it passes.
     (x1, _) = points[1]
     page.mouse.move(x1, y0)
@@ -234,7 +244,9 @@ def test_settlement_shows_every_hand_and_keeps_the_header_in_reach(browser: Any,
     assert wait_my_turn(page)
     play_one(page)  # a computer player moves after this: a new level waits for the next deal
     page.locator("#difficulty").select_option("hard")
-    page.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('next deal')")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=message]').textContent.includes('next deal')"
+    )
     assert "(next deal)" in page.locator("#difficulty option:checked").inner_text()
     play_out(page)
     settlement = page.locator('[data-testid="settlement"]')
@@ -245,7 +257,8 @@ def test_settlement_shows_every_hand_and_keeps_the_header_in_reach(browser: Any,
     # The header's controls are above the panel: the language toggle works while it is open.
     for sel in ("#lang-toggle", "#difficulty", '[data-testid="menu"]'):
         hit = page.locator(sel).evaluate(
-            "e => { const r = e.getBoundingClientRect(); const h = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); return e.contains(h); }"
+            "e => { const r = e.getBoundingClientRect();"
+            " return e.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"
         )
         assert hit, f"{sel} is covered by the settlement"
     page.click("#lang-toggle")
@@ -316,18 +329,23 @@ SMALL_TEXT = """() => [...document.querySelectorAll('body *')].filter(e =>
   [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())
   && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden'
   && !e.closest('[hidden]')
-).map(e => [e.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(e).fontSize)]).filter(([, s]) => s < 14)"""
+).map(e => [e.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(e).fontSize)])
+ .filter(([, s]) => s < 14)"""
 
 
 @pytest.mark.parametrize("size", ["small", "portrait", "landscape"])
-def test_no_text_under_14px_and_the_counter_reads_rank_then_count(browser: Any, server: str, size: str) -> None:
+def test_no_text_under_14px_and_the_counter_reads_rank_then_count(
+    browser: Any, server: str, size: str
+) -> None:
     page = phone(browser, server, PHONES[size])
     assert wait_my_turn(page)
     page.click('[data-testid="hint"]')
     assert page.evaluate(SMALL_TEXT) == []
     chips = page.locator('[data-testid="counter"] .cnt')
     texts = chips.evaluate_all("els => els.map(e => e.textContent)")
-    assert all(t.split("×")[0] in {"3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"} for t in texts)
+    assert all(
+        t.split("×")[0] in {"3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"} for t in texts
+    )
     assert all(t.split("×")[1].isdigit() for t in texts), texts
     tops = chips.evaluate_all("els => els.map(e => Math.round(e.getBoundingClientRect().top))")
     assert tops.count(tops[-1]) > 1, "the last rank does not sit alone on a line"
@@ -354,7 +372,9 @@ def test_the_shell_opens_while_the_server_is_down_and_says_so(browser: Any, tmp_
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(store, pace_ms=20), host="127.0.0.1", port=port, log_level="error"))
+    srv = uvicorn.Server(
+        uvicorn.Config(create_app(store, pace_ms=20), host="127.0.0.1", port=port, log_level="error")
+    )
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     while not srv.started:

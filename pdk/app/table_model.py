@@ -574,9 +574,9 @@ def table_model(
         task=task,
         counter=counter(view),
         hints=hints,
-        settlement=None if settlement is None else settlement_model(
-            view.profile, settlement, you, totals, hands
-        ),
+        settlement=None
+        if settlement is None
+        else settlement_model(view.profile, settlement, you, totals, hands),
         hint_reasons=reasons,
     )
 

@@ -137,7 +137,7 @@ def plain_help(command: Any) -> None:
     range up to 2**63 shows as ``x>=0``."""
     for param in command.params:
         if isinstance(param, TyperArgument):
-            setattr(param, "display_type_rich", lambda ctx: None)
+            setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010 (mypy: a method)
             if param.metavar is None:  # "pdk replay [OPTIONS] FILE", not "{file}"
                 param.metavar = (param.name or "value").upper()
             continue
@@ -149,7 +149,9 @@ def plain_help(command: Any) -> None:
         param.metavar = (param.name or "value").split("_")[-1].upper()
         top, low = getattr(param, "max", None), getattr(param, "min", None)
         if isinstance(top, int) and top >= _HUGE:
-            setattr(param, "_get_number_range_help_str", lambda low=low: "" if low is None else f"x>={low}")
+            setattr(  # noqa: B010 (mypy refuses assigning to a method)
+                param, "_get_number_range_help_str", lambda low=low: "" if low is None else f"x>={low}"
+            )
     # The help option is made (and kept) on first use: made here, with the same names.
     shown = command.get_help_option(command.context_class(command, help_option_names=["-h", "--help"]))
     if shown is not None:

@@ -47,7 +47,9 @@ def seat_names(record: GameRecord, lang: Lang) -> list[str]:
     if who is not None and who.count(HUMAN_NAME) == 1:
         you = who.index(HUMAN_NAME)
         names = [seat_name([1] * players, you, seat).text(lang) for seat in range(players)]
-        return [n if seat == you else f"{n} ({w})" for seat, (n, w) in enumerate(zip(names, who, strict=True))]
+        return [
+            n if seat == you else f"{n} ({w})" for seat, (n, w) in enumerate(zip(names, who, strict=True))
+        ]
     names = [tr("rp_seat", lang, seat=i) for i in range(players)]
     if who is not None:
         names = [f"{n} ({w})" for n, w in zip(names, who, strict=True)]

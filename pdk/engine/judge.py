@@ -76,7 +76,9 @@ def follow_note(profile: Profile, prev: Move) -> FollowNote:
     """What may follow ``prev``: its kind (and length, for a chain), or a bomb where the
     profile has bombs."""
     kind = ComboKind(prev.kind)
-    chain = kind in _CHAINS or (kind == ComboKind.STRAIGHT_FLUSH and "straight_flush" not in profile.bomb_kinds)
+    chain = kind in _CHAINS or (
+        kind == ComboKind.STRAIGHT_FLUSH and "straight_flush" not in profile.bomb_kinds
+    )
     bombs = bool(profile.bomb_kinds)
     reason = {
         (False, True): FollowReason.KIND,
@@ -125,7 +127,7 @@ def judge(
     *,
     locked: list[int] | None = None,
     readings: list[Reading] | None = None,
-) -> Reading | tuple[Reason, dict[str, str]]:
+) -> Reading | tuple[Reason, dict[str, object]]:
     """The reading a rank-count play is legal as, or why it is not.
 
     This is the rule core shared by ``check`` (which adds the card-level tests) and the

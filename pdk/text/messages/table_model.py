@@ -35,7 +35,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{left} cards left, {per} a card, ×{x}: pays {amount}",
         "剩 {left} 张，每张 {per} 分，×{x}：付 {amount} 分",
     ),
-    "tm_st_cards_1x": ("{left} cards left, {per} a card: pays {amount}", "剩 {left} 张，每张 {per} 分：付 {amount} 分"),
+    "tm_st_cards_1x": (
+        "{left} cards left, {per} a card: pays {amount}",
+        "剩 {left} 张，每张 {per} 分：付 {amount} 分",
+    ),
     "tm_st_card_1x": ("1 card left, {per} a card: pays {amount}", "剩 1 张，每张 {per} 分：付 {amount} 分"),
     "tm_st_paid_by": ("paid by {who} (包赔)", "由{who}包赔"),
     "tm_st_liable": ("包赔: pays every loser's share, {amount}", "包赔：替所有输家赔 {amount}"),

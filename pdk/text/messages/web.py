@@ -23,8 +23,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "web_bad_field": ("the field '{field}' is missing or not allowed here", "字段 {field} 缺失或不允许"),
     "web_bad_cards": (
-        "cards must be a list of cards in pdk notation, such as [\"3s\", \"Th\"]",
-        "cards 须是 pdk 记法的牌列表，例如 [\"3s\", \"Th\"]",
+        'cards must be a list of cards in pdk notation, such as ["3s", "Th"]',
+        'cards 须是 pdk 记法的牌列表，例如 ["3s", "Th"]',
     ),
     "web_bad_seq": ("seq must be the table's move number (0 to 10000)", "seq 须是牌局的手数（0 到 10000）"),
     "web_bad_difficulty": ("difficulty must be easy, normal or hard", "difficulty 须是 easy、normal 或 hard"),
@@ -126,7 +126,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "记牌器显示每个点数还有几张没出现（10×3：还有三张 10）。",
     ),
     "web_howto_score": (
-        "The first to go out wins; the settlement shows every seat's cards left and why each score is what it is.",
+        "The first to go out wins; the settlement shows every seat's cards left "
+        "and why each score is what it is.",
         "先出完者赢；结算面板列出每家剩下的牌和每个分数的来由。",
     ),
     "web_replay_auto": ("Auto", "自动"),
