@@ -336,16 +336,16 @@ function renderSettlement(m) {
     const bombs = r.bomb_income > 0 ? `+${r.bomb_income}` : String(r.bomb_income);
     const place = r.place_name ? ` <small>${r.place_name.text}</small>` : "";
     const left = r.left.length ? `<div class="left-cards" data-testid="left-cards"></div>` : "";
-    return `<tr class="${r.winner ? "winner" : ""}" data-seat="${r.seat}"><td>${r.winner ? "★ " : ""}${r.name.text}${place}${left}</td>`
+    return `<tr class="${r.winner ? "winner" : ""}" data-seat="${r.seat}"><td>${r.winner ? "★ " : ""}${r.name.text}${place}</td>`
       + `<td>${r.cards_left}</td><td>${r.shut_out ? t("yes") : "-"}</td><td>${bombs}</td>`
       + `<td class="total ${r.total > 0 ? "pos" : r.total < 0 ? "neg" : ""}" data-total="${r.total}">${tot}</td><td>${ses}</td></tr>`
-      + `<tr class="why"><td colspan="6"><ul>${why}</ul></td></tr>`;
+      + `<tr class="why" data-seat="${r.seat}"><td colspan="6">${left}<ul>${why}</ul></td></tr>`;
   }).join("");
   const notes = st.lines.map((l) => `<tr class="why"><td colspan="6">${l.text}</td></tr>`).join("");
   $("#settle-table").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${rows}${notes}</tbody>`;
   // What each loser still held, face up: the count above is made of these cards.
   for (const r of st.rows) {
-    const cell = $(`#settle-table tr[data-seat="${r.seat}"] .left-cards`);
+    const cell = $(`#settle-table tr.why[data-seat="${r.seat}"] .left-cards`);
     if (cell) cell.append(cardsRow(r.left));
   }
   $("#settle-next").textContent = difficultyNote();
