@@ -83,6 +83,7 @@ async function loadLabels() {
   $("#lang-toggle").textContent = lang === "zh" ? "EN" : "中文";
   $("#keys").textContent = t("keys");
   $("#first-hint-text").textContent = t("first_hint");
+  for (const o of $("#difficulty").options) o.textContent = t(`diff_${o.value}`);
 }
 
 // The table as the server has it now (another tab may have moved it on), the note kept.
