@@ -48,13 +48,13 @@ def must_beat_seed() -> int:
     raise AssertionError("no seed gives a must-beat first turn")
 
 
-def spawn(save_dir: Path, *args: str, lang: str = "en") -> pexpect.spawn:
+def spawn(save_dir: Path, *args: str, lang: str = "en", size: tuple[int, int] = (24, 80)) -> pexpect.spawn:
     env = {**os.environ, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
     env.pop("COLUMNS", None)
     env.pop("LINES", None)
     cmd = ["play", "--difficulty", "easy", "--lang", lang, "--save-dir", str(save_dir), "--delay", "0"]
     return pexpect.spawn(
-        "pdk", [*cmd, *args], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80)
+        "pdk", [*cmd, *args], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size
     )
 
 

@@ -24,7 +24,7 @@ from typing import Annotated
 
 import platformdirs
 import typer
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 
 from pdk.app.archive import add_to_history, record_path, write_record
 from pdk.app.history import History
@@ -35,7 +35,7 @@ from pdk.bots.hints import Hint, hint_list
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
 from pdk.cli.play_input import Cmd, InputError, names_suits, parse_command, resolve_input
 from pdk.cli.prose import Prose
-from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
+from pdk.cli.table import SHORT, Frame, play_text, render_over, render_settlement, render_table
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.profile import DEFAULT_PROFILE
@@ -172,6 +172,10 @@ class Game:
             with suppress(termios.error):
                 termios.tcflush(sys.stdin, termios.TCIFLUSH)
         return self.console.input(prompt)
+
+    def lines(self, *parts: RenderableType) -> int:
+        """How many lines these take on this terminal."""
+        return sum(len(self.console.render_lines(p, self.console.options, pad=False)) for p in parts)
 
     def say(self, text: str) -> None:
         """A sentence, wrapped at the terminal's width between words (and between Chinese
@@ -438,18 +442,28 @@ class Game:
         if self.console.is_terminal:
             self.console.clear()
         frame = Frame(model, lang, session_total=s.totals[HUMAN])
-        self.console.print(render_over(frame, self.console.width))
+        width = self.console.width
+        # A short terminal (40×20) gets the screen that fits it, so the title never
+        # scrolls away: no trick line nor notices (the panel says the same), and the
+        # reasons only if they fit beside the cards each seat held.
+        short = self.console.is_terminal and self.console.height < SHORT
+        title = tr("settle_title", lang, n=s.deal_no)
+        head = render_over(frame, width, short)
+        sheet = render_settlement(sm, title, lang, width)
+        if short and self.lines(head, sheet) + 4 > self.console.height:
+            sheet = render_settlement(sm, title, lang, width, reasons=False)
+        self.console.print(head)
         # Notices not shown yet (要不起 in the last trick, a bomb's score, a note from
         # loading the save) are shown here once; the next deal starts without them.
-        if self.ui.messages:
+        if self.ui.messages and not short:
             self.console.print(Group(*(Prose(msg, style="yellow") for msg in self.ui.messages)))
         self.ui.messages = []
-        title = tr("settle_title", lang, n=s.deal_no)
-        self.console.print(render_settlement(sm, title, lang, self.console.width))
+        self.console.print(sheet)
         path = record_path(s, self.records)
         try:
             write_record(s, self.records)
-            self.console.print(tr("record_saved", lang), markup=False)
+            if not short:
+                self.console.print(tr("record_saved", lang), markup=False)
             self.say_path(str(path))
         except (OSError, ValueError) as exc:
             self.say(tr("record_failed", lang, detail=error_detail(exc, lang)))

@@ -223,16 +223,16 @@ def render_table(frame: Frame, width: int, height: int | None = None) -> Rendera
     return Group(*parts)
 
 
-def render_over(frame: Frame, width: int) -> RenderableType:
+def render_over(frame: Frame, width: int, short: bool = False) -> RenderableType:
     """The head of the settlement screen: no "your turn" once the deal is over, only who
-    went out and the last trick (the settlement panel follows)."""
+    went out and the last trick (the settlement panel follows); ``short`` (a terminal
+    under ``SHORT`` lines) leaves out the rule and the trick."""
     m, lang = frame.model, frame.lang
-    return Group(
-        Prose(title_of(frame), style="bold cyan", overflow="fold"),
-        Rule(style="dim"),
-        trick_text(m, lang, width),
-        Prose(m.task.message.text(lang), style="bold"),
-    )
+    title = Prose(title_of(frame), style="bold cyan", overflow="fold")
+    said = Prose(m.task.message.text(lang), style="bold")
+    if short:
+        return Group(title, said)
+    return Group(title, Rule(style="dim"), trick_text(m, lang, width), said)
 
 
 # -- the settlement ------------------------------------------------------------------------
@@ -259,13 +259,20 @@ def _signed(n: int) -> Text:
 
 
 def render_settlement(
-    sm: SettlementModel, title: str, lang: Lang, width: int, names: Sequence[str] | None = None
+    sm: SettlementModel,
+    title: str,
+    lang: Lang,
+    width: int,
+    names: Sequence[str] | None = None,
+    reasons: bool = True,
 ) -> RenderableType:
     """The settlement panel, one per scheme, every number from the model: placement shows
     头游/二游/末游 and their points; card payment shows cards left and the multiplier per
     loser (全关 and graded ×2/×3/×4) only where some row has one; bombs where any scored;
-    then each seat's reasons (包赔 says who paid for whom). ``names`` (by seat) replaces
-    the model's relative names where the face names seats itself (the replay)."""
+    then each seat's reasons (包赔 says who paid for whom) after the cards it still held.
+    ``names`` (by seat) replaces the model's relative names where the face names seats
+    itself (the replay); without ``reasons`` (a short terminal) only the cards held follow.
+    Below ``NARROW`` the 全关 column shows only when some seat was shut out."""
 
     def name_of(r: SettleRow) -> str:
         return names[r.seat] if names is not None else r.name.text(lang)
@@ -277,7 +284,8 @@ def render_settlement(
     with_x = not placement and any(r.multiplier > 1 and not r.shut_out for r in sm.rows)  # graded
     # ... but below NARROW a graded panel says 全关 in its × column ("全关 ×4"): one
     # column more would not fit 40 cells.
-    with_shut = not placement and not (with_x and width < NARROW)
+    narrow = width < NARROW
+    with_shut = not placement and not (with_x and narrow) and (not narrow or any(r.shut_out for r in sm.rows))
     with_bombs = any(r.bombs or r.bomb_income for r in sm.rows)
     with_session = any(r.session is not None for r in sm.rows)
     table.add_column(tr("col_player", lang), no_wrap=True)
@@ -309,7 +317,7 @@ def render_settlement(
         table.add_row(*cells)
     notes = Prose()
     for r in sm.rows:
-        said = [s.text(lang) for s in r.lines[:-1]]  # the last line is the total, shown above
+        said = [s.text(lang) for s in r.lines[:-1]] if reasons else []  # the total is above
         if r.left:  # what the seat was left holding, face up
             said.insert(0, tr("st_left_cards", lang, cards=hand_plain(r.left, width)))
         if said:
@@ -317,13 +325,14 @@ def render_settlement(
                 notes.append("\n")
             notes.append(name_of(r) + ("：" if lang == "zh" else ": "), style="bold")
             notes.append(("；" if lang == "zh" else "; ").join(said))
-    for s in sm.lines:
+    for s in sm.lines if reasons else ():
         notes.append("\n" + s.text(lang))
     return Group(table, notes)
 
 
 __all__ = [
     "NARROW",
+    "SHORT",
     "Fitted",
     "Frame",
     "difficulty_name",
