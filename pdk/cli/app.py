@@ -138,8 +138,6 @@ def plain_help(command: Any) -> None:
     for param in command.params:
         if isinstance(param, TyperArgument):
             setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010 (mypy: a method)
-            if param.metavar is None:  # "pdk replay [OPTIONS] FILE", not "{file}"
-                param.metavar = (param.name or "value").upper()
             continue
         if not isinstance(param, TyperOption) or param.metavar is not None:
             continue
