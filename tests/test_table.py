@@ -159,7 +159,7 @@ def test_counter_line_matches_the_unseen_counts() -> None:
     threes = C.count(unseen, 0)
     tv_off = frame(state, counter=False)
     assert "Card counter" not in render(render_table(tv_off, 80), 80)
-    assert f"Card counter (unseen): 3:{threes} " in render(render_table(tv, 80), 80)
+    assert f"Card counter (unseen): 3×{threes} " in render(render_table(tv, 80), 80)  # rank, then count
 
 
 @settings(max_examples=30, deadline=None)

@@ -303,13 +303,19 @@ class TableService:
         return self._commit(seq, change)
 
     def set_difficulty(self, difficulty: str, seq: int | None = None) -> Reply:
-        """The bots of the next deal (a deal's bots never change mid-deal, so its record
-        and history row name the bots that played it)."""
+        """The bots' level: for this deal while no computer player has moved in it yet
+        (nothing they did is then played at another level), else from the next deal on (a
+        deal's bots never change once they have moved, so its record and history row name
+        the bots that played it)."""
         if difficulty not in DIFFICULTIES:
             raise ValueError(difficulty)
 
         def change(s: Session) -> tuple[Event, ...]:
-            s.next_difficulty = difficulty
+            state = s.state
+            if not state.over and all(a.seat == HUMAN for a in state.history):
+                s.difficulty, s.next_difficulty = difficulty, None
+            else:
+                s.next_difficulty = difficulty
             return ()
 
         return self._commit(seq, change)
@@ -377,6 +383,7 @@ class TableService:
             deal_no=s.deal_no,
             difficulty=s.difficulty,
             variant=s.variant,
+            hands=state.hands if over else None,  # every seat's, face up once the deal is over
         )
         bot = not over and state.turn != HUMAN
         return SeatTable(

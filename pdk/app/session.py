@@ -44,6 +44,7 @@ from pdk.text.catalog import LocalizedError
 SAVE_FORMAT = "pdk-save"
 SAVE_VERSION = 1
 HUMAN = 0
+HUMAN_NAME = "you"  # the human seat's player in a record (the replay names seats from it)
 _SEED_MASK = (1 << 63) - 1
 MAX_SLOTS = 9
 # A session id names record files (``records/<id>-<deal>.json``): read from a save, it must
@@ -139,7 +140,7 @@ class Session:
             deal=self.deal_no,
             difficulty=self.difficulty,
             variant=self.variant,
-            players=["you"] + [self.difficulty] * (self.state.players - 1),
+            players=[HUMAN_NAME] + [self.difficulty] * (self.state.players - 1),
         )
 
     # -- moves -----------------------------------------------------------------------------
@@ -360,6 +361,7 @@ def _try_lock(f: IO[bytes]) -> bool:
 
 __all__ = [
     "HUMAN",
+    "HUMAN_NAME",
     "SaveError",
     "SaveReason",
     "Session",

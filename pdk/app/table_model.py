@@ -213,6 +213,7 @@ class SettleRow:
     session: int | None
     winner: bool
     lines: tuple[Said, ...]
+    left: tuple[str, ...] = ()  # the cards the seat still held, face up once the deal is over
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,9 +394,15 @@ def place_name(place: int, players: int) -> Said:
 
 
 def settlement_model(
-    profile: Profile, st: Settlement, viewer: int, totals: Sequence[int] | None
+    profile: Profile,
+    st: Settlement,
+    viewer: int,
+    totals: Sequence[int] | None,
+    hands: Sequence[int] | None = None,
 ) -> SettlementModel:
-    """Every number of the engine's settlement, with the reason it is what it is."""
+    """Every number of the engine's settlement, with the reason it is what it is, and
+    (given ``hands``, each seat's cards at the end) what each loser was left holding: the
+    table shows them face up, so a player sees what the count was made of."""
     rules = profile.settlement
     n = len(st.seats)
     liable = next((r.seat for r in st.seats if r.liable), None)
@@ -424,9 +431,11 @@ def settlement_model(
             # Each loser's own share; under 包赔 the liable seat paid it, so the engine's
             # payment for this seat is 0 and the share is said for the explanation only.
             share = st.share_of(seat)
+            x = r.multiplier * st.doubling
+            key = "tm_st_cards" if x > 1 else "tm_st_card_1x" if r.cards_left == 1 else "tm_st_cards_1x"
             lines.append(
                 Said.of(
-                    "tm_st_cards",
+                    key,
                     left=r.cards_left,
                     per=rules.per_card,
                     x=r.multiplier * st.doubling,
@@ -461,6 +470,7 @@ def settlement_model(
                 session=None if totals is None else totals[seat],
                 winner=seat == st.winner,
                 lines=tuple(lines),
+                left=() if hands is None else tuple(card_name(c) for c in _cards(hands[seat])),
             )
         )
     deal_lines = [Said.of("tm_st_doubling", x=st.doubling)] if st.doubling > 1 else []
@@ -486,11 +496,13 @@ def table_model(
     deal_no: int = 1,
     difficulty: str = "",
     variant: str = "",
+    hands: Sequence[int] | None = None,
 ) -> TableModel:
     """The snapshot for ``view.seat``. ``turn`` is the seat to move (None once the deal is
     over); ``settlement`` the engine's result once it is; ``totals`` the running session
     totals; ``auto`` the seats in 托管; ``hints_for_viewer`` computes the hints on the
-    viewer's turn (the normal bot's ranking of every legal play)."""
+    viewer's turn (the normal bot's ranking of every legal play); ``hands`` every seat's
+    cards, shown at the settlement once the deal is over (never before)."""
     you, n, sizes = view.seat, view.players, view.hand_sizes
     # Once the deal is over every seat is named by where it sits: the engine's 下家 would
     # skip the winner, and two seats would both be called 下家.
@@ -519,7 +531,7 @@ def table_model(
         )
         for k, s in ((k, (you + k) % n) for k in range(n))
     )
-    hand = _sorted([c for c in range(view.hand.bit_length()) if view.hand >> c & 1])
+    hand = _cards(view.hand)
     groups: list[list[str]] = []
     for i, c in enumerate(hand):
         if i and rank_of(c) == rank_of(hand[i - 1]):
@@ -550,9 +562,16 @@ def table_model(
         task=task,
         counter=counter(view),
         hints=hints,
-        settlement=None if settlement is None else settlement_model(view.profile, settlement, you, totals),
+        settlement=None
+        if settlement is None
+        else settlement_model(view.profile, settlement, you, totals, hands),
         hint_reasons=reasons,
     )
+
+
+def _cards(mask: int) -> list[int]:
+    """A hand's cards in the order the table shows them."""
+    return _sorted([c for c in range(mask.bit_length()) if mask >> c & 1])
 
 
 def hint_reason(hint: Hint) -> Said:

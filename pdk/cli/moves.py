@@ -102,7 +102,10 @@ def moves(
         plays = [{"cards": m.notation(), "kind": m.kind.label} for m in legal]
         print(json.dumps({"can_pass": can_pass, "plays": plays}, ensure_ascii=False))
         return
-    table = Table(title=tr("moves_title", language, n=len(legal)), title_justify="left")
+    table = Table(
+        title=tr("moves_title_1" if len(legal) == 1 else "moves_title", language, n=len(legal)),
+        title_justify="left",
+    )
     table.add_column(tr("col_kind", language))
     table.add_column(tr("col_cards", language))
     for m in legal:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import select
+import shlex
 import signal
 import sys
 import termios
@@ -24,7 +25,7 @@ from typing import Annotated
 
 import platformdirs
 import typer
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 
 from pdk.app.history import History
 from pdk.app.rules_in_words import reason_text
@@ -35,7 +36,7 @@ from pdk.bots import DIFFICULTIES, bot_names
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
 from pdk.cli.play_input import Cmd, parse_command
 from pdk.cli.prose import Prose
-from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
+from pdk.cli.table import SHORT, Frame, play_text, render_over, render_settlement, render_table
 from pdk.engine.events import BombStands, Event
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
@@ -92,6 +93,8 @@ class Ui:
     messages: list[str] = field(default_factory=list)
     hint: HintShown | None = None  # the hint on show, and the move it was for
     hint_at: int = -1
+    auto_note: str = ""  # the last 要不起 notice: a new one replaces it, they never pile up
+    resume: str = "pdk play"  # the command that finds this save again
 
 
 @contextmanager
@@ -142,6 +145,10 @@ class Game:
         if self.console.is_terminal:
             self.console.clear()
         self.console.print(render_table(frame, self.console.width))
+
+    def lines(self, *parts: RenderableType) -> int:
+        """How many lines these take on this terminal."""
+        return sum(len(self.console.render_lines(p, self.console.options, pad=False)) for p in parts)
 
     def ask(self, prompt: str) -> str:
         """Read one line at a prompt, after discarding keys typed ahead (on a terminal), so
@@ -251,7 +258,10 @@ class Game:
                     return  # 托管 was taken back during the pause: the turn is the player's
         if self.command(lambda: self.table.step(t.seq)) is not None and passing:
             cards = "" if beaten is None or beaten.play is None else beaten.play.text
-            self.ui.messages.append(tr("auto_passed", lang, cards=cards))
+            if self.ui.auto_note in self.ui.messages:
+                self.ui.messages.remove(self.ui.auto_note)
+            self.ui.auto_note = tr("auto_passed", lang, cards=cards)
+            self.ui.messages.append(self.ui.auto_note)
 
     def wait(self, seconds: float) -> None:
         """Pause between computer moves; while 托管 is on, a typed ``a``/``托管`` (or q)
@@ -354,7 +364,7 @@ class Game:
     def quit(self) -> None:
         s = self.session
         if self.unsaved is None:
-            self.say(tr("saved_quit", self.ui.lang, path=self.slot.path))
+            self.say(tr("saved_quit", self.ui.lang, path=self.slot.path, command=self.ui.resume))
         else:  # never "game saved" after a write that failed
             self.say(tr("quit_unsaved", self.ui.lang, detail=self.unsaved))
         deals = tr("deals_1" if s.deals_done == 1 else "deals_n", self.ui.lang, n=s.deals_done)
@@ -372,15 +382,25 @@ class Game:
         if self.console.is_terminal:
             self.console.clear()
         frame = Frame(t.model, lang, session_total=t.session_total)
-        self.console.print(render_over(frame, self.console.width))
+        width = self.console.width
+        # A short terminal (40×20) gets the screen that fits it, so the title never
+        # scrolls away: no trick line nor notices (the panel says the same), and the
+        # reasons only if they fit beside the cards each seat held.
+        short = self.console.is_terminal and self.console.height < SHORT
+        title = tr("settle_title", lang, n=t.deal_no)
+        head = render_over(frame, width, short)
+        sheet = render_settlement(sm, title, lang, width)
+        if short and self.lines(head, sheet) + 4 > self.console.height:
+            sheet = render_settlement(sm, title, lang, width, reasons=False)
+        self.console.print(head)
         # Notices not shown yet (要不起 in the last trick, a bomb's score, a note from
         # loading the save) are shown here once; the next deal starts without them.
-        if self.ui.messages:
+        if self.ui.messages and not short:
             self.console.print(Group(*(Prose(msg, style="yellow") for msg in self.ui.messages)))
         self.ui.messages = []
-        title = tr("settle_title", lang, n=t.deal_no)
-        self.console.print(render_settlement(sm, title, lang, self.console.width))
-        self.console.print(tr("record_saved", lang), markup=False)
+        self.console.print(sheet)
+        if not short:
+            self.console.print(tr("record_saved", lang), markup=False)
         self.say_path(str(self.table.archive.path(self.session)))
         while True:
             try:
@@ -506,7 +526,10 @@ def play(
     archive = Archive(base / "records", History(base / "history.sqlite3"))
     store = FileStore(base)
     table, unsaved = TableService.adopt(store, slot.path.stem, archive, session, hints=False)
-    game = Game(table, slot, Ui(language, delay))
+    ui = Ui(language, delay)
+    if save_dir is not None:  # plain `pdk play` would look in the default folder instead
+        ui.resume = f"pdk play --save-dir {shlex.quote(save_dir)}"
+    game = Game(table, slot, ui)
     game.ui.messages.extend(notes)
     if unsaved is not None:
         game.unsaved = unsaved

@@ -16,7 +16,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.table_model import card_name, play_model, settlement_model
+from pdk.app.session import HUMAN_NAME
+from pdk.app.table_model import card_name, play_model, seat_name, settlement_model
 from pdk.bots import bot_label, is_plugin, make_bot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
 from pdk.bots.knowledge import unseen_counts
@@ -34,7 +35,9 @@ from pdk.text.catalog import Lang, LocalizedError, tr
 
 
 def seat_names(record: GameRecord, lang: Lang) -> list[str]:
-    """'seat 0 (easy)' when the record says who sat there, else 'seat 0'."""
+    """A deal of ``pdk play`` or the page (one seat is "you") names seats as the table did
+    (You, Next player (normal), Previous player (normal)); any other record 'seat 0 (easy)'
+    when it says who sat there, else 'seat 0'."""
     players = record.profile.players
     who = None
     for key in ("bots", "players", "names"):
@@ -42,6 +45,12 @@ def seat_names(record: GameRecord, lang: Lang) -> list[str]:
         if isinstance(value, list) and len(value) == players and all(isinstance(v, str) for v in value):
             who = value
             break
+    if who is not None and who.count(HUMAN_NAME) == 1:
+        you = who.index(HUMAN_NAME)
+        names = [seat_name([1] * players, you, seat).text(lang) for seat in range(players)]
+        return [
+            n if seat == you else f"{n} ({w})" for seat, (n, w) in enumerate(zip(names, who, strict=True))
+        ]
     names = [tr("rp_seat", lang, seat=i) for i in range(players)]
     if who is not None:
         names = [f"{n} ({w})" for n, w in zip(names, who, strict=True)]
@@ -74,7 +83,7 @@ def action_plain(action: Action, lang: Lang) -> str:
 def move_plain(move: Move | None, lang: Lang) -> str:
     if move is None:
         return tr("rp_pass", lang)
-    return f"{move.notation()}  {move.kind.said(lang)}"
+    return f"{move.shown()}  {move.kind.said(lang)}"  # ranks as the table writes them (10, not T)
 
 
 def counter(state: GameState, viewer: int | None) -> list[tuple[int, int]]:

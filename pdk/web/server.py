@@ -26,10 +26,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from pdk.app.notation import one_card
+from pdk.app.rules_in_words import sections
 from pdk.app.service import Reply, SeatTable, TableService
 from pdk.app.session import HUMAN
 from pdk.app.store import StoreUnavailable
-from pdk.app.table_model import card_name, play_model, seat_name
+from pdk.app.table_model import card_name, play_model, seat_name, settlement_model
 from pdk.app.tables import TOKEN_PATTERN, TableStore
 from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import cards_of
@@ -41,6 +42,15 @@ STATIC = files("pdk.web") / "static"
 LangQ = Annotated[Literal["en", "zh"], Query()]
 TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
 CardStr = Annotated[str, Field(max_length=3), AfterValidator(one_card)]  # read by the service's notation
+
+
+# What a request's field must be, by field name, for the one-line refusal.
+_BAD_FIELD = {
+    "cards": "web_bad_cards",
+    "seq": "web_bad_seq",
+    "difficulty": "web_bad_difficulty",
+    "lang": "web_bad_lang",
+}
 
 
 def _difficulty(value: str) -> str:
@@ -155,24 +165,43 @@ def event_json(e: Event) -> dict[str, Any]:
 
 
 def replay_json(table: TableService, lang: Lang) -> dict[str, Any]:
-    """The finished deal play by play, every hand face up (only once it is over)."""
+    """The finished deal play by play, every hand face up (only once it is over): each
+    frame says who acted, with what (and its kind), and the play it had to beat (None on a
+    lead); the deal's end says who won and each seat's total with its reasons."""
     s = table.session
     n = s.state.players
     names = [seat_name([1] * n, HUMAN, seat).text(lang) for seat in range(n)]
     frames = []
     record = s.record()
+    top: dict[str, Any] | None = None  # the play on the table: what the next seat must beat
     for i, state in enumerate(record.states()):
         action = record.actions[i - 1] if i else None
+        play = None if action is None else action.play
         frames.append(
             {
                 "hands": [[card_name(c) for c in cards_of(h)] for h in state.hands],
                 "seat": None if action is None else action.seat,
-                "cards": None
-                if action is None or action.play is None
-                else [card_name(c) for c in sorted(action.play.cards)],
+                "cards": None if play is None else [card_name(c) for c in sorted(play.cards)],
+                "kind": None if play is None else play.kind.said(lang),
+                "beat": None if action is None else top,
             }
         )
-    return {"names": names, "frames": frames}
+        if play is not None and action is not None:
+            top = {"seat": action.seat, "cards": frames[-1]["cards"], "kind": frames[-1]["kind"]}
+        if state.prev is None:  # the trick was won (or not begun): the next seat leads
+            top = None
+    st = s.state.settlement()
+    model = settlement_model(s.profile, st, HUMAN, None)
+    result = [
+        {
+            "seat": r.seat,
+            "total": r.total,
+            "winner": r.winner,
+            "lines": [line.text(lang) for line in r.lines[:-1]],
+        }
+        for r in model.rows
+    ]
+    return {"names": names, "frames": frames, "winner": st.winner, "result": result}
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -247,10 +276,15 @@ def create_app(store: TableStore, pace_ms: int = 700) -> Any:
         return JSONResponse(table_json(reply.table, lang, pace_ms, reply.events))
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # Said in the player's words: which part of the request is wrong, never pydantic's
+        # own text ("path.token: String should match pattern ...").
         first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        detail = f"{where}: {first.get('msg', 'invalid')}"
+        loc = tuple(str(p) for p in first.get("loc", ()))
         lang: Lang = "zh" if request.query_params.get("lang") == "zh" else "en"
+        if loc[:2] == ("path", "token"):
+            return JSONResponse({"error": {"key": "web_bad_token", "text": tr("web_bad_token", lang)}}, 422)
+        field = loc[1] if len(loc) > 1 else (loc[0] if loc else "?")
+        detail = tr(_BAD_FIELD.get(field, "web_bad_field"), lang, field=field)
         return JSONResponse(
             {"error": {"key": "web_bad_request", "text": tr("web_bad_request", lang, detail=detail)}}, 422
         )
@@ -273,6 +307,27 @@ def create_app(store: TableStore, pace_ms: int = 700) -> Any:
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+    # The installable shell: the manifest and the service worker live at the root, since a
+    # worker only controls pages under its own path (it caches the shell, never the API).
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    def manifest() -> FileResponse:
+        return FileResponse(str(STATIC / "manifest.webmanifest"), media_type="application/manifest+json")
+
+    @app.get("/sw.js", include_in_schema=False)
+    def service_worker() -> FileResponse:
+        return FileResponse(
+            str(STATIC / "sw.js"), media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+        )
+
+    @app.get("/api/rules")
+    def get_rules(lang: LangQ = "en") -> dict[str, Any]:
+        """The rules of the profile this server deals, as ``pdk variants show`` says them."""
+        profile = store.profile
+        return {
+            "title": profile.title.said(lang),
+            "sections": [{"title": t, "rules": lines} for t, lines in sections(profile, lang)],
+        }
 
     @app.get("/api/labels")
     def get_labels(lang: LangQ = "en") -> dict[str, str]:
