@@ -191,7 +191,7 @@ def analyse(
     proven: list[int] = [0] * len(choices)
     refuted: list[int] = [0] * len(choices)
     for hands in deals:
-        base = _start(spot, hands)
+        base = sim_at(spot, hands)
         rivals = [o for o in range(base.n) if o != me and base.sizes[o]]
         solver = Solver(me, rivals) if solving else None
         for i, choice in enumerate(choices):
@@ -294,7 +294,7 @@ def _compositions(n: int, k: int) -> Iterator[tuple[int, ...]]:
             yield (first, *rest)
 
 
-def _start(spot: Spot, hands: dict[int, int]) -> Sim:
+def sim_at(spot: Spot, hands: dict[int, int]) -> Sim:
     """The sampled deal as it stands: replayed from the record's history, or set up from
     the position text (which has no history to replay)."""
     if spot.position is None:

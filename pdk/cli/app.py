@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from pdk import __version__
-from pdk.cli import advise, moves, play, replay, review, selfplay, serve, stats, variants
+from pdk.cli import advise, moves, play, puzzles, replay, review, selfplay, serve, stats, variants
 from pdk.cli.common import sane_environment, silence_stdout, stdout_closed
 from pdk.text.catalog import Lang, default_lang, tr
 
@@ -50,6 +50,7 @@ app.command()(serve.serve)
 app.command()(advise.advise)
 app.command("review")(review.review_cmd)
 app.add_typer(variants.variants_app)
+app.add_typer(puzzles.puzzles_app)
 
 
 def _click_kind(exc: BaseException) -> str | None:

@@ -21,6 +21,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "pos_beat_seat": ("position: seat {seat} cannot have to beat its own play", "局面：座位 {seat} 不能压自己的牌"),
     "pos_bombs": ("position: bombs:B0,B1,… needs one count per seat, got {value}", "局面：bombs: 需要每个座位一个数，收到 {value}"),
     "pos_over": ("position: the deal is already over", "局面：这一局已经结束"),
+    "moves_err_hand_or_position": ("give either --hand or --position", "请给出 --hand 或 --position 之一"),
     # pdk advise
     "adv_title": ("{who} to move — {n} choices, {deals} deals searched{exact}", "{who} 出牌 —— {n} 种选择，搜索 {deals} 副牌{exact}"),
     "adv_exact": (" (every hidden deal)", "（全部暗牌分布）"),
@@ -76,5 +77,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "pz_none": ("no puzzle matches (level {level})", "没有符合条件的题目（难度 {level}）"),
     "pz_made": ("{n} puzzles written to {path} ({deals} deals searched in {secs:.1f} s)", "已写入 {n} 道题到 {path}（{secs:.1f} 秒内搜索 {deals} 局）"),
     "pz_bad_file": ("{path}: not a puzzle file ({detail})", "{path}：不是题目文件（{detail}）"),
-    "pz_seat_you": ("you", "你"),
+    "pz_unproved": ("puzzle {id} does not re-prove", "第 {id} 题未能重新证明"),
+    "pz_checked": ("{n} puzzles re-proved by the solver", "{n} 道题已由求解器重新证明"),
+    "pz_first_out": ("puzzles need a first-out variant ({name} plays to the last)", "残局题需要先出完即结束的玩法（{name} 打到最后）"),
 }
