@@ -31,7 +31,9 @@ from pdk.engine.record import GameRecord
 LEVELS = ("easy", "normal", "hard")
 
 
-def records(variant: str, deals: int, seed: int, rotate: bool = True) -> list[tuple[tuple[str, ...], GameRecord]]:
+def records(
+    variant: str, deals: int, seed: int, rotate: bool = True
+) -> list[tuple[tuple[str, ...], GameRecord]]:
     profile = load_profile(variant)
     out = []
     for k in range(deals):

@@ -10,15 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.files import parse as parse_record
 from pdk.app.registry import load_profile
 from pdk.bots.analysis import Proof, Spot, analyse
+from pdk.bots.simple import RandomBot
 from pdk.engine import position_text as P
 from pdk.engine.cards import CardPlace, cards_of, format_cards, mask_of
-from pdk.engine.rules import resolve_cards
 from pdk.engine.deal import deal
+from pdk.engine.rules import resolve_cards
 from pdk.engine.state import GameState
-from pdk.bots.simple import RandomBot
 from tests.conftest import run_pdk
 
 C16 = load_profile("classic16")
@@ -132,7 +131,9 @@ def test_a_bad_position_is_one_line_and_exit_2(text: str, needle: str) -> None:
 
 
 def test_advise_from_a_record_and_a_move_number_as_json() -> None:
-    res = run_pdk("advise", str(REPLAYS / "bao_dan_endgame.json"), "--move", "3", "--json", "--budget", "2000")
+    res = run_pdk(
+        "advise", str(REPLAYS / "bao_dan_endgame.json"), "--move", "3", "--json", "--budget", "2000"
+    )
     assert res.returncode == 0, res.stderr
     data = json.loads(res.stdout)
     assert data["plays"] and data["deals"] >= 8

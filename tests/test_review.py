@@ -106,8 +106,8 @@ def test_review_reads_a_selfplay_jsonl_game(tmp_path: Path) -> None:
 
 def test_a_tampered_review_in_a_record_is_ignored() -> None:
     record, _, _ = blundered_record()
-    for junk in (5, [1, 2], {"plays": "x"}, {"plays": [{"n": "1", "mark": "??"}, {"n": 99999, "mark": "??",
-                                                                                   "loss": [1]}]}):  # fmt: skip
+    bad_plays = [{"n": "1", "mark": "??"}, {"n": 99999, "mark": "??", "loss": [1]}]
+    for junk in (5, [1, 2], {"plays": "x"}, {"plays": bad_plays}):
         assert marks(replace(record, meta={"review": junk})) == {}
     rv = review(record, seats={0}, budget=300)
     again = parse(json.dumps(annotate(record, rv).to_dict()))

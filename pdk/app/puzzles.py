@@ -19,7 +19,7 @@ from typing import Any
 
 from pdk.app.registry import load_profile
 from pdk.bots import make_bot
-from pdk.bots.analysis import Spot, same_play, sim_at
+from pdk.bots.analysis import Spot, sim_at
 from pdk.bots.endgame import Endgame, OutOfNodes
 from pdk.bots.hard import Solver
 from pdk.bots.sim import Sim
@@ -83,14 +83,22 @@ def load(path: Path | None = None) -> list[Puzzle]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise PuzzleFileError(str(exc).splitlines()[0][:200]) from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != FORMAT
+        or not isinstance(data.get("puzzles"), list)
+    ):
         raise PuzzleFileError(f"format is not {FORMAT}")
     out = []
     for entry in data["puzzles"]:
         try:
             answer = entry["answer"]
-            out.append(Puzzle(int(entry["id"]), str(entry["position"]),
-                              None if answer is None else str(answer), str(entry["kind"]), int(entry["plays"])))  # fmt: skip
+            answer = None if answer is None else str(answer)
+            out.append(
+                Puzzle(
+                    int(entry["id"]), str(entry["position"]), answer, str(entry["kind"]), int(entry["plays"])
+                )
+            )
         except (KeyError, TypeError, ValueError):
             raise PuzzleFileError(f"puzzle entry {str(entry)[:60]} is malformed") from None
     return out
@@ -206,4 +214,3 @@ def mine(variant: str, games: int, seed: int, bots: tuple[str, ...] = ("normal",
             state.step(players[state.turn].choose(state.view(state.turn)))
         if progress is not None:
             progress(g + 1, games)
-

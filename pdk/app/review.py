@@ -117,23 +117,22 @@ def review(
             legal = view.legal_moves()
             choices = len(legal) + (1 if view.can_pass(legal) else 0)
             if choices < 2:
-                zero = Interval(0.0, 0.0, 0.0)
-                out.append(PlayReview(number, action.seat, played, played, zero, "", None, zero, zero, zero, zero,
-                                      choices))  # fmt: skip
+                z = Interval(0.0, 0.0, 0.0)
+                out.append(PlayReview(number, action.seat, played, played, z, "", None, z, z, z, z, choices))
             else:
                 a = analyse(Spot.of_view(view), budget=budget, seed=seed, top=TOP, include=(played,))
                 mine = a.find(played)
                 assert mine is not None
                 loss = a.loss(played)
-                acc = 100.0 * max(0.0, 1.0 - max(0.0, loss.mean) / (SCALE * u))
-                out.append(PlayReview(number, action.seat, played, a.best.move, loss, mark_of(loss, u), acc,
+                score = 100.0 * max(0.0, 1.0 - max(0.0, loss.mean) / (SCALE * u))
+                out.append(PlayReview(number, action.seat, played, a.best.move, loss, mark_of(loss, u), score,
                                       mine.points, mine.win, a.best.points, a.best.win, choices))  # fmt: skip
         if progress is not None:
             progress(number, total)
     seat_reviews = []
     for seat in range(record.profile.players):
         rated = [p for p in out if p.seat == seat and p.accuracy is not None]
-        acc = sum(p.accuracy or 0.0 for p in rated) / len(rated) if rated else None
+        acc: float | None = sum(p.accuracy or 0.0 for p in rated) / len(rated) if rated else None
         seat_reviews.append(SeatReview(seat, acc, len(rated), sum(p.mark == "?" for p in rated),
                                        sum(p.mark == "??" for p in rated)))  # fmt: skip
     marked = sorted((p for p in out if p.mark), key=lambda p: -p.loss.mean)[:TURNING]

@@ -184,7 +184,9 @@ def analyse(
     big = max(view.hand_sizes)
     cost = sum(view.hand_sizes) * judgement_cost(big) / big
     policy = "judge" if cost <= JUDGE_LIMIT else "greedy"
-    solving = sum(view.hand_sizes) <= SOLVE_CARDS or exact and size_of(C.from_mask(view.hand)) <= SOLVE_CARDS
+    solving = sum(view.hand_sizes) <= SOLVE_CARDS or (
+        exact and size_of(C.from_mask(view.hand)) <= SOLVE_CARDS
+    )
     first_out = view.profile.end == "first_out"
     scores: list[list[float]] = [[] for _ in choices]
     wins: list[int] = [0] * len(choices)

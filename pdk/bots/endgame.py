@@ -92,9 +92,9 @@ class Endgame:
                 if first:
                     pick, pick_value, first = m, got, False
                     continue
-                if mine and got is not None and (pick_value is None or got < pick_value):
-                    pick, pick_value = m, got
-                elif not mine and pick_value is not None and (got is None or got > pick_value):
+                if (mine and got is not None and (pick_value is None or got < pick_value)) or (
+                    not mine and pick_value is not None and (got is None or got > pick_value)
+                ):
                     pick, pick_value = m, got
             out.append((sim.turn, pick))
             sim.advance(pick)

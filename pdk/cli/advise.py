@@ -24,7 +24,9 @@ from pdk.text.catalog import Lang, tr
 
 BudgetOpt = Annotated[
     int,
-    typer.Option("--budget", "-b", help="Search work per decision, in rollout-cards (more: narrower intervals)."),
+    typer.Option(
+        "--budget", "-b", help="Search work per decision, in rollout-cards (more: narrower intervals)."
+    ),
 ]
 MIN_BUDGET, MAX_BUDGET = 100, 1_000_000
 
@@ -79,12 +81,17 @@ def advise(
     move: Annotated[
         int | None, typer.Option("--move", "-m", min=1, help="With a record: advise on play N (1 = first).")
     ] = None,
-    game: Annotated[int | None, typer.Option("--game", "-g", min=1, help="Line K of a JSONL record file.")] = None,
+    game: Annotated[
+        int | None, typer.Option("--game", "-g", min=1, help="Line K of a JSONL record file.")
+    ] = None,
     top: Annotated[
-        int | None, typer.Option("--top", "-n", min=1, max=200, help="Only the best N choices (default: all).")
+        int | None,
+        typer.Option("--top", "-n", min=1, max=200, help="Only the best N choices (default: all)."),
     ] = None,
     budget: BudgetOpt = DEFAULT_BUDGET,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="The search's seed (same seed, same numbers).")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="The search's seed (same seed, same numbers).")
+    ] = 0,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:

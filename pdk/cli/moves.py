@@ -79,7 +79,7 @@ def moves(
     play: Annotated[str | None, typer.Option("--play", help="Judge this one play ('pass' to pass).")] = None,
     position: Annotated[
         str | None,
-        typer.Option("--position", help="A position text (docs/position.md) instead of --hand/--beat/--next-holds."),
+        typer.Option("--position", help="A position text (docs/position.md) instead of --hand and --beat."),
     ] = None,
     variant: VariantOpt = "classic16",
     as_json: JsonOpt = False,

@@ -31,7 +31,9 @@ puzzles_app = typer.Typer(
     invoke_without_command=True,
 )
 
-FileOpt = Annotated[Path | None, typer.Option("--file", "-f", help="A puzzle file (default: the shipped set).")]
+FileOpt = Annotated[
+    Path | None, typer.Option("--file", "-f", help="A puzzle file (default: the shipped set).")
+]
 
 
 def _load(path: Path | None, lang: Lang) -> list[Puzzle]:
@@ -44,11 +46,18 @@ def _load(path: Path | None, lang: Lang) -> list[Puzzle]:
 @puzzles_app.callback()
 def puzzles(
     ctx: typer.Context,
-    level: Annotated[int | None, typer.Option("--level", "-l", min=1, max=4, help="1 easy … 4 expert.")] = None,
-    number: Annotated[int | None, typer.Option("--id", min=1, help="This puzzle (default: a random one).")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Pick the puzzle by this seed.")] = None,
+    level: Annotated[
+        int | None, typer.Option("--level", "-l", min=1, max=4, help="1 easy … 4 expert.")
+    ] = None,
+    number: Annotated[
+        int | None, typer.Option("--id", min=1, help="This puzzle (default: a random one).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", min=0, help="Pick the puzzle by this seed.")
+    ] = None,
     answer: Annotated[
-        str | None, typer.Option("--answer", "-a", help="Answer at once (cards or 'pass') instead of being asked.")
+        str | None,
+        typer.Option("--answer", "-a", help="Answer at once (cards or 'pass') instead of being asked."),
     ] = None,
     file: FileOpt = None,
     lang: LangOpt = None,
@@ -93,7 +102,9 @@ def show(p: Puzzle, pos: TablePosition, lang: Lang) -> None:
     console = out_console()
     who = tr("rp_seat", lang, seat=pos.turn)
     level = tr(f"pz_level_{p.level}", lang)
-    console.print(tr("pz_title", lang, id=p.id, level=level, goal=tr("pz_goal_win", lang, who=who)), style="bold")
+    console.print(
+        tr("pz_title", lang, id=p.id, level=level, goal=tr("pz_goal_win", lang, who=who)), style="bold"
+    )
     for seat, hand in enumerate(pos.hands):
         label = Text(f"{tr('rp_seat', lang, seat=seat)}: ", style="bold cyan" if seat == pos.turn else "bold")
         label.append_text(cards_text(cards_of(hand or 0)))
@@ -145,7 +156,9 @@ def _read(text: str, pos: TablePosition, lang: Lang) -> Move | None:
 @puzzles_app.command("make")
 def make(
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the puzzles (JSON).")],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, max=1_000_000, help="Bot games to mine.")] = 100,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, max=1_000_000, help="Bot games to mine.")
+    ] = 100,
     variant: Annotated[str, typer.Option("--variant", "-v", help="A first-out rule profile.")] = "classic16",
     seed: Annotated[int, typer.Option("--seed", "-s", min=0)] = 0,
     lang: LangOpt = None,

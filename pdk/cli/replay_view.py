@@ -338,7 +338,8 @@ def transcript(
             lines.append(note)
         if number in reviewed:
             m = reviewed[number]
-            lines.append(tr("rp_tr_review", lang, mark=m.mark, best=m.best or tr("rp_pass", lang), loss=m.loss))
+            best = m.best or tr("rp_pass", lang)
+            lines.append(tr("rp_tr_review", lang, mark=m.mark, best=best, loss=m.loss))
         for seat in range(state.players):
             if state.bomb_bonuses[seat] > bonuses[seat]:
                 lines.append(bomb_line(record, names[seat], lang))

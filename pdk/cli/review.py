@@ -26,9 +26,13 @@ def review_cmd(
     file: Annotated[Path, typer.Argument(help="A game record (.json) or a JSONL file of records.")],
     game: Annotated[int | None, typer.Option("--game", "-g", min=1, help="Line K of a JSONL file.")] = None,
     seat: Annotated[int | None, typer.Option("--seat", help="Review only this seat's plays.")] = None,
-    all_seats: Annotated[bool, typer.Option("--all", help="Review every seat's plays (the default).")] = False,
+    all_seats: Annotated[
+        bool, typer.Option("--all", help="Review every seat's plays (the default).")
+    ] = False,
     budget: BudgetOpt = DEFAULT_BUDGET,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="The search's seed (same seed, same review).")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="The search's seed (same seed, same review).")
+    ] = 0,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the record annotated with the review here.")
     ] = None,
@@ -78,9 +82,11 @@ def render(record: GameRecord, rv: Review, source: str, lang: Lang) -> None:
     title = tr("rv_title", lang, source=source, variant=record.profile.name,
                seed=record.seed if record.seed is not None else "—", budget=rv.budget)  # fmt: skip
     table = Table(title=title, title_justify="left")
-    for key, justify in (("rv_col_n", "right"), ("rv_col_seat", "left"), ("rv_col_played", "left"),
-                         ("rv_col_best", "left"), ("rv_col_loss", "right"), ("rv_col_win", "right")):  # fmt: skip
-        table.add_column(tr(key, lang), justify=justify)  # type: ignore[arg-type]
+    table.add_column(tr("rv_col_n", lang), justify="right")
+    for key in ("rv_col_seat", "rv_col_played", "rv_col_best"):
+        table.add_column(tr(key, lang))
+    table.add_column(tr("rv_col_loss", lang), justify="right")
+    table.add_column(tr("rv_col_win", lang), justify="right")
     for p in rv.plays:
         played = play_said(p.played, lang)
         if p.forced:
@@ -104,5 +110,6 @@ def render(record: GameRecord, rv: Review, source: str, lang: Lang) -> None:
         console.print(tr("rv_turning_none", lang), markup=False)
     for n in rv.turning:
         p = rv.plays[[q.number for q in rv.plays].index(n)]
-        console.print(tr("rv_turning_one", lang, n=n, who=names[p.seat], played=play_said(p.played, lang),
-                         best=play_said(p.best, lang), loss=p.loss.mean), markup=False, highlight=False)  # fmt: skip
+        said = tr("rv_turning_one", lang, n=n, who=names[p.seat], played=play_said(p.played, lang),
+                  best=play_said(p.best, lang), loss=p.loss.mean)  # fmt: skip
+        console.print(said, markup=False, highlight=False)

@@ -110,9 +110,7 @@ class TablePosition:
                     passed.append(Action(s, None))
                 s = (s + 1) % n
             trick = (Action(self.beat_seat, play), *passed)
-        played_any = tuple(
-            self.sizes[s] < self.profile.hand_size or s == self.beat_seat for s in range(n)
-        )
+        played_any = tuple(self.sizes[s] < self.profile.hand_size or s == self.beat_seat for s in range(n))
         must = None
         if not self.played and self.beat is None and self.profile.lead.must_contain:
             must = next((c for c in lead_order(self.profile) if self.hand >> c & 1), None)
