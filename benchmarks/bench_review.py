@@ -22,6 +22,7 @@ import time
 
 from pdk.app.files import parse
 from pdk.app.match import GameTask, mean_ci, play_game
+from pdk.app.puzzles import load, mine, prove
 from pdk.app.registry import load_profile
 from pdk.app.review import review
 from pdk.bots.analysis import DEFAULT_BUDGET, Spot, analyse
@@ -86,6 +87,25 @@ def accuracy(args: argparse.Namespace) -> None:
     print(json.dumps({"variant": args.variant, "budget": args.budget, "deals": args.deals, "levels": out}))
 
 
+def mine_rate(args: argparse.Namespace) -> None:
+    t0 = time.process_time()
+    found = list(mine(args.variant, args.deals, args.seed))
+    secs = time.process_time() - t0
+    rate = round(60 * len(found) / secs, 1)
+    print(json.dumps({"variant": args.variant, "games": args.deals, "puzzles": len(found),
+                      "cpu_s": round(secs, 1), "puzzles_per_min": rate}))  # fmt: skip
+
+
+def reprove(args: argparse.Namespace) -> None:
+    t0 = time.process_time()
+    shipped = load()
+    failed = [p.id for p in shipped if not prove(p)]
+    secs = round(time.process_time() - t0, 1)
+    print(json.dumps({"puzzles": len(shipped), "failed": failed, "cpu_s": secs}))
+    if failed:
+        sys.exit(1)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=("speed", "advise", "accuracy", "mine", "puzzles"))
@@ -95,7 +115,8 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
-    {"speed": speed, "advise": advise, "accuracy": accuracy}[args.what](args)
+    modes = {"speed": speed, "advise": advise, "accuracy": accuracy, "mine": mine_rate, "puzzles": reprove}
+    modes[args.what](args)
 
 
 if __name__ == "__main__":

@@ -114,6 +114,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Review: {mark} better was {best} (−{loss:.2f} points)",
         "复盘：{mark} 更好的是 {best}（损失 {loss:.2f} 分）",
     ),
+    # the page's 复盘 and hint numbers (pdk.web.review_api, static/review.js)
+    "web_rv_button": ("Review 复盘", "复盘"),
+    "web_rv_title": ("Review of deal {n}: your plays", "第 {n} 局复盘：你的出牌"),
+    "web_rv_wait": ("Reviewing your plays…", "正在复盘你的出牌……"),
+    "web_rv_accuracy": ("Accuracy {acc}% · {q} ? · {qq} ??", "准确率 {acc}% · {q} 个 ? · {qq} 个 ??"),
+    "web_rv_better": ("better:", "更好："),
+    "web_rv_lost": ("−{loss} points", "损失 {loss} 分"),
+    "web_rv_forced": ("forced", "唯一选择"),
+    "web_rv_graph": (
+        "Your expected points after each play (dots: ? and ??)",
+        "每手之后你的期望得分（圆点：? 与 ??）",
+    ),
+    "web_rv_none": ("No choices to review in this deal.", "本局没有可复盘的选择。"),
+    "web_rv_close": ("Close", "关闭"),
+    "web_rv_numbers": ("Numbers", "数字"),
+    "web_rv_numbers_title": ("Expected points · win chance", "期望得分 · 胜率"),
+    "web_rv_not_your_turn": ("Numbers are for your turn only.", "只在轮到你时显示数字。"),
     # puzzles
     "pz_title": ("残局 puzzle {id} — {level}: {goal}", "残局 第 {id} 题 —— {level}：{goal}"),
     "pz_goal_win": (
