@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from tooling import CHROMIUM_ARGS
 
+from pdk.app.puzzles import Puzzle
 from pdk.app.registry import load_profile
 from pdk.app.session import HUMAN
 from pdk.app.table_model import card_name
@@ -121,5 +122,66 @@ def test_the_review_view_and_the_numbers_toggle_in_chromium(
         if page.locator('[data-testid="review-graph"]').count():
             assert page.locator('[data-testid="review-graph"] polyline').count() == 1
         page.screenshot(path=str(tmp_path / "review.png"))
+        assert not errors, errors
+        browser.close()
+
+
+def answer_cards(p: Puzzle) -> list[str]:
+    """The cards of a puzzle's answer, as the page names them."""
+    pos = p.table()
+    position = pos.view().position()
+    move = next(m for m in position.legal_moves() if p.is_answer(m))
+    return [card_name(c) for c in sorted(position.play_for(move).cards)]
+
+
+def test_the_puzzle_endpoints(tmp_path: Path) -> None:
+    from pdk.app.puzzles import load
+
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=5, difficulty="easy")
+    client = TestClient(create_app(store, pace_ms=0))
+    p = next(q for q in load() if q.answer is not None and q.level >= 2)
+    shown = client.get(f"/api/puzzles/{p.id}?lang=zh").json()
+    assert shown["position"] == p.position and "残局" in shown["title"]
+    cards = answer_cards(p)
+    right = client.post(f"/api/puzzles/{p.id}/answer", json={"cards": cards})
+    assert right.status_code == 200 and right.json()["right"] is True
+    line = right.json()["line"]
+    assert line[0] == {"seat": shown["turn"], "cards": cards}
+    hand = shown["hands"][shown["turn"]]
+    for card in hand:  # every legal single but the answer is refuted, with the answer shown
+        got = client.post(f"/api/puzzles/{p.id}/answer", json={"cards": [card]})
+        if got.status_code == 200 and [card] != cards:
+            assert got.json()["right"] is False and got.json()["answer_line"][0]["cards"] == cards
+            assert got.json()["line"][-1]["seat"] != shown["turn"]  # a rival goes out
+        else:
+            assert got.status_code in (200, 422)
+    assert client.post(f"/api/puzzles/{p.id}/answer", json={"cards": ["R"]}).status_code == 422
+    assert client.get("/api/puzzles/999999").status_code == 404
+    assert client.get("/api/puzzles/0").status_code == 422
+    assert client.get("/puzzles").status_code == 200
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
+def test_the_puzzle_page_in_chromium(server: tuple[str, TableStore]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from pdk.app.puzzles import load
+
+    url, _ = server
+    p = next(q for q in load() if q.answer is not None)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US").new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}puzzles?id={p.id}")
+        page.wait_for_selector('[data-testid="pz-card"]')
+        for card in answer_cards(p):
+            page.click(f'#pz-hand [data-card="{card}"]')
+        page.click('[data-testid="pz-play"]')
+        page.wait_for_selector('#pz-result [data-right="true"]')
+        assert page.locator("#pz-result li").count() >= 2  # the winning line
+        page.click('[data-testid="pz-next"]')
+        page.wait_for_selector('[data-testid="pz-card"]')
         assert not errors, errors
         browser.close()

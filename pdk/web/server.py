@@ -28,6 +28,7 @@ from pdk.app.tables import TOKEN_PATTERN, Table, TableStore
 from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import cards_of
 from pdk.text.catalog import MESSAGES, Lang, LocalizedError, tr
+from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
 
 MAX_BODY = 4096
@@ -289,6 +290,7 @@ def create_app(store: TableStore, pace_ms: int = 700) -> Any:
             return JSONResponse(replay_json(table, lang))
 
     add_review_routes(app, store)
+    add_puzzle_routes(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return body_limit(app)
 

@@ -187,6 +187,12 @@ function addNumbersToggle() {
   });
   const langButton = $("#lang-toggle");
   bar.insertBefore(b, langButton);
+  const link = document.createElement("a");
+  link.href = "/puzzles";
+  link.className = "small";
+  link.id = "puzzles-link";
+  link.textContent = t("pz_link");
+  bar.insertBefore(link, langButton);
 }
 
 async function start() {
