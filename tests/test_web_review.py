@@ -3,6 +3,7 @@ view in Chromium (skipped without a Chromium binary)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import threading
@@ -21,6 +22,7 @@ from pdk.app.table_model import card_name
 from pdk.app.tables import TableStore
 from pdk.engine.cards import cards_of
 from pdk.web.server import create_app
+from tests.conftest import run_pdk
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -66,6 +68,12 @@ def test_review_and_numbers_endpoints(tmp_path: Path) -> None:
     assert body["plays"] and all(p["seat"] == HUMAN for p in body["plays"])
     assert body["seats"][HUMAN]["decisions"] == sum(p["accuracy"] is not None for p in body["plays"])
     assert client.get("/api/table/" + "x" * 32 + "/review").status_code in (404, 422)
+    # The record pdk serve wrote for the deal reviews from the command line too.
+    written = sorted((tmp_path / "records").glob("*.json"))
+    assert written
+    res = run_pdk("review", str(written[-1]), "--seat", "0", "--budget", "500", "--json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["seats"][0]["decisions"] == body["seats"][HUMAN]["decisions"]
 
 
 @pytest.fixture(scope="module")
