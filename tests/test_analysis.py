@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import load_profile
+from pdk.app.registry import available_profiles, load_profile
 from pdk.bots.analysis import Proof, Spot, analyse
 from pdk.bots.simple import RandomBot
 from pdk.engine import position_text as P
@@ -143,3 +143,23 @@ def test_advise_from_a_record_and_a_move_number_as_json() -> None:
     assert P.parse(data["position"], C16).format() == data["position"]
     table = run_pdk("advise", data["position"], "--top", "3", "--lang", "zh")
     assert table.returncode == 0 and "期望得分" in table.stdout
+
+
+@pytest.mark.parametrize("name", [p.name for p in available_profiles()])
+def test_position_texts_of_every_profile_round_trip_and_analyse(name: str) -> None:
+    profile = load_profile(name)
+    for seed in range(3):
+        state = GameState(profile, deal(profile, seed))
+        bots = [RandomBot(seed + i) for i in range(profile.players)]
+        k = 0
+        while not state.over:
+            if k % 9 == 4:
+                view = state.view(state.turn)
+                text = P.of_view(view, tuple(state.bomb_bonuses)).format()
+                again = P.parse(text, profile)
+                assert again.format() == text
+                assert sorted(again.view().legal_moves()) == sorted(view.legal_moves())
+            state.step(bots[state.turn].choose(state.view(state.turn)))
+            k += 1
+    a = analyse(Spot.of_position(again), budget=300, top=3)
+    assert a.plays and all(p.points.low <= p.points.mean <= p.points.high for p in a.plays)
