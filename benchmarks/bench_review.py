@@ -25,7 +25,7 @@ from pdk.app.match import GameTask, mean_ci, play_game
 from pdk.app.puzzles import load, mine, prove
 from pdk.app.registry import load_profile
 from pdk.app.review import review
-from pdk.bots.analysis import DEFAULT_BUDGET, Spot, analyse
+from pdk.bots.analysis import ADVISE_BUDGET, DEFAULT_BUDGET, Spot, analyse
 from pdk.engine.deal import deal_seed
 from pdk.engine.record import GameRecord
 
@@ -59,13 +59,14 @@ def speed(args: argparse.Namespace) -> None:
 
 def advise(args: argparse.Namespace) -> None:
     times = []
+    budget = ADVISE_BUDGET if args.budget == DEFAULT_BUDGET else args.budget
     for _, rec in records(args.variant, max(1, args.positions // 10), args.seed, rotate=False):
         states = list(rec.states())[:-1]
         for st in states[:: max(1, len(states) // 10)]:
             t0 = time.process_time()
-            analyse(Spot.of_view(st.view(st.turn)), budget=args.budget)
+            analyse(Spot.of_view(st.view(st.turn)), budget=budget)
             times.append(time.process_time() - t0)
-    print(json.dumps({"variant": args.variant, "budget": args.budget, "positions": len(times),
+    print(json.dumps({"variant": args.variant, "budget": budget, "positions": len(times),
                       "median_s": statistics.median(times), "max_s": max(times)}))  # fmt: skip
 
 

@@ -53,6 +53,8 @@ from pdk.engine.state import PlayerView
 # The default budget in rollout-cards per decision: a classic16 deal reviewed for every
 # seat in well under 20 s on one core (benchmarks/bench_review.py).
 DEFAULT_BUDGET = 12000
+# ``pdk advise`` values one position, every legal play by default: more work for it.
+ADVISE_BUDGET = 40000
 MIN_DEALS = 8
 MAX_DEALS = 600
 # The solver is asked when the cards still in play are few; each question gets this many

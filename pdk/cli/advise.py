@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pdk.bots.analysis import DEFAULT_BUDGET, Analysis, Interval, PlayValue, Proof, Spot, analyse
+from pdk.bots.analysis import ADVISE_BUDGET, Analysis, Interval, PlayValue, Proof, Spot, analyse
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
 from pdk.cli.replay import load_or_fail
 from pdk.engine import position_text as P
@@ -88,7 +88,7 @@ def advise(
         int | None,
         typer.Option("--top", "-n", min=1, max=200, help="Only the best N choices (default: all)."),
     ] = None,
-    budget: BudgetOpt = DEFAULT_BUDGET,
+    budget: BudgetOpt = ADVISE_BUDGET,
     seed: Annotated[
         int, typer.Option("--seed", "-s", min=0, help="The search's seed (same seed, same numbers).")
     ] = 0,
