@@ -100,3 +100,24 @@ def test_the_solution_line_ends_with_the_seat_out() -> None:
     for _, m in moves:
         sim.advance(m)
     assert sim.sizes[pos.turn] == 0 and same_play(moves[0][1], answer)
+
+
+# From a bot game: seat 0 leads with 7 TTT J 2; seat 2 has not played. Only the 2 first
+# (nobody can beat it) lets seat 0 go out before seat 2 plays a card: a 全关.
+SWEEP = ("classic16 0 7cTsTcTdJh2s/3d4s4h5h7h8h9h9c9dJcJdQsQhQdKcAh/4c6h6c6d8cKd "
+         "3s3h3c4d5s5c5d6s7s7d8s8d9sThJsQcKsKhAcAd -")  # fmt: skip
+
+
+def test_a_shut_out_puzzle_is_solved_and_reproved() -> None:
+    from pdk.app.puzzles import solve
+    from pdk.app.registry import load_profile
+    from pdk.engine.position_text import parse
+
+    got = solve(parse(SWEEP, load_profile("classic16")), goal="sweep")
+    assert got is not None
+    move, plays = got
+    assert move is not None and move.notation() == "2" and plays == 2
+    right = Puzzle(1, SWEEP, "2", "single", 2, "sweep")
+    assert prove(right)
+    assert not prove(Puzzle(1, SWEEP, "7", "single", 2, "sweep"))
+    assert not prove(Puzzle(1, SWEEP, "2", "single", 2, "win"))  # going out first alone: more than one way

@@ -36,6 +36,7 @@ NODES = 60_000
 PROVE_NODES = 2_000_000
 # Levels by the plays the proof needs: 2, 3, 4, 5 or more.
 LEVELS = (2, 3, 4, 5)
+GOALS = ("win", "sweep")
 
 
 def level_of(plays: int) -> int:
@@ -50,6 +51,7 @@ class Puzzle:
     answer: str | None  # the winning play's rank notation; None: pass
     kind: str
     plays: int
+    goal: str = "win"  # or "sweep": go out before the seats yet to play play a card (全关)
 
     @property
     def level(self) -> int:
@@ -57,7 +59,7 @@ class Puzzle:
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "position": self.position, "answer": self.answer, "kind": self.kind,
-                "plays": self.plays, "level": self.level}  # fmt: skip
+                "plays": self.plays, "level": self.level, "goal": self.goal}  # fmt: skip
 
     def table(self) -> TablePosition:
         return parse(self.position, load_profile(variant_of(self.position)))
@@ -94,11 +96,11 @@ def load(path: Path | None = None) -> list[Puzzle]:
         try:
             answer = entry["answer"]
             answer = None if answer is None else str(answer)
-            out.append(
-                Puzzle(
-                    int(entry["id"]), str(entry["position"]), answer, str(entry["kind"]), int(entry["plays"])
-                )
-            )
+            goal = str(entry.get("goal", "win"))
+            if goal not in GOALS:
+                raise ValueError(goal)
+            out.append(Puzzle(int(entry["id"]), str(entry["position"]), answer, str(entry["kind"]),
+                              int(entry["plays"]), goal))  # fmt: skip
         except (KeyError, TypeError, ValueError):
             raise PuzzleFileError(f"puzzle entry {str(entry)[:60]} is malformed") from None
     return out
@@ -121,13 +123,21 @@ def choices(sim: Sim) -> list[Move | None]:
     return moves
 
 
-def solve(pos: TablePosition, nodes: int = NODES) -> tuple[Move | None, int] | None:
+def shut_seats(sim: Sim, me: int) -> tuple[int, ...]:
+    """The rivals who have not played a card yet (a 全关 keeps them so)."""
+    return tuple(o for o in range(sim.n) if o != me and sim.sizes[o] and not sim.played_any[o])
+
+
+def solve(pos: TablePosition, nodes: int = NODES, goal: str = "win") -> tuple[Move | None, int] | None:
     """The position's unique winning play and the plays its proof needs, when exactly one
-    choice forces going out first and every other is refuted; None otherwise (or when the
-    budget runs out)."""
+    choice forces going out first (``goal="sweep"``: with the seats yet to play shut out)
+    and every other is refuted; None otherwise (or when the budget runs out)."""
     sim = open_sim(pos)
     me = pos.turn
-    eg = Endgame(me, [o for o in range(sim.n) if o != me and sim.sizes[o]], nodes)
+    shut = shut_seats(sim, me) if goal == "sweep" else ()
+    if goal == "sweep" and not shut:
+        return None
+    eg = Endgame(me, [o for o in range(sim.n) if o != me and sim.sizes[o]], nodes, shut)
     winner: tuple[Move | None, int] | None = None
     options = choices(sim)
     if len(options) < 2:
@@ -147,28 +157,40 @@ def solve(pos: TablePosition, nodes: int = NODES) -> tuple[Move | None, int] | N
     return winner
 
 
-def line(pos: TablePosition, first: Move | None) -> list[tuple[int, Move | None]]:
+def line(pos: TablePosition, first: Move | None, goal: str = "win") -> list[tuple[int, Move | None]]:
     """The game after ``first``: the quickest win after the answer, the refutation after
     any other play (``bots.endgame.Endgame.line``)."""
     sim = open_sim(pos)
     me = pos.turn
-    eg = Endgame(me, [o for o in range(sim.n) if o != me and sim.sizes[o]], PROVE_NODES)
+    shut = shut_seats(sim, me) if goal == "sweep" else ()
+    eg = Endgame(me, [o for o in range(sim.n) if o != me and sim.sizes[o]], PROVE_NODES, shut)
     sim.advance(first)
     return [(me, first), *eg.line(sim)]
 
 
 def prove(p: Puzzle, nodes: int = PROVE_NODES) -> bool:
-    """Re-prove a puzzle with the hard bot's solver: the answer forces going out first and
-    every other legal choice does not (an exhausted budget is no proof)."""
+    """Re-prove a puzzle with the hard bot's solver (a 全关 puzzle: with ``_sweeps``): the
+    answer forces the goal and every other legal choice does not (an exhausted budget is
+    no proof)."""
     pos = p.table()
     sim = open_sim(pos)
     me = pos.turn
     rivals = [o for o in range(sim.n) if o != me and sim.sizes[o]]
+    shut = shut_seats(sim, me)
+    if p.goal == "sweep" and not shut:
+        return False
     found = False
     for m in choices(sim):
         child = sim.clone()
         child.advance(m)
-        won = Solver(me, rivals).wins(child, nodes)
+        won: bool | None
+        if p.goal == "sweep":
+            try:
+                won = _sweeps(child, me, rivals, shut, [nodes])
+            except OutOfNodes:
+                won = None
+        else:
+            won = Solver(me, rivals).wins(child, nodes)
         if won is None:
             return False
         if p.is_answer(m):
@@ -178,6 +200,28 @@ def prove(p: Puzzle, nodes: int = PROVE_NODES) -> bool:
         elif won:
             return False
     return found
+
+
+def _sweeps(sim: Sim, me: int, rivals: list[int], shut: tuple[int, ...], budget: list[int]) -> bool:
+    """The re-proof of a 全关 puzzle: plain AND/OR search without a transposition table (a
+    separate search from ``Endgame``'s): ``me`` goes out before any rival does and before
+    any seat of ``shut`` plays a card, whatever they do."""
+    if any(sim.played_any[o] for o in shut):
+        return False
+    if not sim.sizes[me]:
+        return True
+    if sim.done or any(not sim.sizes[o] for o in rivals):
+        return False
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise OutOfNodes
+    mine = sim.turn == me
+    for m in choices(sim):
+        child = sim.clone()
+        child.advance(m)
+        if _sweeps(child, me, rivals, shut, budget) == mine:
+            return mine
+    return not mine
 
 
 def open_position(state: GameState) -> TablePosition:
@@ -205,12 +249,15 @@ def mine(variant: str, games: int, seed: int, bots: tuple[str, ...] = ("normal",
                 text = pos.format()
                 if text not in seen:
                     seen.add(text)
-                    got = solve(pos)
-                    if got is not None and got[1] >= LEVELS[0]:
-                        move, plays = got
-                        found += 1
-                        yield Puzzle(found, text, None if move is None else move.notation(),
-                                     "pass" if move is None else move.kind.label, plays)  # fmt: skip
+                    for goal in ("sweep", "win"):  # a 全关 is the rarer find: looked for first
+                        got = solve(pos, goal=goal)
+                        if got is not None and got[1] >= LEVELS[0]:
+                            move, plays = got
+                            answer = None if move is None else move.notation()
+                            found += 1
+                            kind = "pass" if move is None else move.kind.label
+                            yield Puzzle(found, text, answer, kind, plays, goal)
+                            break
             state.step(players[state.turn].choose(state.view(state.turn)))
         if progress is not None:
             progress(g + 1, games)

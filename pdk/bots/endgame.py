@@ -2,7 +2,8 @@
 lines that show it.
 
 With every hand known, ``plays_to_win`` answers "can the seat to move go out before every
-rival, whatever they do, and in how few of its own plays?" by minimax on the engine's
+rival, whatever they do, and in how few of its own plays?" (with ``shut``: and before the
+rivals who have not played yet play a card, a 全关) by minimax on the engine's
 transition (``Sim``): the seat takes the quickest forced win, the rivals (playing together,
 as ``hard.Solver`` assumes) the longest resistance or a refutation. ``None`` means the
 rivals can stop it. The count is the puzzle's difficulty (the plays the proof needs).
@@ -29,9 +30,11 @@ class OutOfNodes(Exception):
 class Endgame:
     """Minimax with a transposition table for one open-handed position's seat ``me``."""
 
-    def __init__(self, me: int, rivals: list[int], nodes: int = 200_000) -> None:
+    def __init__(self, me: int, rivals: list[int], nodes: int = 200_000, shut: tuple[int, ...] = ()) -> None:
+        """``shut``: rivals that must not play a card before ``me`` is out (a 全关 of them)."""
         self.me = me
         self.rivals = rivals
+        self.shut = shut
         self.nodes = nodes
         self.memo: dict[Key, int | None] = {}
 
@@ -44,6 +47,8 @@ class Endgame:
     def plays_to_win(self, sim: Sim) -> int | None:
         """``me``'s plays (passes not counted) to go out first against the best defence,
         or None when the rivals can stop it; ``OutOfNodes`` past the budget."""
+        if any(sim.played_any[o] for o in self.shut):
+            return None
         if not sim.sizes[self.me]:
             return 0
         if sim.done or any(not sim.sizes[o] for o in self.rivals):
@@ -79,7 +84,7 @@ class Endgame:
         sim = sim.clone()
         out: list[tuple[int, Move | None]] = []
         while len(out) < limit and sim.sizes[self.me] and not sim.done:
-            if any(not sim.sizes[o] for o in self.rivals):
+            if any(not sim.sizes[o] for o in self.rivals) or any(sim.played_any[o] for o in self.shut):
                 break
             mine = sim.turn == self.me
             pick: Move | None = None

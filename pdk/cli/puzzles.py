@@ -84,17 +84,17 @@ def puzzles(
             answer = "q"
     if answer.strip().lower() in ("q", "quit"):
         console.print(tr("pz_answer", language, play=_answer_said(pick, pos, language)), markup=False)
-        _print_line(line(pos, _answer_move(pick, pos)), language)
+        _print_line(line(pos, _answer_move(pick, pos), pick.goal), language)
         return
     move = _read(answer, pos, language)
     if pick.is_answer(move):
         console.print(tr("pz_right", language, play=play_said(move, language)), style="bold green")
-        _print_line(line(pos, move), language)
+        _print_line(line(pos, move, pick.goal), language)
         return
     console.print(tr("pz_wrong", language, play=play_said(move, language)), style="bold red")
-    _print_line(line(pos, move), language)
+    _print_line(line(pos, move, pick.goal), language)
     console.print(tr("pz_answer", language, play=_answer_said(pick, pos, language)), markup=False)
-    _print_line(line(pos, _answer_move(pick, pos)), language)
+    _print_line(line(pos, _answer_move(pick, pos), pick.goal), language)
     raise typer.Exit(1)
 
 
@@ -103,7 +103,7 @@ def show(p: Puzzle, pos: TablePosition, lang: Lang) -> None:
     who = tr("rp_seat", lang, seat=pos.turn)
     level = tr(f"pz_level_{p.level}", lang)
     console.print(
-        tr("pz_title", lang, id=p.id, level=level, goal=tr("pz_goal_win", lang, who=who)), style="bold"
+        tr("pz_title", lang, id=p.id, level=level, goal=tr(f"pz_goal_{p.goal}", lang, who=who)), style="bold"
     )
     for seat, hand in enumerate(pos.hands):
         label = Text(f"{tr('rp_seat', lang, seat=seat)}: ", style="bold cyan" if seat == pos.turn else "bold")

@@ -33,11 +33,11 @@ class AnswerBody(BaseModel):
     cards: Annotated[list[CardStr], Field(max_length=40)] | None = None  # None: pass
 
 
-def _line(pos: TablePosition, first: Move | None) -> list[dict[str, Any]]:
+def _line(pos: TablePosition, first: Move | None, goal: str) -> list[dict[str, Any]]:
     """A line as the page shows it: each play on the cards its seat held."""
     out = []
     hands = [h or 0 for h in pos.hands]
-    for seat, move in line(pos, first):
+    for seat, move in line(pos, first, goal):
         cards = None
         if move is not None:
             picked = _pick(cards_of(hands[seat]), move)
@@ -82,7 +82,7 @@ def add_puzzle_routes(app: FastAPI) -> None:
         pos = p.table()
         names = [tr("rp_seat", lang, seat=s) for s in range(len(pos.hands))]
         level = tr(f"pz_level_{p.level}", lang)
-        goal = tr("pz_goal_win", lang, who=names[pos.turn])
+        goal = tr(f"pz_goal_{p.goal}", lang, who=names[pos.turn])
         return JSONResponse(
             {
                 "id": p.id,
@@ -119,7 +119,7 @@ def add_puzzle_routes(app: FastAPI) -> None:
         return JSONResponse(
             {
                 "right": right,
-                "line": _line(pos, move),
-                "answer_line": None if right else _line(pos, solution),
+                "line": _line(pos, move, p.goal),
+                "answer_line": None if right else _line(pos, solution, p.goal),
             }
         )
