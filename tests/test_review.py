@@ -4,6 +4,7 @@ profile's records review, the annotated record replays with its marks."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -125,3 +126,15 @@ def test_a_tampered_review_in_a_record_is_ignored() -> None:
 def test_review_bad_options_are_one_line(args: tuple[str, ...], needle: str) -> None:
     res = run_pdk("review", str(REPLAYS / "shut_out.json"), *args)
     assert res.returncode == 2 and needle in res.stderr, res.stderr
+
+
+def test_the_replay_screen_shows_a_marked_play() -> None:
+    from rich.console import Console
+
+    from pdk.cli.replay_view import Frame, render_frame
+
+    record, number, seat = blundered_record()
+    annotated = annotate(record, review(record, seats={seat}))
+    console = Console(width=120, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(render_frame(annotated, list(annotated.states()), Frame("g", number, None), "en"))
+    assert "Review: ?? better was" in console.export_text()
