@@ -233,7 +233,8 @@ def open_position(state: GameState) -> TablePosition:
 
 
 def mine(variant: str, games: int, seed: int, bots: tuple[str, ...] = ("normal", "normal", "normal"),
-         progress: Callable[[int, int], None] | None = None) -> Iterator[Puzzle]:  # fmt: skip
+         progress: Callable[[int, int], None] | None = None,
+         goals: tuple[str, ...] = ("sweep", "win")) -> Iterator[Puzzle]:  # fmt: skip
     """Puzzles from ``games`` bot games of ``variant`` (first-out profiles), in the order
     found, without repeats; ids from 1."""
     profile = load_profile(variant)
@@ -249,7 +250,7 @@ def mine(variant: str, games: int, seed: int, bots: tuple[str, ...] = ("normal",
                 text = pos.format()
                 if text not in seen:
                     seen.add(text)
-                    for goal in ("sweep", "win"):  # a 全关 is the rarer find: looked for first
+                    for goal in goals:  # by default a 全关 first: the rarer find
                         got = solve(pos, goal=goal)
                         if got is not None and got[1] >= LEVELS[0]:
                             move, plays = got
