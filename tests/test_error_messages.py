@@ -307,7 +307,7 @@ def test_play_resumes_a_save_whose_deal_does_not_replay(tmp_path: Path) -> None:
             "没有选项 --bogus（见 'pdk moves -h'）",
             "No such option: --bogus",
         ),
-        (("moves",), "缺少选项 '--hand'（见 'pdk moves -h'）", "Missing option '--hand'."),
+        (("moves",), "请给出 --hand 或 --position 之一", "give either --hand or --position"),
         (
             ("moves", "--hand", "3", "--hnd", "3"),
             "没有选项 --hnd（可用的选项：--hand）",

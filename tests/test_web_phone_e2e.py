@@ -21,8 +21,8 @@ import test_web_e2e as base
 from tooling import LAYOUTS
 
 from pdk.app.registry import load_profile
-from pdk.app.tables import TableStore
 from pdk.app.rules_in_words import sections
+from pdk.app.tables import TableStore
 from pdk.web.server import create_app
 
 pytestmark = pytest.mark.skipif(base.CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")

@@ -76,13 +76,18 @@ def pass_facts(view: PlayerView) -> list[PassFact]:
 class Sampler:
     """Draws the hidden hands (rank counts per seat) consistent with the public facts."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(
+        self, view: PlayerView, *, unseen: int | None = None, holders: list[int] | None = None
+    ) -> None:
+        """``unseen`` and ``holders`` override what is read from the view: a position
+        text has no history to count, and an open hand is no longer hidden."""
         self.view = view
         profile = view.profile
         self.gen: Generator = generator_for(profile)
-        self.unseen = unseen_counts(view)
+        self.unseen = unseen_counts(view) if unseen is None else unseen
         self.ranks = C.ranks_list(self.unseen)
-        self.holders = [s for s in range(view.players) if s != view.seat]
+        others = [s for s in range(view.players) if s != view.seat]
+        self.holders = others if holders is None else list(holders)
         self.sizes = [view.hand_sizes[s] for s in self.holders]
         aside = len(self.ranks) - sum(self.sizes)
         if aside > 0:  # an undealt pile (set-aside cards): a holder nobody plays from

@@ -9,7 +9,7 @@ import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from pdk import __version__
-from pdk.cli import moves, play, replay, selfplay, serve, stats, variants
+from pdk.cli import advise, moves, play, puzzles, replay, review, selfplay, serve, stats, variants
 from pdk.cli.common import sane_environment, silence_stdout, stdout_closed
 from pdk.text.catalog import Lang, default_lang, tr
 
@@ -48,7 +48,10 @@ app.command()(moves.moves)
 app.command()(selfplay.selfplay)
 app.command()(replay.replay)
 app.command()(serve.serve)
+app.command()(advise.advise)
+app.command("review")(review.review_cmd)
 app.add_typer(variants.variants_app)
+app.add_typer(puzzles.puzzles_app)
 
 
 def _click_kind(exc: BaseException) -> str | None:

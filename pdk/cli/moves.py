@@ -19,6 +19,7 @@ from pdk.cli.common import (
 )
 from pdk.cli.play_input import PASS_WORDS
 from pdk.engine import counts as C
+from pdk.engine import position_text as P
 from pdk.engine.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
 from pdk.engine.combos import Move, classify, move_of, preferred_lead
 from pdk.engine.position import IllegalPlay, Position, Reason, check, is_one_suit, resolve_cards
@@ -68,7 +69,7 @@ def sort_key(move: Move) -> tuple[int, int, int, int]:
 
 
 def moves(
-    hand: Annotated[str, typer.Option("--hand", help="Your cards, e.g. '334455TJQKA2'.")],
+    hand: Annotated[str | None, typer.Option("--hand", help="Your cards, e.g. '334455TJQKA2'.")] = None,
     beat: Annotated[
         str | None, typer.Option("--beat", help="The play you must beat (omit when leading).")
     ] = None,
@@ -76,6 +77,10 @@ def moves(
         int, typer.Option("--next-holds", min=1, max=108, help="Cards your 下家 holds (1 = 报单).")
     ] = 16,
     play: Annotated[str | None, typer.Option("--play", help="Judge this one play ('pass' to pass).")] = None,
+    position: Annotated[
+        str | None,
+        typer.Option("--position", help="A position text (docs/position.md) instead of --hand and --beat."),
+    ] = None,
     variant: VariantOpt = "classic16",
     as_json: JsonOpt = False,
     lang: LangOpt = None,
@@ -85,13 +90,25 @@ def moves(
     for option, value in (("--hand", hand), ("--beat", beat), ("--play", play)):
         if value is not None and not value.strip(" ,\t"):
             fail(tr("err_no_cards", language, option=option))
-    profile = profile_or_fail(variant, language)
-    deck = mask_of(profile.deck_cards)
-    hand_mask, beat_cards = resolve_position(hand, beat, deck, language)
-    prev = None
-    if beat is not None and beat_cards is not None:
-        prev = parse_beat(profile, beat, beat_cards, language)
-    pos = Position(profile, hand_mask, prev, next_holds == 1)
+    if (position is None) == (hand is None):
+        fail(tr("moves_err_hand_or_position", language))
+    text = None
+    if position is not None:
+        try:
+            table_pos = P.parse(position, profile_or_fail(P.variant_of(position), language))
+        except P.PositionError as exc:
+            fail(exc.message(language))
+        pos = table_pos.view().position()
+        text = table_pos.format()
+    else:
+        assert hand is not None
+        profile = profile_or_fail(variant, language)
+        deck = mask_of(profile.deck_cards)
+        hand_mask, beat_cards = resolve_position(hand, beat, deck, language)
+        prev = None
+        if beat is not None and beat_cards is not None:
+            prev = parse_beat(profile, beat, beat_cards, language)
+        pos = Position(profile, hand_mask, prev, next_holds == 1)
     console = out_console()
     if play is not None:
         _judge(pos, play, as_json, language)
@@ -100,7 +117,10 @@ def moves(
     can_pass = pos.can_pass(legal)
     if as_json:
         plays = [{"cards": m.notation(), "kind": m.kind.label} for m in legal]
-        print(json.dumps({"can_pass": can_pass, "plays": plays}, ensure_ascii=False))
+        data: dict[str, object] = {"can_pass": can_pass, "plays": plays}
+        if text is not None:
+            data["position"] = text
+        print(json.dumps(data, ensure_ascii=False))
         return
     table = Table(
         title=tr("moves_title_1" if len(legal) == 1 else "moves_title", language, n=len(legal)),
@@ -111,7 +131,7 @@ def moves(
     for m in legal:
         table.add_row(m.kind.said(language), m.notation())
     console.print(table)
-    if prev is None:
+    if pos.prev is None:
         console.print(tr("moves_cannot_pass_lead", language))
     elif can_pass:
         console.print(tr("moves_none" if not legal else "moves_can_pass", language))

@@ -16,6 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pdk.app.review import marks
 from pdk.app.session import HUMAN_NAME
 from pdk.app.table_model import card_name, play_model, seat_name, settlement_model
 from pdk.bots import bot_label, is_plugin, make_bot
@@ -272,6 +273,11 @@ def _frame(
         last = Text(f"{tr('rp_last', lang)} ({frame.step}) ", style="bold")
         last.append_text(action_text(record.actions[frame.step - 1], names, lang, width))
         parts.append(last)
+        reviewed = marks(record).get(frame.step)
+        if reviewed is not None:  # a record annotated by pdk review
+            note = tr("rp_review_note", lang, mark=reviewed.mark, best=reviewed.best or tr("rp_pass", lang),
+                      loss=reviewed.loss)  # fmt: skip
+            parts.append(Text(note, style="bold red" if reviewed.mark == "??" else "yellow"))
     else:
         parts.append(Text(tr("rp_start", lang, who=names[state.turn]), style="bold"))
     if state.over:
@@ -321,6 +327,7 @@ def transcript(
         shown = cards_text(cards_of(hand)).plain if viewer in (None, seat) else tr("rp_hidden", lang)
         lines.append(f"  {names[seat]}{lead}: {shown}")
     state = GameState(record.profile, record.deal)
+    reviewed = marks(record)
     trick_no = 0
     width = len(str(len(record.actions)))
     for number, action in enumerate(record.actions, 1):
@@ -338,6 +345,10 @@ def transcript(
         lines.append(f"  {number:>{width}}. {names[action.seat]}: {action_plain(action, lang)}")
         if note:
             lines.append(note)
+        if number in reviewed:
+            m = reviewed[number]
+            best = m.best or tr("rp_pass", lang)
+            lines.append(tr("rp_tr_review", lang, mark=m.mark, best=best, loss=m.loss))
         lines.extend(bomb_line(record, names[e.seat], lang) for e in events if isinstance(e, BombStands))
         for e in events:
             if isinstance(e, PlayerOut) and record.profile.end == "first_out":

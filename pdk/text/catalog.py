@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from pdk.text.messages import (
+    analysis,
     bots,
     cards,
     combos,
@@ -70,6 +71,7 @@ _PARTS = (
     hints.MESSAGES,
     table_model.MESSAGES,
     web.MESSAGES,
+    analysis.MESSAGES,
 )
 MESSAGES: dict[str, tuple[str, str]] = _catalogue()
 

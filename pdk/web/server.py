@@ -36,6 +36,8 @@ from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import cards_of
 from pdk.engine.events import BaoDan, BombStands, DealOver, Event, Passed, Played, PlayerOut, TrickWon
 from pdk.text.catalog import MESSAGES, Lang, LocalizedError, tr
+from pdk.web.puzzles_api import add_puzzle_routes
+from pdk.web.review_api import add_review_routes
 
 MAX_BODY = 4096
 STATIC = files("pdk.web") / "static"
@@ -400,6 +402,8 @@ def create_app(store: TableStore, pace_ms: int = 700) -> Any:
                 return JSONResponse({"error": err}, 409)
             return JSONResponse(replay_json(table, lang))
 
+    add_review_routes(app, store)
+    add_puzzle_routes(app)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return body_limit(app)
 

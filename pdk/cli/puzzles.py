@@ -1,0 +1,186 @@
+"""``pdk puzzles``: solve a 残局 puzzle in the terminal; ``pdk puzzles make`` mines new ones
+from bot games and ``pdk puzzles check`` re-proves a puzzle file (``pdk.app.puzzles``)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from pdk.app.files import atomic_write
+from pdk.app.puzzles import Puzzle, PuzzleFileError, dumps, line, load, mine, prove
+from pdk.cli.advise import play_said
+from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console, profile_or_fail
+from pdk.cli.play_input import PASS_WORDS
+from pdk.cli.replay_view import cards_text
+from pdk.engine.cards import CardParseError, CardPlace, cards_of, parse_specs
+from pdk.engine.combos import Move
+from pdk.engine.deal import Rng
+from pdk.engine.position import IllegalPlay, Reason, check, resolve_cards
+from pdk.engine.position_text import TablePosition
+from pdk.text.catalog import Lang, excerpt, tr
+
+puzzles_app = typer.Typer(
+    name="puzzles",
+    help="残局 puzzles: one play forces the win — find it.",
+    no_args_is_help=False,
+    invoke_without_command=True,
+)
+
+FileOpt = Annotated[
+    Path | None, typer.Option("--file", "-f", help="A puzzle file (default: the shipped set).")
+]
+
+
+def _load(path: Path | None, lang: Lang) -> list[Puzzle]:
+    try:
+        return load(path)
+    except PuzzleFileError as exc:
+        fail(tr("pz_bad_file", lang, path=path or "puzzles.json", detail=str(exc)))
+
+
+@puzzles_app.callback()
+def puzzles(
+    ctx: typer.Context,
+    level: Annotated[
+        int | None, typer.Option("--level", "-l", min=1, max=4, help="1 easy … 4 expert.")
+    ] = None,
+    number: Annotated[
+        int | None, typer.Option("--id", min=1, help="This puzzle (default: a random one).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", min=0, help="Pick the puzzle by this seed.")
+    ] = None,
+    answer: Annotated[
+        str | None,
+        typer.Option("--answer", "-a", help="Answer at once (cards or 'pass') instead of being asked."),
+    ] = None,
+    file: FileOpt = None,
+    lang: LangOpt = None,
+) -> None:
+    """Show a puzzle, take your play, and say why it wins or loses."""
+    if ctx.invoked_subcommand is not None:
+        return
+    language = lang_or_fail(lang)
+    pool = _load(file, language)
+    if number is not None:
+        pool = [p for p in pool if p.id == number]
+    if level is not None:
+        pool = [p for p in pool if p.level == level]
+    if not pool:
+        fail(tr("pz_none", language, level=level or "-"))
+    pick = pool[Rng(seed if seed is not None else time.time_ns()).below(len(pool))]
+    pos = pick.table()
+    console = out_console()
+    show(pick, pos, language)
+    if answer is None:
+        try:
+            answer = input(tr("pz_prompt", language))
+        except EOFError:
+            answer = "q"
+    if answer.strip().lower() in ("q", "quit"):
+        console.print(tr("pz_answer", language, play=_answer_said(pick, pos, language)), markup=False)
+        _print_line(line(pos, _answer_move(pick, pos), pick.goal), language)
+        return
+    move = _read(answer, pos, language)
+    if pick.is_answer(move):
+        console.print(tr("pz_right", language, play=play_said(move, language)), style="bold green")
+        _print_line(line(pos, move, pick.goal), language)
+        return
+    console.print(tr("pz_wrong", language, play=play_said(move, language)), style="bold red")
+    _print_line(line(pos, move, pick.goal), language)
+    console.print(tr("pz_answer", language, play=_answer_said(pick, pos, language)), markup=False)
+    _print_line(line(pos, _answer_move(pick, pos), pick.goal), language)
+    raise typer.Exit(1)
+
+
+def show(p: Puzzle, pos: TablePosition, lang: Lang) -> None:
+    console = out_console()
+    who = tr("rp_seat", lang, seat=pos.turn)
+    level = tr(f"pz_level_{p.level}", lang)
+    console.print(
+        tr("pz_title", lang, id=p.id, level=level, goal=tr(f"pz_goal_{p.goal}", lang, who=who)), style="bold"
+    )
+    for seat, hand in enumerate(pos.hands):
+        label = Text(f"{tr('rp_seat', lang, seat=seat)}: ", style="bold cyan" if seat == pos.turn else "bold")
+        label.append_text(cards_text(cards_of(hand or 0)))
+        console.print(label)
+    if pos.beat is not None and pos.beat_seat is not None:
+        table = Text(f"{tr('rp_trick', lang)}: {tr('rp_seat', lang, seat=pos.beat_seat)} ", style="bold")
+        table.append_text(cards_text(pos.beat))
+        console.print(table)
+    else:
+        console.print(tr("rp_trick_empty", lang, who=who), style="dim")
+    console.print(f"{p.position}", style="dim", markup=False, highlight=False)
+
+
+def _answer_move(p: Puzzle, pos: TablePosition) -> Move | None:
+    if p.answer is None:
+        return None
+    view = pos.view()
+    return next(m for m in view.legal_moves() if p.is_answer(m))
+
+
+def _answer_said(p: Puzzle, pos: TablePosition, lang: Lang) -> str:
+    return play_said(_answer_move(p, pos), lang)
+
+
+def _print_line(moves: list[tuple[int, Move | None]], lang: Lang) -> None:
+    console = out_console()
+    for seat, m in moves:
+        console.print(tr("pz_line", lang, who=tr("rp_seat", lang, seat=seat), play=play_said(m, lang)),
+                      markup=False, highlight=False)  # fmt: skip
+
+
+def _read(text: str, pos: TablePosition, lang: Lang) -> Move | None:
+    """The player's answer as a legal play of the position; one line and exit 2 if not."""
+    position = pos.view().position()
+    cards = None
+    try:
+        if text.strip().lower() not in PASS_WORDS:
+            try:
+                parse_specs(text)
+                cards = resolve_cards(text, position.hand, CardPlace.HAND)
+            except CardParseError as exc:
+                raise IllegalPlay(Reason.NOT_IN_HAND, cards=excerpt(text.strip())) from exc
+        played = check(position, cards)
+    except IllegalPlay as exc:
+        fail(tr("pz_illegal", lang, reason=exc.message(lang)))
+    return None if played is None else played.move
+
+
+@puzzles_app.command("make")
+def make(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the puzzles (JSON).")],
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, max=1_000_000, help="Bot games to mine.")
+    ] = 100,
+    variant: Annotated[str, typer.Option("--variant", "-v", help="A first-out rule profile.")] = "classic16",
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0)] = 0,
+    lang: LangOpt = None,
+) -> None:
+    """Mine puzzles from bot games: positions where the exact solver proves one play wins."""
+    language = lang_or_fail(lang)
+    if profile_or_fail(variant, language).end != "first_out":
+        fail(tr("pz_first_out", language, name=variant))
+    t0 = time.perf_counter()
+    found = list(mine(variant, games, seed))
+    atomic_write(out, dumps(found) + "\n")
+    secs = time.perf_counter() - t0
+    out_console().print(tr("pz_made", language, n=len(found), path=out, deals=games, secs=secs), markup=False)
+
+
+@puzzles_app.command("check")
+def check_cmd(file: FileOpt = None, lang: LangOpt = None) -> None:
+    """Re-prove every puzzle of a file with the solver (exit 1 at the first that fails)."""
+    language = lang_or_fail(lang)
+    pool = _load(file, language)
+    for p in pool:
+        if not prove(p):
+            fail(tr("pz_unproved", language, id=p.id), 1)
+    out_console().print(tr("pz_checked", language, n=len(pool)), markup=False)
+    sys.stdout.flush()

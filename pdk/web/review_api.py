@@ -1,0 +1,111 @@
+"""The page's numbers: the 复盘 review of the deal just finished, and a candidate's numbers
+for the hint (``pdk.app.review``, ``pdk.bots.analysis``), as two read-only endpoints.
+
+They live beside the table's endpoints (``server.create_app`` adds them) and read a table
+only under its lock; the search itself runs outside it. Only the human seat is valued: the
+review of its plays after the deal, the numbers of its choices while it is to move; both
+see only that seat's view, like every bot. A review is kept per table and deal (the last
+``KEEP``), so opening it twice costs one search.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Path, Query
+from fastapi.responses import JSONResponse, Response
+
+from pdk.app.review import review, to_dict
+from pdk.app.session import HUMAN
+from pdk.app.table_model import card_name
+from pdk.app.tables import TOKEN_PATTERN, TableStore
+from pdk.bots.analysis import Spot, analyse, same_play
+from pdk.engine.cards import cards_of
+from pdk.engine.combos import Move
+from pdk.engine.state import PlayerView
+from pdk.text.catalog import Lang, tr
+
+# Budgets for the page: a review of one seat in a few seconds, a hint's numbers in about one.
+REVIEW_BUDGET = 6000
+HINT_BUDGET = 4000
+HINT_TOP = 5
+KEEP = 64
+
+LangQ = Annotated[Literal["en", "zh"], Query()]
+TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
+
+
+def _cards(view: PlayerView, move: Move | None) -> list[str] | None:
+    """The cards of ``move`` from the seat's hand (a better play is shown on the very cards
+    the seat held)."""
+    if move is None:
+        return None
+    play = view.position().play_for(move)
+    return [card_name(c) for c in sorted(play.cards)]
+
+
+def add_review_routes(app: FastAPI, store: TableStore) -> None:
+    kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+
+    def error(key: str, lang: Lang, status: int) -> JSONResponse:
+        return JSONResponse({"error": {"key": key, "text": tr(key, lang)}}, status)
+
+    @app.get("/api/table/{token}/review")
+    def review_deal(token: TokenP, lang: LangQ = "en") -> Response:
+        table = store.get(token)
+        if table is None:
+            return error("web_no_table", lang, 404)
+        with table.lock:
+            if not table.session.state.over:
+                return error("web_not_over", lang, 409)
+            record = table.session.record()
+            key = (token, table.session.deal_no)
+        data = kept.get(key)
+        if data is None:
+            data = to_dict(review(record, seats={HUMAN}, budget=REVIEW_BUDGET, seed=record.seed or 0))
+            states = list(record.states())
+            for entry in data["plays"]:
+                n, seat = entry["n"], entry["seat"]
+                action = record.actions[n - 1]
+                before = states[n - 1]
+                played = None if action.play is None else sorted(action.play.cards)
+                entry["played_cards"] = None if played is None else [card_name(c) for c in played]
+                options = [*before.view(seat).legal_moves(), None]
+                best = next((m for m in options if _notation(m) == entry["best"]), None)
+                same = same_play(best, action.play.move if action.play else None)
+                entry["best_cards"] = None if same else _cards(before.view(seat), best)
+                entry["hand"] = [card_name(c) for c in cards_of(before.hands[seat])]
+            kept[key] = data
+            while len(kept) > KEEP:
+                kept.popitem(last=False)
+        return JSONResponse(data)
+
+    @app.get("/api/table/{token}/numbers")
+    def numbers(token: TokenP, lang: LangQ = "en") -> Response:
+        table = store.get(token)
+        if table is None:
+            return error("web_no_table", lang, 404)
+        with table.lock:
+            state = table.session.state
+            if state.over or state.turn != HUMAN:  # the view below is read under the lock
+                return error("web_rv_not_your_turn", lang, 409)
+            view = state.view(HUMAN)
+            seq = table.seq
+            seed = table.session.seed
+        a = analyse(Spot.of_view(view), budget=HINT_BUDGET, seed=seed, top=HINT_TOP)
+        plays = [
+            {
+                "cards": _cards(view, p.move),
+                "text": tr("adv_pass", lang) if p.move is None else p.move.shown(),
+                "points": [round(p.points.mean, 2), round(p.points.low, 2), round(p.points.high, 2)],
+                "win": [round(p.win.mean, 3), round(p.win.low, 3), round(p.win.high, 3)],
+                "proof": None if p.proof is None else p.proof.value,
+            }
+            for p in a.plays
+        ]
+        return JSONResponse({"seq": seq, "deals": a.deals, "plays": plays})
+
+
+def _notation(move: Move | None) -> str | None:
+    return None if move is None else move.notation()

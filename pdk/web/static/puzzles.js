@@ -1,0 +1,122 @@
+// The 残局 puzzle page: shows an open-handed endgame, takes the player's play and shows
+// the line that proves it right or wrong (/api/puzzles).
+import { cardEl, cardsRow } from "./cards.js";
+
+const $ = (sel) => document.querySelector(sel);
+const store = window.localStorage;
+const lang = store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
+let L = {};
+let all = [];
+let current = null;
+let selected = new Set();
+const t = (k) => L[k] ?? k;
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  };
+  const res = await fetch(`/api/${path}${path.includes("?") ? "&" : "?"}lang=${lang}`, init);
+  return { ok: res.ok, data: await res.json() };
+}
+
+function drawHand() {
+  const box = $("#pz-hand");
+  box.innerHTML = "";
+  current.hands[current.turn].forEach((c, i) => {
+    const el = cardEl(c);
+    el.dataset.testid = "pz-card";
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-pressed", String(selected.has(i)));
+    el.classList.toggle("selected", selected.has(i));
+    el.addEventListener("click", () => {
+      if (selected.has(i)) selected.delete(i); else selected.add(i);
+      drawHand();
+    });
+    box.append(el);
+  });
+}
+
+function lineEl(line) {
+  const ol = document.createElement("ol");
+  ol.className = "review-plays";
+  for (const step of line) {
+    const li = document.createElement("li");
+    li.append(document.createTextNode(`${current.names[step.seat]}: `));
+    li.append(step.cards ? cardsRow(step.cards) : document.createTextNode(t("pz_pass")));
+    ol.append(li);
+  }
+  return ol;
+}
+
+async function show(id) {
+  const { ok, data } = await api(`puzzles/${id}`);
+  if (!ok) return;
+  current = data;
+  selected = new Set();
+  $("#pz-title").textContent = data.title;
+  const seats = $("#pz-seats");
+  seats.innerHTML = "";
+  data.hands.forEach((hand, seat) => {
+    if (seat === data.turn) return;
+    const row = document.createElement("div");
+    row.className = "pz-seat";
+    row.append(document.createTextNode(`${data.names[seat]}: `), cardsRow(hand));
+    seats.append(row);
+  });
+  const table = $("#pz-table");
+  table.innerHTML = "";
+  if (data.beat) table.append(document.createTextNode(`${t("pz_table")} — ${data.names[data.beat.seat]}: `), cardsRow(data.beat.cards));
+  else table.textContent = `${data.names[data.turn]} ${t("pz_lead")}`;
+  $("#pz-result").innerHTML = "";
+  drawHand();
+}
+
+async function answer(pass) {
+  const hand = current.hands[current.turn];
+  const cards = pass ? null : [...selected].sort((a, b) => a - b).map((i) => hand[i]);
+  const { ok, data } = await api(`puzzles/${current.id}/answer`, { cards });
+  const box = $("#pz-result");
+  box.innerHTML = "";
+  if (!ok) {
+    box.textContent = data.error ? data.error.text : "";
+    return;
+  }
+  const head = document.createElement("p");
+  head.className = data.right ? "right" : "wrong";
+  head.dataset.right = String(data.right);
+  head.textContent = data.right ? t("pz_right") : t("pz_wrong");
+  box.append(head, lineEl(data.line));
+  if (!data.right) {
+    const ans = document.createElement("p");
+    ans.textContent = t("pz_answer");
+    box.append(ans, lineEl(data.answer_line));
+  }
+}
+
+function pick() {
+  const level = $("#pz-level").value;
+  const pool = all.filter((p) => !level || String(p.level) === level);
+  const asked = Number(new URLSearchParams(location.search).get("id"));
+  if (asked && !current) return show(asked);
+  return show(pool[Math.floor(Math.random() * pool.length)].id);
+}
+
+async function start() {
+  L = (await api("labels")).data;
+  document.documentElement.lang = lang;
+  $("#pz-heading").textContent = t("pz_heading");
+  $("#pz-level-label").textContent = t("pz_level");
+  $("#pz-level").options[0].textContent = t("pz_any");
+  $("#pz-back").textContent = t("pz_back");
+  $("#pz-play").textContent = t("pz_play");
+  $("#pz-pass").textContent = t("pz_pass");
+  $("#pz-next").textContent = t("pz_next");
+  $("#pz-play").addEventListener("click", () => answer(false));
+  $("#pz-pass").addEventListener("click", () => answer(true));
+  $("#pz-next").addEventListener("click", pick);
+  $("#pz-level").addEventListener("change", pick);
+  all = (await api("puzzles")).data.puzzles;
+  await pick();
+}
+
+start();

@@ -1,0 +1,212 @@
+// 复盘 and hint numbers for the table page, kept apart from the table's controller (app.js):
+// it reads the table token and language the page keeps in localStorage, watches the page's
+// own elements (the settlement panel, the hint button) and asks the server's read-only
+// endpoints /api/table/{token}/review and /api/table/{token}/numbers.
+import { cardsRow } from "./cards.js";
+
+const $ = (sel) => document.querySelector(sel);
+const store = window.localStorage;
+let L = {};
+let labelsLang = null;
+let numbersOn = store.getItem("pdk.numbers") === "on"; // off by default
+
+const lang = () => store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
+const token = () => store.getItem("pdk.token");
+const fill = (s, p = {}) => s.replace(/\{(\w+)\}/g, (_, k) => (p[k] === undefined ? "" : String(p[k])));
+const t = (key, params) => fill(L[key] ?? key, params);
+
+async function get(path) {
+  const res = await fetch(`/api/${path}${path.includes("?") ? "&" : "?"}lang=${lang()}`);
+  return { ok: res.ok, data: await res.json() };
+}
+
+async function labels() {
+  if (labelsLang === lang()) return;
+  L = (await get("labels")).data;
+  labelsLang = lang();
+  const b = $("#review-open");
+  if (b) b.textContent = t("rv_button");
+  const n = $("#numbers-toggle");
+  if (n) n.textContent = t("rv_numbers");
+}
+
+// -- 复盘 -------------------------------------------------------------------------------------
+
+function panel() {
+  let p = $("#review");
+  if (p) return p;
+  p = document.createElement("div");
+  p.className = "panel";
+  p.id = "review";
+  p.dataset.testid = "review";
+  p.hidden = true;
+  p.innerHTML = `<div class="sheet wide"><h2 id="review-title"></h2><p id="review-summary"></p>
+    <div id="review-graph"></div><ol id="review-plays" class="review-plays"></ol>
+    <div class="panel-actions"><button type="button" id="review-close" class="primary"></button></div></div>`;
+  document.body.append(p);
+  $("#review-close").addEventListener("click", () => { p.hidden = true; });
+  return p;
+}
+
+function graph(plays) {
+  // The seat's expected points after each of its rated plays, a dot on each ? and ??.
+  const pts = plays.filter((p) => p.accuracy !== null);
+  if (pts.length < 2) return "";
+  const W = 320, H = 110, pad = 8;
+  const ys = pts.map((p) => p.value[0]);
+  const lo = Math.min(0, ...ys), hi = Math.max(0, ...ys);
+  const x = (i) => pad + (i * (W - 2 * pad)) / (pts.length - 1);
+  const y = (v) => H - pad - ((v - lo) * (H - 2 * pad)) / (hi - lo || 1);
+  const line = pts.map((p, i) => `${x(i).toFixed(1)},${y(p.value[0]).toFixed(1)}`).join(" ");
+  const dots = pts.map((p, i) => (p.mark
+    ? `<circle cx="${x(i).toFixed(1)}" cy="${y(p.value[0]).toFixed(1)}" r="4" class="${p.mark === "??" ? "blunder" : "mistake"}"><title>${p.n}: ${p.mark}</title></circle>`
+    : "")).join("");
+  return `<svg viewBox="0 0 ${W} ${H}" class="review-graph" role="img" aria-label="${t("rv_graph")}" data-testid="review-graph">
+    <line x1="${pad}" x2="${W - pad}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}" class="zero"/>
+    <polyline points="${line}" class="value"/>${dots}</svg><p class="review-caption">${t("rv_graph")}</p>`;
+}
+
+async function openReview() {
+  await labels();
+  const p = panel();
+  $("#review-close").textContent = t("rv_close");
+  const dealText = ($("#settle-title") || {}).textContent || "";
+  const n = (dealText.match(/\d+/) || [""])[0];
+  $("#review-title").textContent = t("rv_title", { n });
+  $("#review-summary").textContent = t("rv_wait");
+  $("#review-graph").innerHTML = "";
+  $("#review-plays").innerHTML = "";
+  p.hidden = false;
+  const { ok, data } = await get(`table/${token()}/review`);
+  if (!ok) {
+    $("#review-summary").textContent = data.error ? data.error.text : "";
+    return;
+  }
+  const seat = data.seats.find((s) => s.accuracy !== null);
+  $("#review-summary").textContent = seat
+    ? t("rv_accuracy", { acc: seat.accuracy.toFixed(1), q: seat.mistakes, qq: seat.blunders })
+    : t("rv_none");
+  $("#review-graph").innerHTML = graph(data.plays);
+  const list = $("#review-plays");
+  for (const play of data.plays) {
+    const li = document.createElement("li");
+    li.value = play.n;
+    li.dataset.mark = play.mark;
+    li.className = play.mark === "??" ? "blunder" : play.mark === "?" ? "mistake" : "";
+    const head = document.createElement("span");
+    head.className = "mark";
+    head.textContent = play.mark || (play.accuracy === null ? t("rv_forced") : "");
+    li.append(play.played_cards ? cardsRow(play.played_cards) : document.createTextNode(L.pass || "pass"), head);
+    if (play.best_cards !== null && play.accuracy !== null && play.best !== play.played) {
+      const better = document.createElement("span");
+      better.className = "better";
+      better.textContent = ` ${t("rv_better")} `;
+      li.append(better, play.best_cards ? cardsRow(play.best_cards) : document.createTextNode(L.pass || "pass"));
+      const lost = document.createElement("span");
+      lost.className = "lost";
+      lost.textContent = ` ${t("rv_lost", { loss: play.loss[0].toFixed(2) })}`;
+      li.append(lost);
+    }
+    list.append(li);
+  }
+}
+
+function addReviewButton() {
+  const actions = document.querySelector("#settlement .panel-actions");
+  if (!actions || $("#review-open")) return;
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = "review-open";
+  b.dataset.testid = "review-open";
+  b.textContent = t("rv_button");
+  b.addEventListener("click", openReview);
+  actions.prepend(b);
+}
+
+// -- hint numbers ----------------------------------------------------------------------------
+
+function numbersBox() {
+  let box = $("#numbers");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "numbers";
+    box.className = "numbers";
+    box.dataset.testid = "numbers";
+    box.hidden = true;
+    const msg = document.querySelector(".message");
+    (msg ? msg.parentNode : document.body).insertBefore(box, msg ? msg.nextSibling : null);
+  }
+  return box;
+}
+
+let asked = 0;
+async function showNumbers() {
+  const box = numbersBox();
+  const hint = $("#hint");
+  if (!numbersOn || !hint || hint.disabled) {
+    box.hidden = true;
+    return;
+  }
+  const mine = ++asked;
+  await labels();
+  const { ok, data } = await get(`table/${token()}/numbers`);
+  if (mine !== asked || hint.disabled) return; // the table moved on meanwhile
+  if (!ok) {
+    box.hidden = true;
+    return;
+  }
+  box.innerHTML = `<strong>${t("rv_numbers_title")}</strong>`;
+  for (const p of data.plays) {
+    const row = document.createElement("div");
+    row.className = "numbers-row";
+    const cards = p.cards ? cardsRow(p.cards) : document.createTextNode(p.text);
+    const nums = document.createElement("span");
+    const pts = p.points[0] > 0 ? `+${p.points[0].toFixed(1)}` : p.points[0].toFixed(1);
+    nums.textContent = ` ${pts} [${p.points[1].toFixed(1)}, ${p.points[2].toFixed(1)}] · ${Math.round(p.win[0] * 100)}%`;
+    row.append(cards, nums);
+    box.append(row);
+  }
+  box.hidden = false;
+}
+
+function addNumbersToggle() {
+  const bar = document.querySelector("header.bar");
+  if (!bar || $("#numbers-toggle")) return;
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "small";
+  b.id = "numbers-toggle";
+  b.dataset.testid = "numbers-toggle";
+  b.setAttribute("aria-pressed", String(numbersOn));
+  b.textContent = t("rv_numbers");
+  b.addEventListener("click", () => {
+    numbersOn = !numbersOn;
+    store.setItem("pdk.numbers", numbersOn ? "on" : "off");
+    b.setAttribute("aria-pressed", String(numbersOn));
+    showNumbers();
+  });
+  const langButton = $("#lang-toggle");
+  bar.insertBefore(b, langButton);
+  const link = document.createElement("a");
+  link.href = "/puzzles";
+  link.className = "small";
+  link.id = "puzzles-link";
+  link.textContent = t("pz_link");
+  bar.insertBefore(link, langButton);
+}
+
+async function start() {
+  const css = document.createElement("link");
+  css.rel = "stylesheet";
+  css.href = "/static/review.css";
+  document.head.append(css);
+  await labels();
+  addReviewButton();
+  addNumbersToggle();
+  const hint = $("#hint");
+  if (hint) new MutationObserver(showNumbers).observe(hint, { attributes: true, attributeFilter: ["disabled"] });
+  const langButton = $("#lang-toggle");
+  if (langButton) langButton.addEventListener("click", () => setTimeout(labels, 50));
+}
+
+start();
