@@ -10,6 +10,7 @@ what is wrong in one line.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -19,6 +20,7 @@ from enum import Enum
 from pathlib import Path
 
 from pdk.bots.base import Bot, BotFactory
+from pdk.bots.external import ENGINE_PREFIX, EngineError, ExternalBot, is_engine, named_engines, spec_of
 from pdk.bots.hard import HardBot, hard_v1
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
@@ -59,6 +61,8 @@ class SpecReason(Enum):
     NOT_CALLABLE = "bot_not_callable"
     FACTORY_FAILED = "bot_factory_failed"
     NO_CHOOSE = "bot_no_choose"
+    UNKNOWN_ENGINE = "bot_unknown_engine"
+    ENGINE = "bot_engine"
 
 
 class BotSpecError(LocalizedError, ValueError):
@@ -103,8 +107,12 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
 def check_bot(name: str) -> str:
     """Build ``name``'s bot once (seed 0), so that a bad name or spec fails before any game
-    starts, and return what to call it: a plug-in's ``name`` attribute, else its spec."""
-    return bot_label(make_bot(name), name)
+    starts, and return what to call it: a plug-in's ``name`` attribute, else its spec. An
+    outside engine is started here, so one that cannot greet pdk fails before any game."""
+    try:
+        return bot_label(make_bot(name), name)
+    except EngineError as exc:
+        raise BotSpecError(SpecReason.ENGINE, error=exc) from None
 
 
 def bot_label(bot: object, name: str) -> str:
@@ -121,6 +129,8 @@ def load_factory(spec: str) -> BotFactory:
 
 
 def _load_factory(spec: str) -> BotFactory:
+    if is_engine(spec):
+        return _engine_factory(spec)
     # rpartition: a Windows path (C:\bots\mine.py:Bot) keeps its drive colon.
     where, _, attr = spec.rpartition(":")
     where, attr = where.strip(), attr.strip()
@@ -135,6 +145,20 @@ def _load_factory(spec: str) -> BotFactory:
     if not callable(factory):
         raise BotSpecError(SpecReason.NOT_CALLABLE, spec=spec, attr=attr)
     return factory  # type: ignore[no-any-return]
+
+
+def _engine_factory(spec: str) -> BotFactory:
+    """An outside engine's factory: picklable (a Ray worker gets it shipped), and cheap to
+    call per game, since the engine process is started once per process and seat."""
+    try:
+        engine = spec_of(spec)
+    except EngineError as exc:
+        raise BotSpecError(SpecReason.ENGINE, error=exc) from None
+    if engine is None:
+        raise BotSpecError(
+            SpecReason.UNKNOWN_ENGINE, name=spec[len(ENGINE_PREFIX) :], known=", ".join(named_engines()) or "—"
+        )
+    return functools.partial(ExternalBot, engine)
 
 
 def register_plugin(spec: str, factory: BotFactory) -> None:
