@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
 from pdk.bots.base import Bot
+from pdk.bots.external import EngineError, ExternalBot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
 from pdk.engine import record as R
 from pdk.engine.combos import Move
@@ -98,6 +99,7 @@ class MatchFault(Enum):
     BOT_ILLEGAL_PASS = "match_bot_illegal_pass"
     BOT_BROKEN = "match_bot_broken"
     BOT_TIMEOUT = "match_bot_timeout"
+    ENGINE = "match_engine"
 
 
 class MatchError(LocalizedError, RuntimeError):
@@ -143,6 +145,8 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
             # The view carries the legal plays, generated once for the bot and the check.
             seat = state.turn
             step(choosers[seat](view(seat)))
+        if any(plugins):
+            _tell_deal_over(state, bots, task)
     n = profile.players
     bombs = [0] * n
     plays = [0] * n
@@ -181,6 +185,30 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
     )
 
 
+def _tell_deal_over(state: GameState, bots: Sequence[Bot], task: GameTask) -> None:
+    """An outside engine hears the deal's last actions and its result (``deal_over``)."""
+    st = state.settlement()
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, ExternalBot):
+            try:
+                bot.deal_over(state.view(seat), st.winner, st.totals)
+            except EngineError as exc:
+                raise _engine_failed(exc, task, seat, len(state.history)) from None
+
+
+def _engine_failed(exc: EngineError, task: GameTask, seat: int, move: int) -> MatchError:
+    return MatchError(
+        MatchFault.ENGINE,
+        bot=exc.engine,
+        game=str(task.index + 1),
+        deal=str(task.deal_index + 1),
+        seed=str(task.seed),
+        seat=str(seat),
+        move=str(move),
+        error=exc.detail(),
+    )
+
+
 def _build(task: GameTask, seat: int, name: str) -> Bot:
     try:
         return make_bot(name, bot_seed(task.seed, seat))
@@ -205,6 +233,8 @@ def _checked(bot: Bot, task: GameTask) -> Callable[[PlayerView], Move | None]:
     def choose(view: PlayerView) -> Move | None:
         try:
             return checked_choice(bot, view, task.move_timeout)
+        except EngineError as exc:
+            raise _engine_failed(exc, task, view.seat, len(view.history) + 1) from None
         except BadAnswer as bad:
             raise MatchError(
                 _FAULTS[bad.fault],

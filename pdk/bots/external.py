@@ -103,9 +103,9 @@ class EngineError(LocalizedError, RuntimeError):
     def message(self, lang: Lang = "en") -> str:
         return tr("eng_named", lang, engine=self.engine, error=super().message(lang))
 
-    def detail(self, lang: Lang = "en") -> str:
+    def detail(self) -> ProtocolError:
         """What went wrong, without the engine's name (for messages that name it already)."""
-        return super().message(lang)
+        return ProtocolError(self.fault, **self.params)
 
 
 # -- one engine process -----------------------------------------------------------------------
@@ -163,7 +163,9 @@ class EngineProcess:
             raise
 
     def error(self, fault: Fault, **params: object) -> EngineError:
-        return EngineError(fault, engine=self.spec.label, **params)
+        hello: Hello | None = getattr(self, "hello", None)
+        label = self.spec.label if hello is None else f"{hello.name} ({self.spec.label})"
+        return EngineError(fault, engine=label, **params)
 
     def log(self, text: str) -> None:
         if self._log is not None:

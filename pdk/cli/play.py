@@ -30,6 +30,8 @@ from pdk.app.history import History
 from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 from pdk.app.table_model import TableModel, move_play, play_model, table_model
 from pdk.bots import DIFFICULTIES, bot_names
+from pdk.bots.external import EngineError, is_engine
+from pdk.cli.engine import check_engine
 from pdk.bots.hints import Hint, hint_list
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
 from pdk.cli.play_input import Cmd, InputError, names_suits, parse_command, resolve_input
@@ -78,6 +80,9 @@ def error_detail(exc: Exception, lang: Lang) -> str:
 
 
 def check_difficulty(name: str, lang: Lang) -> None:
+    if is_engine(name):
+        check_engine(name, lang)
+        return
     if name not in DIFFICULTIES:
         fail(tr("err_difficulty", lang, name=excerpt(name)))
     known = bot_names()
@@ -239,7 +244,10 @@ class Game:
             self.draw(keep_messages=True)
         start = time.monotonic()
         human = state.turn == HUMAN
-        move = self.session.auto_move() if human else self.session.bot_move()
+        try:
+            move = self.session.auto_move() if human else self.session.bot_move()
+        except EngineError as exc:  # the game is saved after every play: nothing is lost
+            fail(exc.message(self.ui.lang))
         if live and self.ui.delay > 0:
             self.wait(self.ui.delay - (time.monotonic() - start))
             if human and not self.ui.auto:
@@ -486,6 +494,12 @@ def play(
         str | None,
         typer.Option("--difficulty", "-d", help="Opponents: easy, normal or hard (default normal)."),
     ] = None,
+    opponents: Annotated[
+        str | None,
+        typer.Option(
+            "--opponents", help="Outside engine as both opponents: cmd:COMMAND or engine:NAME (docs/protocol.md)."
+        ),
+    ] = None,
     variant: Annotated[
         str | None,
         typer.Option("--variant", "-v", help="Rule profile: a name or a .yaml path (default classic16)."),
@@ -520,6 +534,7 @@ def play(
 ) -> None:
     """Play 跑得快 against two AI players; the game is saved after every play."""
     language = lang_or_fail(lang)
+    difficulty = opponents or difficulty
     if difficulty is not None:
         check_difficulty(difficulty, language)
     base = data_dir(save_dir, language)

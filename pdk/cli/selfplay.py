@@ -46,6 +46,7 @@ from pdk.cli.common import (
     out_console,
     profile_or_fail,
 )
+from pdk.cli.engine import prepare_engines
 from pdk.cli.table import NARROW, difficulty_name
 from pdk.text.catalog import Lang, excerpt, tr
 
@@ -74,6 +75,7 @@ def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
     for name in names:
         if name not in known and not is_plugin(name):
             fail(tr("sp_unknown_bot", lang, name=excerpt(name), known=", ".join(known)))
+    prepare_engines(names, lang)
     return names
 
 
@@ -214,8 +216,9 @@ def selfplay(
         typer.Option(
             "--players",
             "-p",
-            help="Bots per seat, comma-separated (random, easy, normal, hard, or your own as "
-            "module:factory or path/to/file.py:factory); one name fills every seat.",
+            help="Bots per seat, comma-separated (random, easy, normal, hard, your own as "
+            "module:factory or path/to/file.py:factory, or an outside engine as cmd:COMMAND or "
+            "engine:NAME); one name fills every seat.",
         ),
     ] = None,
     variant: VariantOpt = "classic16",
