@@ -37,6 +37,7 @@ from pdk.bots.protocol import (
     ProtocolError,
     act_message,
     deal_message,
+    encode,
     hello_request,
     option_message,
     parse_answer,
@@ -142,7 +143,7 @@ class EngineProcess:
             reason = exc.strerror or str(exc)
             raise self.error(Fault.NO_START, command=shlex.join(spec.argv), reason=reason) from None
         try:
-            self.send(json.dumps(hello_request(__version__)))
+            self.send(encode(hello_request(__version__)))
             try:
                 line = self.read_line(spec.start_time)
             except EngineError as exc:
@@ -157,7 +158,7 @@ class EngineProcess:
             for name, value in spec.options:
                 if name not in declared:
                     raise self.error(Fault.OPTION, name=name, known=", ".join(sorted(declared)) or "—")
-                self.send(json.dumps(option_message(name, value), ensure_ascii=False))
+                self.send(encode(option_message(name, value)))
         except BaseException:
             self.kill()
             raise
@@ -240,7 +241,7 @@ class EngineProcess:
         """Ask the engine to stop, and make sure it has."""
         if self.proc.poll() is None:
             try:
-                self.send(json.dumps({"type": "quit"}))
+                self.send(encode({"type": "quit"}))
                 self.proc.wait(timeout=1.0)
             except (EngineError, subprocess.TimeoutExpired):
                 pass
@@ -275,7 +276,7 @@ class EngineProcess:
         for i in range(len(seen), len(history)):
             action = history[i]
             seen.append(action)
-            lines.extend(json.dumps(m, ensure_ascii=False, separators=(",", ":")) for m in narrator.feed(action))
+            lines.extend(encode(m) for m in narrator.feed(action))
         if lines:
             self.send("\n".join(lines))
 
@@ -401,7 +402,7 @@ class ExternalBot:
             return
         try:
             proc.catch_up(view, self.seed)
-            proc.send(json.dumps(Narrator.over(winner, totals)))
+            proc.send(encode(Narrator.over(winner, totals)))
         except EngineError:
             forget(self.spec, view.seat)
             raise

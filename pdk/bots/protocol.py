@@ -77,6 +77,11 @@ class Hello:
     options: tuple[Option, ...] = ()
 
 
+def encode(msg: Message) -> str:
+    """A message as the one line pdk sends: compact JSON, ``type`` its first key."""
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
 def hello_request(pdk_version: str) -> Message:
     return {"type": "hello", "protocol_version": PROTOCOL_VERSION, "pdk_version": pdk_version}
 
@@ -123,7 +128,7 @@ def deal_message(view: PlayerView, seed: int | None, deal_id: str) -> str:
         "leader": _first_leader(view),
         "seed": seed,
     }
-    text = json.dumps(head, ensure_ascii=False, separators=(",", ":"))
+    text = encode(head)
     return text[:-1] + ',"profile":' + _profile_json(view.profile) + "}"
 
 
@@ -162,7 +167,7 @@ def act_message(view: PlayerView, legal: Sequence[Move], can_pass: bool, move_no
         "time_left_ms": time_ms,
         "legal": [play_entry(i, m) for i, m in enumerate(legal)],
     }
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    return encode(msg)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +301,7 @@ __all__ = [
     "ProtocolError",
     "act_message",
     "deal_message",
+    "encode",
     "hello_request",
     "option_message",
     "parse_answer",
