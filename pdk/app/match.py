@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from pdk.app.ratings import Duel, SprtSpec
 from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
 from pdk.bots.base import Bot
 from pdk.bots.external import EngineError, ExternalBot
@@ -497,6 +498,8 @@ class Summary:
     bots: list[Line]
     seconds: float = 0.0
     interrupted: bool = False
+    # Two bots: the first's Elo against the second (and the SPRT, if one was asked for).
+    duel: Duel | None = None
 
     @property
     def deals_per_s(self) -> float:
@@ -515,6 +518,7 @@ class Summary:
             "bots": [line.to_json() for line in self.bots],
             "deals_per_s": round(self.deals_per_s, 2),
             "seconds": round(self.seconds, 3),
+            **({"elo": self.duel.to_json()} if self.duel is not None else {}),
         }
 
 
@@ -524,10 +528,16 @@ class Tally:
     seat a bot sat in. ``labels`` maps a plug-in spec to the name to show for it."""
 
     def __init__(
-        self, players: Sequence[str], duplicate: bool = False, labels: Mapping[str, str] | None = None
+        self,
+        players: Sequence[str],
+        duplicate: bool = False,
+        labels: Mapping[str, str] | None = None,
+        sprt: SprtSpec | None = None,
     ) -> None:
         self.players = tuple(players)
         self.arrangements = len(arrangements(players, duplicate))
+        names = list(dict.fromkeys(self.players))
+        self.duel = Duel(names[0], names[1], self.arrangements, sprt) if len(names) == 2 else None
         shown = _labels(self.players, labels or {})
         self.seats = [Line(shown[name][0], i, spec=shown[name][1]) for i, name in enumerate(self.players)]
         self.pooled: dict[str, Line] = {}
@@ -551,6 +561,8 @@ class Tally:
                 line.add(res, [seat])
         for name, line in self.pooled.items():
             line.add(res, [seat for seat, bot in enumerate(res.bots) if bot == name])
+        if self.duel is not None:
+            self.duel.add(res.deal_index, res.bots, res.totals)
 
     def summary(
         self, *, games_planned: int | None = None, seconds: float = 0.0, interrupted: bool = False
@@ -567,6 +579,7 @@ class Tally:
             bots=list(self.pooled.values()),
             seconds=seconds,
             interrupted=interrupted,
+            duel=self.duel,
         )
 
 

@@ -35,6 +35,7 @@ from pdk.app.match import (
     default_workers,
     iter_tasks,
 )
+from pdk.app.ratings import SprtError, SprtSpec
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.common import (
     JsonOpt,
@@ -110,6 +111,57 @@ def plugin_labels(names: list[str], lang: Lang) -> dict[str, str]:
             return {name: check_bot(name) for name in dict.fromkeys(names) if is_plugin(name)}
     except BotSpecError as exc:
         fail(exc.message(lang))
+
+
+def _sprt_or_fail(text: str | None, names: list[str], duplicate: bool, lang: Lang) -> SprtSpec | None:
+    if text is None:
+        return None
+    try:
+        spec = SprtSpec.parse(text)
+    except SprtError as exc:
+        fail(exc.message(lang))
+    if len(set(names)) != 2 or not duplicate:
+        fail(tr("sprt_needs_two", lang))
+    return spec
+
+
+def duel_lines(summary: Summary, lang: Lang) -> list[str]:
+    """The Elo line of a two-bot match (and the SPRT's), named as the tables name the bots."""
+    duel = summary.duel
+    if duel is None or not duel.deals:
+        return []
+    shown = {line.spec or line.bot: difficulty_name(line.bot, lang) for line in summary.bots}
+    elo, err = duel.elo()
+    lines = [
+        tr(
+            "elo_line",
+            lang,
+            a=shown.get(duel.first, duel.first),
+            b=shown.get(duel.second, duel.second),
+            elo="—" if elo is None else f"{elo:+.1f}",
+            err="—" if err is None else f"{err:.1f}",
+            los=100 * duel.los(),
+            w=duel.wins,
+            d=duel.draws,
+            l=duel.losses,
+        )
+    ]
+    if duel.sprt is not None:
+        verdict = duel.verdict()
+        key = {"H1": "sprt_h1", "H0": "sprt_h0"}.get(verdict or "", "sprt_open")
+        lines.append(
+            tr(
+                key,
+                lang,
+                llr=duel.llr(),
+                lo=duel.sprt.lower,
+                hi=duel.sprt.upper,
+                elo0=f"{duel.sprt.elo0:g}",
+                elo1=f"{duel.sprt.elo1:g}",
+                n=duel.deals,
+            )
+        )
+    return lines
 
 
 def _fmt_ci(line: Line) -> str:
@@ -251,6 +303,14 @@ def selfplay(
             help="Seconds a plug-in bot may think over one move before the match stops.",
         ),
     ] = DEFAULT_MOVE_TIMEOUT,
+    sprt: Annotated[
+        str | None,
+        typer.Option(
+            "--sprt",
+            help="elo0,elo1[,alpha,beta]: with two bots and --duplicate, stop as soon as the "
+            "SPRT accepts elo >= elo1 or elo <= elo0 (alpha, beta default 0.05).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -260,7 +320,7 @@ def selfplay(
     old_handler = signal.signal(signal.SIGINT, stop)
     try:
         scale = _Scale(backend, address, move_timeout)
-        _run(games, players, variant, seed, duplicate, out, workers, as_json, lang, stop, scale)
+        _run(games, players, variant, seed, duplicate, out, workers, as_json, lang, stop, scale, sprt)
     finally:
         signal.signal(signal.SIGINT, old_handler)
 
@@ -277,12 +337,14 @@ def _run(
     lang: str | None,
     stop: _Stop,
     scale: _Scale,
+    sprt_text: str | None = None,
 ) -> None:
     language = lang_or_fail(lang)
     profile = profile_or_fail(variant, language)
     names = parse_players(players, profile.players, language)
+    sprt = _sprt_or_fail(sprt_text, names, duplicate, language)
     n_workers = workers or default_workers()
-    tally = Tally(names, duplicate, plugin_labels(names, language))
+    tally = Tally(names, duplicate, plugin_labels(names, language), sprt)
     planned = games * tally.arrangements
     tasks = iter_tasks(names, games, seed, duplicate, out is not None, scale.move_timeout)
     where = _backend_or_fail(scale, n_workers, names, language)
@@ -307,6 +369,7 @@ def _run(
         if pipe is not None:
             signal.signal(pipe, old_pipe)
     failure = None
+    decided = False
     try:
         if progress is not None:
             progress.start()
@@ -318,6 +381,9 @@ def _run(
             if progress is not None:
                 progress.advance(task_id)
             if stop.requested or (writer is not None and writer.error is not None):
+                break
+            if tally.duel is not None and tally.duel.verdict() is not None:
+                decided = True
                 break
     except KeyboardInterrupt:
         stop.requested = True
@@ -334,7 +400,8 @@ def _run(
         fail(failure)
     seconds = time.perf_counter() - started
     write_failed = writer is not None and writer.error is not None
-    interrupted = tally.games < planned and not write_failed  # a full disk is said below
+    # A full disk is said below; an SPRT that decided ends the match as planned.
+    interrupted = tally.games < planned and not write_failed and not decided
     summary = tally.summary(games_planned=planned, seconds=seconds, interrupted=interrupted)
     _report(summary, profile.name, seed, n_workers, as_json, language)
     if write_failed:
@@ -424,6 +491,8 @@ def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bo
         )
     for table in summary_tables(summary, lang, console.width):
         console.print(table, soft_wrap=False)
+    for text in duel_lines(summary, lang):
+        console.print(text, markup=False, highlight=False)
     console.print(tr("sp_legend", lang), markup=False, highlight=False, style="dim", soft_wrap=False)
     console.print(
         tr(
