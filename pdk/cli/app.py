@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from pdk import __version__
-from pdk.cli import engine, moves, play, replay, selfplay, serve, stats, variants
+from pdk.cli import engine, ladder, moves, play, replay, selfplay, serve, stats, variants
 from pdk.cli.common import sane_environment, silence_stdout, stdout_closed
 from pdk.text.catalog import Lang, default_lang, tr
 
@@ -49,6 +49,7 @@ app.command()(replay.replay)
 app.command()(serve.serve)
 app.add_typer(variants.variants_app)
 app.add_typer(engine.engine_app)
+app.add_typer(ladder.ladder_app)
 
 
 def _click_kind(exc: BaseException) -> str | None:
