@@ -53,8 +53,8 @@ def _unquote(text: str) -> str:
 
 
 def is_text_record(text: str) -> bool:
-    """A text record starts with a tag pair; a JSON record with ``{``."""
-    return text.lstrip().startswith("[")
+    """A text record starts with its ``Format`` tag pair; a JSON record with ``{``."""
+    return text.lstrip().startswith('[Format "')
 
 
 def dumps_text(record: GameRecord) -> str:
