@@ -142,21 +142,30 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
         choosers = [
             _checked(bot, task) if plugin else bot.choose for bot, plugin in zip(bots, plugins, strict=True)
         ]
+        # A built-in bot that decides from the legal plays alone gets them without a view.
+        among = [
+            None if plugin else getattr(bot, "choose_among", None) for bot, plugin in zip(bots, plugins, strict=True)
+        ]
+        legal_moves, can_pass = state.legal_moves, state.can_pass
         while not state.done:
-            # The view carries the legal plays, generated once for the bot and the check.
             seat = state.turn
-            step(choosers[seat](view(seat)))
+            fast = among[seat]
+            if fast is not None:
+                moves = legal_moves()
+                step(fast(moves, can_pass(moves)))
+            else:
+                # The view carries the legal plays, generated once for the bot and the check.
+                step(choosers[seat](view(seat)))
         if any(plugins):
             _tell_deal_over(state, bots, task)
     n = profile.players
     bombs = [0] * n
     plays = [0] * n
-    for action in state.history:
-        play = action.play
+    for seat, play in state.history:
         if play is not None:
-            plays[action.seat] += 1
-            if play.kind == BOMB:
-                bombs[action.seat] += 1
+            plays[seat] += 1
+            if play[1] == BOMB:  # its kind
+                bombs[seat] += 1
     st = state.settlement()
     text = None
     if task.keep_record:
@@ -432,23 +441,30 @@ class Line:
 
     def add(self, res: GameResult, seats: Sequence[int]) -> None:
         """Count one game in which this line's bot sat in ``seats``."""
-        unit = self._pending.setdefault(res.deal_index, _Unit())
+        total = 0
         for seat in seats:
             self.deals += 1
             self.wins += res.winner == seat
             self.bombs += res.bombs[seat]
             self.shut_outs += res.shut_out[seat]
             self.plays += res.plays[seat]
-            unit.total += res.totals[seat]
-            unit.values += 1
+            total += res.totals[seat]
+        if self.games_per_deal == 1:  # the deal is complete: no pending unit to keep
+            if seats:
+                self._fold_value(total / len(seats))
+            return
+        unit = self._pending.setdefault(res.deal_index, _Unit())
+        unit.total += total
+        unit.values += len(seats)
         unit.games += 1
         if unit.games >= self.games_per_deal:
             self._fold(self._pending.pop(res.deal_index))
 
     def _fold(self, unit: _Unit) -> None:
-        if not unit.values:
-            return
-        x = unit.total / unit.values
+        if unit.values:
+            self._fold_value(unit.total / unit.values)
+
+    def _fold_value(self, x: float) -> None:
         self._n += 1
         delta = x - self._mean
         self._mean += delta / self._n
@@ -550,12 +566,15 @@ class Tally:
 
     def add(self, res: GameResult) -> None:
         self.games += 1
-        if res.deal_index not in self._open:
+        if self.arrangements == 1:  # every game is a deal of its own
             self.deals += 1
-            self._open[res.deal_index] = self.arrangements
-        self._open[res.deal_index] -= 1
-        if not self._open[res.deal_index]:
-            del self._open[res.deal_index]
+        else:
+            if res.deal_index not in self._open:
+                self.deals += 1
+                self._open[res.deal_index] = self.arrangements
+            self._open[res.deal_index] -= 1
+            if not self._open[res.deal_index]:
+                del self._open[res.deal_index]
         if res.arrangement_index == 0:
             for seat, line in enumerate(self.seats):
                 line.add(res, [seat])

@@ -421,13 +421,27 @@ class Profile(_Model):
     settlement: Settlement = Settlement()
 
     @cached_property
+    def canonical(self) -> str:
+        """The profile as JSON, worked out once: what its hash and equality compare."""
+        return self.model_dump_json()
+
+    @cached_property
     def hash_key(self) -> int:
         """The profile's hash, worked out once: generators are cached per profile and every
         ``Position`` looks its generator up, so hashing the nested model each time costs."""
-        return hash(self.model_dump_json())
+        return hash(self.canonical)
 
     def __hash__(self) -> int:
         return self.hash_key
+
+    def __eq__(self, other: object) -> bool:
+        # Two equal profiles loaded apart meet in every per-profile cache: comparing their
+        # JSON once made is a string compare, where the models' own compare walks every field.
+        if self is other:
+            return True
+        if not isinstance(other, Profile):
+            return NotImplemented
+        return self.hash_key == other.hash_key and self.canonical == other.canonical
 
     @model_validator(mode="after")
     def _consistent(self) -> Profile:

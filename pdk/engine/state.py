@@ -125,7 +125,7 @@ class PlayerView(NamedTuple):
     played_any: tuple[bool, ...]
     leader: int
     must_contain: int | None
-    legal: tuple[Move, ...] | None = None
+    legal: Sequence[Move] | None = None
 
     @property
     def players(self) -> int:
@@ -158,7 +158,7 @@ class DealtPosition(Position):
     """A ``Position`` whose legal plays the engine already generated (``PlayerView.legal``):
     ``legal_moves`` returns a fresh list of them instead of generating them again."""
 
-    known: tuple[Move, ...] = ()
+    known: Sequence[Move] = ()
 
     @classmethod
     def of(cls, view: PlayerView, next_has_one: bool) -> DealtPosition:
@@ -267,7 +267,8 @@ class GameState(Playout):
         it carries the legal plays, generated here once for the bot and the harness."""
         history = self.history
         n = len(history)
-        legal = tuple(self.legal_moves()) if seat == self.turn and not self.done else None
+        # The generated list is the view's own (generation builds a fresh one each call).
+        legal = self.legal_moves() if seat == self.turn and not self.done else None
         return _new(
             PlayerView,
             (
@@ -281,7 +282,7 @@ class GameState(Playout):
                 self.prev_seat,
                 tuple(self.played_any),
                 self.leader,
-                self._must_contain(),
+                None if n else self.first_card,
                 legal,
             ),
         )
