@@ -38,7 +38,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from pdk.app.match import make_tasks, play_game
 from pdk.app.registry import load_profile
@@ -171,9 +170,9 @@ def main() -> None:
 def _child(args: argparse.Namespace, r: int) -> dict[str, float]:
     """One repeat of this script as the other checkout runs it (its own pdk on the path)."""
     env = {**os.environ, "PYTHONPATH": os.path.abspath(args.against)}
-    script = os.path.join(os.path.abspath(args.against), "benchmarks", "bench_selfplay.py")
-    if not os.path.exists(script) or "--one" not in Path(script).read_text(encoding="utf-8"):
-        script = os.path.abspath(__file__)  # an older checkout: this script, its package
+    # This script, with the other checkout's package first on the path: the same lines,
+    # the whole command included, measured on both.
+    script = os.path.abspath(__file__)
     cmd = [sys.executable, script, "--deals", str(args.deals), "--levels", args.levels]
     cmd += ["--variant", args.variant, "--one", str(r)]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=args.against)

@@ -17,7 +17,8 @@ from conftest import run_pdk_binary
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY_PY = f"{sys.executable} {ROOT / 'examples/engines/greedy.py'}"
-FAULTY = f"{sys.executable} {ROOT / 'tests/engines/faulty.py'}"
+FAULTY_PY = str(ROOT / "tests/engines/faulty.py")
+FAULTY = f"{sys.executable} {FAULTY_PY}"
 
 
 def env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -65,7 +66,7 @@ def test_both_reference_engines_are_the_same_bot(tmp_path: Path, greedy_c: str) 
 def _named(tmp_path: Path, mode: str, fail_deal: int = 3) -> None:
     (tmp_path / "engines.toml").write_text(
         "[faulty]\n"
-        f"command = {json.dumps([sys.executable, str(ROOT / 'tests/engines/faulty.py'), mode, str(fail_deal)])}\n"
+        f"command = {json.dumps([sys.executable, FAULTY_PY, mode, str(fail_deal)])}\n"
         "move_time = 0.5\nstart_time = 1.0\n",
         encoding="utf-8",
     )
@@ -111,7 +112,9 @@ def test_an_engine_that_cannot_start_fails_before_any_game(tmp_path: Path, playe
 
 
 def test_a_wrong_protocol_version_is_named(tmp_path: Path) -> None:
-    proc = run_pdk_binary("selfplay", "-p", f"cmd:{FAULTY} version,random,random", "-n", "5", env=env(tmp_path))
+    proc = run_pdk_binary(
+        "selfplay", "-p", f"cmd:{FAULTY} version,random,random", "-n", "5", env=env(tmp_path)
+    )
     assert proc.returncode == 2
     assert "speaks protocol version 99; pdk speaks 1" in proc.stderr
 
@@ -131,10 +134,12 @@ def test_engine_log_holds_its_stderr_not_pdks_output(tmp_path: Path) -> None:
     noisy = tmp_path / "noisy.py"
     noisy.write_text(
         "import sys, runpy\nprint('thinking hard', file=sys.stderr)\n"
-        f"sys.argv = ['greedy']\nrunpy.run_path({str(ROOT / 'examples/engines/greedy.py')!r}, run_name='__main__')\n",
+        f"runpy.run_path({str(ROOT / 'examples/engines/greedy.py')!r}, run_name='__main__')\n",
         encoding="utf-8",
     )
-    proc = run_pdk_binary("selfplay", "-p", f"cmd:{sys.executable} {noisy},random,random", "-n", "3", env=env(tmp_path))
+    proc = run_pdk_binary(
+        "selfplay", "-p", f"cmd:{sys.executable} {noisy},random,random", "-n", "3", env=env(tmp_path)
+    )
     assert proc.returncode == 0 and "thinking hard" not in proc.stdout + proc.stderr
     logs = list((tmp_path / "engine-logs").iterdir())
     assert any("thinking hard" in p.read_text() for p in logs)

@@ -12,12 +12,10 @@ from conftest import run_pdk
 from pdk.app.ratings import Duel, SprtError, SprtSpec, elo_of, score_of
 
 
-def _duel(w: int, d: int, l: int, sprt: SprtSpec | None = None) -> Duel:
+def _duel(wins: int, draws: int, losses: int, sprt: SprtSpec | None = None) -> Duel:
     duel = Duel("a", "b", 1, sprt)
-    i = 0
-    for totals in [(2, -2)] * w + [(0, 0)] * d + [(-2, 2)] * l:
+    for i, totals in enumerate([(2, -2)] * wins + [(0, 0)] * draws + [(-2, 2)] * losses):
         duel.add(i, ("a", "b"), totals)
-        i += 1
     return duel
 
 
@@ -77,7 +75,9 @@ def test_sprt_stops_a_match_of_bots_of_known_difference() -> None:
     data = _selfplay("-p", "random,easy,easy", "-n", "2000", "--duplicate", "--sprt", "0,50")
     assert data["elo"]["sprt"]["verdict"] == "H0"  # type: ignore[index]
     # Two equal bots (random, and the same class loaded as a plug-in): H0, never H1.
-    data = _selfplay("-p", "random,pdk.bots.simple:RandomBot,random", "-n", "500", "--duplicate", "--sprt", "0,20")
+    data = _selfplay(
+        "-p", "random,pdk.bots.simple:RandomBot,random", "-n", "500", "--duplicate", "--sprt", "0,20"
+    )
     assert data["elo"]["sprt"]["verdict"] == "H0"  # type: ignore[index]
 
 

@@ -63,7 +63,7 @@ def test_a_tampered_text_is_refused_with_the_move() -> None:
     with pytest.raises(RecordError):
         loads_text("\n".join(lines))
     with pytest.raises(RecordError):
-        loads_text(dumps_text(record).replace("[Result", "[Result \"0: +99\"]\n[X"))
+        loads_text(dumps_text(record).replace("[Result", '[Result "0: +99"]\n[X'))
 
 
 def test_replay_exports_and_reads_the_text(tmp_path: Path) -> None:
@@ -75,6 +75,8 @@ def test_replay_exports_and_reads_the_text(tmp_path: Path) -> None:
     original = run_pdk("replay", "replays/bomb_war.json", "--export", "json")
     assert again.returncode == 0 and again.stdout == original.stdout
     shown = run_pdk("replay", str(txt), "--print")
-    assert shown.returncode == 0 and shown.stdout == run_pdk("replay", "replays/bomb_war.json", "--print").stdout
+    assert (
+        shown.returncode == 0 and shown.stdout == run_pdk("replay", "replays/bomb_war.json", "--print").stdout
+    )
     bad = run_pdk("replay", "replays/bomb_war.json", "--export", "pgn")
     assert bad.returncode == 2 and "choose txt or json" in bad.stderr

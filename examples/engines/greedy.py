@@ -42,8 +42,13 @@ def main():
         msg = json.loads(line)
         kind = msg.get("type")
         if kind == "hello":
-            hello = {"type": "hello", "protocol_version": 1, "name": "greedy-py",
-                     "author": "pdk examples", "options": OPTIONS}
+            hello = {
+                "type": "hello",
+                "protocol_version": 1,
+                "name": "greedy-py",
+                "author": "pdk examples",
+                "options": OPTIONS,
+            }
             out.write(json.dumps(hello) + "\n")
             out.flush()
         elif kind == "setoption" and msg.get("name") == "bombs":

@@ -179,8 +179,7 @@ def _one_deal(
         where = f"{profile_name} deal {d + 1} (seed {seed}), seat {seat}, move {len(state.history) + 1}"
         started = time.perf_counter()
         try:
-            proc.catch_up(view, seed)
-            move = proc.ask(view)
+            move = proc.ask(view, seed)
         except EngineError as exc:
             for kind in kinds:
                 report.fault(kind, f"{where}: {exc.detail().message()}")
@@ -196,8 +195,7 @@ def _one_deal(
             told_trick = told_trick or msg["type"] == "trick"
     st = state.settlement()
     try:
-        proc.catch_up(state.view(seat), seed)
-        proc.send(encode(Narrator.over(st.winner, st.totals)))
+        proc.deal_over(state.view(seat), seed, st.winner, st.totals)
     except EngineError as exc:
         report.fault(Check.PROFILES, f"{profile_name} deal {d + 1}: {exc.detail().message()}")
         proc.kill()
@@ -213,8 +211,7 @@ def _short_time(spec: EngineSpec, proc: EngineProcess, report: Report) -> Engine
     view = state.view(state.turn)
     proc.spec = replace(spec, move_time=SHORT_MS / 1000)
     try:
-        proc.catch_up(view, seed)
-        proc.ask(view)
+        proc.ask(view, seed)
         report.outcomes[Check.SHORT_TIME].asked += 1
     except EngineError as exc:
         report.fault(Check.SHORT_TIME, exc.detail().message())

@@ -136,8 +136,9 @@ def _os_text(exc: Exception) -> str:
 
 
 def parse(text: str) -> GameRecord:
-    """One record from its JSON text (or its text-record form, ``pdk.app.text_record``), parsed within bounds and replayed (``RecordError``;
-    a bound passed is said as why the record cannot be read)."""
+    """One record from its JSON text (or its text form, ``pdk.app.text_record``), parsed
+    within bounds and replayed (``RecordError``; a bound passed is said as why the record
+    cannot be read)."""
     try:
         check_length(text, RECORD_BYTES)
         if is_text_record(text):

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 from pdk.app.ratings import Duel, SprtSpec
 from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
 from pdk.bots.base import Bot
-from pdk.bots.external import EngineError, ExternalBot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
+from pdk.bots.external import EngineError, ExternalBot
 from pdk.engine import record as R
 from pdk.engine.combos import Move
 from pdk.engine.deal import bot_seed, deal, deal_seed
@@ -43,6 +43,7 @@ from pdk.text.catalog import LocalizedError
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
+
 
 def arrangements(players: Sequence[str], duplicate: bool) -> list[tuple[str, ...]]:
     """The seat arrangements each deal is played in: the given one first, then (with
@@ -89,8 +90,6 @@ class GameResult:
     record: str | None = None
 
 
-
-
 class MatchFault(Enum):
     """Why a match stopped; values are message keys."""
 
@@ -110,7 +109,7 @@ class MatchError(LocalizedError, RuntimeError):
 
     reason: MatchFault
 
-    def __init__(self, reason: MatchFault, cause: BotSpecError | None = None, /, **params: str) -> None:
+    def __init__(self, reason: MatchFault, cause: BotSpecError | None = None, /, **params: object) -> None:
         self.cause = cause
         super().__init__(reason, cause="" if cause is None else cause, **params)
 
@@ -144,7 +143,8 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
         ]
         # A built-in bot that decides from the legal plays alone gets them without a view.
         among = [
-            None if plugin else getattr(bot, "choose_among", None) for bot, plugin in zip(bots, plugins, strict=True)
+            None if plugin else getattr(bot, "choose_among", None)
+            for bot, plugin in zip(bots, plugins, strict=True)
         ]
         legal_moves, can_pass = state.legal_moves, state.can_pass
         while not state.done:

@@ -35,7 +35,7 @@ def elo_of(score: float) -> float:
 
 
 def score_of(elo: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 class SprtReason(Enum):

@@ -47,8 +47,6 @@ def bot_names() -> list[str]:
     return list(_REGISTRY)
 
 
-
-
 class SpecReason(Enum):
     """Why a bot name or plug-in spec cannot give a bot; values are message keys."""
 
@@ -156,7 +154,9 @@ def _engine_factory(spec: str) -> BotFactory:
         raise BotSpecError(SpecReason.ENGINE, error=exc) from None
     if engine is None:
         raise BotSpecError(
-            SpecReason.UNKNOWN_ENGINE, name=spec[len(ENGINE_PREFIX) :], known=", ".join(named_engines()) or "—"
+            SpecReason.UNKNOWN_ENGINE,
+            name=spec[len(ENGINE_PREFIX) :],
+            known=", ".join(named_engines()) or "—",
         )
     return functools.partial(ExternalBot, engine)
 

@@ -16,14 +16,14 @@ Its stderr and every answer's ``debug`` note go to its log file, never to pdk's 
 from __future__ import annotations
 
 import atexit
-import json
+import contextlib
 import os
 import select
 import shlex
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -231,10 +231,8 @@ class EngineProcess:
                 pass
         for pipe in (self.proc.stdin, self.proc.stdout):
             if pipe is not None:
-                try:
+                with contextlib.suppress(OSError):
                     pipe.close()
-                except OSError:
-                    pass
         self._close_log()
 
     def quit(self) -> None:
@@ -249,42 +247,49 @@ class EngineProcess:
 
     def _close_log(self) -> None:
         if self._log is not None:
-            try:
+            with contextlib.suppress(OSError):
                 self._log.close()
-            except OSError:
-                pass
             self._log = None
 
     # -- a deal, event by event ---------------------------------------------------------------
 
-    def catch_up(self, view: PlayerView, seed: int | None) -> None:
-        """Tell the engine what it has not seen of the deal ``view`` belongs to: the deal's
+    def deal_over(self, view: PlayerView, seed: int | None, winner: int, totals: Sequence[int]) -> None:
+        """The deal's last events and its result, in one write."""
+        lines = self.news(view, seed)
+        lines.append(encode(Narrator.over(winner, totals)))
+        self.send("\n".join(lines))
+
+    def news(self, view: PlayerView, seed: int | None) -> list[str]:
+        """The lines the engine has not had of the deal ``view`` belongs to: the deal's
         start if this is another deal than the one it was told of, then each action since
         as events. Another deal is one with another seed or seat, or whose actions do not
         begin with those already told (a deal replayed in another seat arrangement)."""
         history = view.history
         key = (seed, view.seat, view.profile)
         seen = self.seen
+        lines = []
         if key != self.deal_key or len(history) < len(seen) or tuple(history[: len(seen)]) != tuple(seen):
             self.deal_key = key
             self.narrator = Narrator.of(view.profile)
             seen = self.seen = []
-            self.send(deal_message(view, seed, f"{seed}-{view.seat}"))
+            lines.append(deal_message(view, seed, f"{seed}-{view.seat}"))
         narrator = self.narrator
         assert narrator is not None
-        lines = []
         for i in range(len(seen), len(history)):
             action = history[i]
             seen.append(action)
             lines.extend(encode(m) for m in narrator.feed(action))
-        if lines:
-            self.send("\n".join(lines))
+        return lines
 
-    def ask(self, view: PlayerView) -> Move | None:
+    def ask(self, view: PlayerView, seed: int | None) -> Move | None:
+        """The engine's move: what it has not seen of the deal and the request to act in
+        one write (one wake-up of the engine per decision), then its answer, checked."""
         legal = view.legal_moves()
         can_pass = view.can_pass(legal)
         ms = int(self.spec.move_time * 1000)
-        self.send(act_message(view, legal, can_pass, len(view.history) + 1, ms))
+        lines = self.news(view, seed)
+        lines.append(act_message(view, legal, can_pass, len(view.history) + 1, ms))
+        self.send("\n".join(lines))
         line = self.read_line(self.spec.move_time)
         try:
             answer = parse_answer(line, legal, can_pass)
@@ -333,10 +338,8 @@ def _forget_inherited() -> None:
     for proc in _RUNNING.values():
         for pipe in (proc.proc.stdin, proc.proc.stdout):
             if pipe is not None:
-                try:
+                with contextlib.suppress(OSError):
                     pipe.close()
-                except OSError:
-                    pass
     _RUNNING.clear()
 
 
@@ -375,20 +378,24 @@ class ExternalBot:
     def __init__(self, spec: EngineSpec, seed: int = 0) -> None:
         self.spec = spec
         self.seed = seed
+        self._name: str | None = None
 
     @property
     def name(self) -> str:
         """The engine's own name from its hello (starting it if nothing has yet)."""
-        for (spec, _), proc in _RUNNING.items():
-            if spec == self.spec:
-                return proc.hello.name
-        return engine_for(self.spec, 0).hello.name
+        if self._name is None:
+            running = [p for (spec, _), p in _RUNNING.items() if spec == self.spec]
+            self._name = (running[0] if running else engine_for(self.spec, 0)).hello.name
+        return self._name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._name = value
 
     def choose(self, view: PlayerView) -> Move | None:
         proc = engine_for(self.spec, view.seat)
         try:
-            proc.catch_up(view, self.seed)
-            return proc.ask(view)
+            return proc.ask(view, self.seed)
         except BaseException:
             # A fault (or an interruption mid-answer) leaves the conversation undefined.
             forget(self.spec, view.seat)
@@ -401,8 +408,7 @@ class ExternalBot:
         if proc is None:
             return
         try:
-            proc.catch_up(view, self.seed)
-            proc.send(encode(Narrator.over(winner, totals)))
+            proc.deal_over(view, self.seed, winner, totals)
         except EngineError:
             forget(self.spec, view.seat)
             raise

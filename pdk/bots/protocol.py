@@ -21,9 +21,9 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any
 
+from pdk.engine import counts as C
 from pdk.engine.cards import CardParseError, cards_of, format_cards, parse_specs, rank_label
 from pdk.engine.combos import BOMB, Move, counts_notation
-from pdk.engine import counts as C
 from pdk.engine.profile import Profile
 from pdk.engine.state import Action, PlayerView
 from pdk.text.catalog import LocalizedError

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Annotated, Any
 
@@ -109,6 +110,10 @@ def main() -> None:
     (exit 2), its reader gone (``| head -1``: quiet, exit 141 as for SIGPIPE), the disk
     full under it, or any other system error left unsaid (one line, exit 2)."""
     sane_environment()
+    # What the start made (the commands, rich, pydantic's schemas) lives as long as the
+    # program: frozen, the collector stops walking it again and again during a long run
+    # (a selfplay of millions of deals makes garbage all the time).
+    gc.freeze()
     lang = argv_lang(sys.argv[1:])
     if stdout_closed():
         print(f"pdk: error: {tr('err_stdout_closed', lang)}", file=sys.stderr)

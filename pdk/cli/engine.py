@@ -10,7 +10,6 @@ from collections.abc import Iterable
 from typing import Annotated
 
 import typer
-
 from rich import box
 from rich.table import Table
 from rich.text import Text
@@ -22,7 +21,9 @@ from pdk.bots.external import CMD_PREFIX, EngineError, EngineSpec, is_engine, na
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console
 from pdk.text.catalog import Lang, tr
 
-engine_app = typer.Typer(name="engine", help="Outside engines: check one against the protocol.", no_args_is_help=True)
+engine_app = typer.Typer(
+    name="engine", help="Outside engines: check one against the protocol.", no_args_is_help=True
+)
 
 
 def prepare_engines(names: Iterable[str], lang: Lang) -> None:
@@ -61,14 +62,23 @@ def _spec_or_fail(command: str, lang: Lang) -> EngineSpec:
     except EngineError as exc:
         fail(exc.message(lang))
     if spec is None:
-        fail(tr("bot_unknown_engine", lang, name=name[len("engine:") :], known=", ".join(named_engines()) or "—"))
+        fail(
+            tr(
+                "bot_unknown_engine",
+                lang,
+                name=name[len("engine:") :],
+                known=", ".join(named_engines()) or "—",
+            )
+        )
     return spec
 
 
 @engine_app.command("check")
 def check(
     command: Annotated[str, typer.Argument(help="The engine: a command line, cmd:COMMAND or engine:NAME.")],
-    deals: Annotated[int, typer.Option("--deals", min=4, max=1000, help="Deals to play in the session.")] = 24,
+    deals: Annotated[
+        int, typer.Option("--deals", min=4, max=1000, help="Deals to play in the session.")
+    ] = 24,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:

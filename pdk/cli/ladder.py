@@ -23,7 +23,16 @@ from pdk.app.ladder import Ladder, LadderError, run_ladder
 from pdk.app.match import MatchError, default_workers
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.bots.external import is_engine, spec_of
-from pdk.cli.common import JsonOpt, LangOpt, VariantOpt, err_console, fail, lang_or_fail, out_console, profile_or_fail
+from pdk.cli.common import (
+    JsonOpt,
+    LangOpt,
+    VariantOpt,
+    err_console,
+    fail,
+    lang_or_fail,
+    out_console,
+    profile_or_fail,
+)
 from pdk.cli.engine import prepare_engines
 from pdk.cli.table import difficulty_name
 from pdk.text.catalog import Lang, excerpt, tr
@@ -70,8 +79,12 @@ def _about(spec: str, label: str) -> dict[str, Any]:
 
 @ladder_app.command("add")
 def add(
-    bot: Annotated[str, typer.Argument(help="A level, a plug-in (module:factory) or an engine (cmd:…, engine:NAME).")],
-    name: Annotated[str | None, typer.Option("--name", help="What to call it (default: its own name).")] = None,
+    bot: Annotated[
+        str, typer.Argument(help="A level, a plug-in (module:factory) or an engine (cmd:…, engine:NAME).")
+    ],
+    name: Annotated[
+        str | None, typer.Option("--name", help="What to call it (default: its own name).")
+    ] = None,
     variant: VariantOpt = "classic16",
     save_dir: SaveDirOpt = None,
     lang: LangOpt = None,
@@ -137,7 +150,11 @@ def run(
     failure = None
     try:
         rated = run_ladder(
-            ladder, profile.players, games, lambda tasks: backend.games(profile, tasks), lambda: stop.requested
+            ladder,
+            profile.players,
+            games,
+            lambda tasks: backend.games(profile, tasks),
+            lambda: stop.requested,
         )
     except MatchError as exc:
         failure, rated = exc.message(language), 0
@@ -179,7 +196,11 @@ def _json(ladder: Ladder) -> dict[str, Any]:
 
 
 def _table(ladder: Ladder, lang: Lang) -> None:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=tr("ladder_title", lang, variant=ladder.variant, n=ladder.deals))
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        title=tr("ladder_title", lang, variant=ladder.variant, n=ladder.deals),
+    )
     for key, justify in (
         ("ladder_col_rank", "right"),
         ("ladder_col_bot", "left"),

@@ -31,9 +31,9 @@ from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_sa
 from pdk.app.table_model import TableModel, move_play, play_model, table_model
 from pdk.bots import DIFFICULTIES, bot_names
 from pdk.bots.external import EngineError, is_engine
-from pdk.cli.engine import check_engine
 from pdk.bots.hints import Hint, hint_list
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
+from pdk.cli.engine import check_engine
 from pdk.cli.play_input import Cmd, InputError, names_suits, parse_command, resolve_input
 from pdk.cli.prose import Prose
 from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
@@ -497,7 +497,8 @@ def play(
     opponents: Annotated[
         str | None,
         typer.Option(
-            "--opponents", help="Outside engine as both opponents: cmd:COMMAND or engine:NAME (docs/protocol.md)."
+            "--opponents",
+            help="Outside engine as both opponents: cmd:COMMAND or engine:NAME (docs/protocol.md).",
         ),
     ] = None,
     variant: Annotated[

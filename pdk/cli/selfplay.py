@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
 
-
 # Bounds that no real run reaches, so a typo of a few digits is refused, not obeyed
 # (10**20 deals never end; 100,000 processes take the machine down).
 MAX_GAMES = 10**9

@@ -8,10 +8,11 @@ classic16 behaviour (RULES.md), so a profile only spells out what differs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
-from typing import Annotated, Literal, Protocol, runtime_checkable
+from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
@@ -433,6 +434,14 @@ class Profile(_Model):
 
     def __hash__(self) -> int:
         return self.hash_key
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Profile:
+        """A copy whose worked-out values (the JSON, the hash, the deck...) are worked out
+        again, since ``update`` may change what they were worked out from."""
+        copy = super().model_copy(update=update, deep=deep)
+        for key in [k for k in copy.__dict__ if k not in type(self).model_fields]:
+            del copy.__dict__[key]
+        return copy
 
     def __eq__(self, other: object) -> bool:
         # Two equal profiles loaded apart meet in every per-profile cache: comparing their

@@ -142,7 +142,7 @@ class PlayerView(NamedTuple):
         legal = self.legal
         return list(legal) if legal is not None else self.position().legal_moves()
 
-    def can_pass(self, moves: list[Move]) -> bool:
+    def can_pass(self, moves: Sequence[Move]) -> bool:
         """Whether the seat may pass, given its legal plays ``moves``."""
         return generator_for(self.profile).can_pass(self.prev, moves)
 

@@ -21,7 +21,10 @@ for line in sys.stdin:
     kind = msg.get("type")
     if kind == "hello":
         version = 99 if mode == "version" else 1
-        print(json.dumps({"type": "hello", "protocol_version": version, "name": "faulty", "author": "tests"}), flush=True)
+        print(
+            json.dumps({"type": "hello", "protocol_version": version, "name": "faulty", "author": "tests"}),
+            flush=True,
+        )
     elif kind == "deal":
         deals += 1
     elif kind == "act":

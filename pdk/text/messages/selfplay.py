@@ -67,7 +67,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--sprt 需要恰好两个不同的 AI，并加上 --duplicate",
     ),
     "sprt_bad": (
-        "--sprt {text!r}: give elo0,elo1 or elo0,elo1,alpha,beta with elo0 < elo1 and alpha, beta in (0, 0.5)",
-        "--sprt {text!r}：应为 elo0,elo1 或 elo0,elo1,alpha,beta，且 elo0 < elo1，alpha、beta 在 (0, 0.5) 之间",
+        "--sprt {text!r}: give elo0,elo1 or elo0,elo1,alpha,beta "
+        "with elo0 < elo1 and alpha, beta in (0, 0.5)",
+        "--sprt {text!r}：应为 elo0,elo1 或 elo0,elo1,alpha,beta，"
+        "且 elo0 < elo1，alpha、beta 在 (0, 0.5) 之间",
     ),
 }
