@@ -10,7 +10,6 @@ what is wrong in one line.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import importlib
 import importlib.util
@@ -20,7 +19,7 @@ from enum import Enum
 from pathlib import Path
 
 from pdk.bots.base import Bot, BotFactory
-from pdk.bots.external import ENGINE_PREFIX, EngineError, ExternalBot, is_engine, named_engines, spec_of
+from pdk.bots.external import ENGINE_PREFIX, EngineError, is_engine, named_engines, spec_of
 from pdk.bots.hard import HardBot, hard_v1
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
@@ -158,7 +157,7 @@ def _engine_factory(spec: str) -> BotFactory:
             name=spec[len(ENGINE_PREFIX) :],
             known=", ".join(named_engines()) or "—",
         )
-    return functools.partial(ExternalBot, engine)
+    return engine
 
 
 def register_plugin(spec: str, factory: BotFactory) -> None:

@@ -85,6 +85,10 @@ class EngineSpec:
             raise EngineError(Fault.NO_START, engine=spec, command=spec, reason=tr("eng_empty_command", "en"))
         return cls(spec, argv)
 
+    def __call__(self, seed: int) -> ExternalBot:
+        """The spec is the engine's bot factory (picklable: a Ray worker gets it shipped)."""
+        return ExternalBot(self, seed)
+
     def log_path(self) -> Path:
         if self.log is not None:
             return Path(self.log)
