@@ -143,3 +143,19 @@ def test_engine_log_holds_its_stderr_not_pdks_output(tmp_path: Path) -> None:
     assert proc.returncode == 0 and "thinking hard" not in proc.stdout + proc.stderr
     logs = list((tmp_path / "engine-logs").iterdir())
     assert any("thinking hard" in p.read_text() for p in logs)
+
+
+def test_the_server_seats_an_engine_only_from_its_owners_configuration(tmp_path: Path) -> None:
+    from pdk.app.registry import load_profile
+    from pdk.app.tables import TableStore
+
+    engine = f"cmd:{GREEDY_PY}"
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=3, difficulty=engine)
+    table = store.create()  # the owner's default: the engine
+    assert table.session.difficulty == engine
+    while table.session.state.turn != 0 and not table.session.state.over:
+        store.step(table, table.seq)
+    assert table.session.state.history or table.session.state.turn == 0
+    # A request names a level, never a program: anything else falls back to the owner's.
+    assert store.create("easy").session.difficulty == "easy"
+    assert store.create("cmd:/bin/sh").session.difficulty == engine

@@ -22,6 +22,7 @@ import select
 import shlex
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -126,6 +127,9 @@ class EngineProcess:
         self.deal_key: tuple[Any, ...] | None = None
         self.narrator: Narrator | None = None
         self.seen: list[Action] = []  # the current deal's actions already sent as events
+        # One conversation at a time: the web server's tables share the process's engines
+        # and are served from several threads.
+        self.lock = threading.Lock()
         path = spec.log_path()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -308,14 +312,16 @@ class EngineProcess:
 
 # (spec, seat) -> the engine playing that seat for this process; see ``ExternalBot``.
 _RUNNING: dict[tuple[EngineSpec, int], EngineProcess] = {}
+_STARTING = threading.Lock()
 
 
 def engine_for(spec: EngineSpec, seat: int) -> EngineProcess:
     """The running engine for ``spec`` in ``seat``, started (and greeted) on first use."""
-    proc = _RUNNING.get((spec, seat))
-    if proc is None or proc.proc.poll() is not None:
-        proc = _RUNNING[(spec, seat)] = EngineProcess(spec)
-    return proc
+    with _STARTING:
+        proc = _RUNNING.get((spec, seat))
+        if proc is None or proc.proc.poll() is not None:
+            proc = _RUNNING[(spec, seat)] = EngineProcess(spec)
+        return proc
 
 
 def forget(spec: EngineSpec, seat: int) -> None:
@@ -399,7 +405,8 @@ class ExternalBot:
     def choose(self, view: PlayerView) -> Move | None:
         proc = engine_for(self.spec, view.seat)
         try:
-            return proc.ask(view, self.seed)
+            with proc.lock:
+                return proc.ask(view, self.seed)
         except BaseException:
             # A fault (or an interruption mid-answer) leaves the conversation undefined.
             forget(self.spec, view.seat)
@@ -412,7 +419,8 @@ class ExternalBot:
         if proc is None:
             return
         try:
-            proc.deal_over(view, self.seed, winner, totals)
+            with proc.lock:
+                proc.deal_over(view, self.seed, winner, totals)
         except EngineError:
             forget(self.spec, view.seat)
             raise
