@@ -100,7 +100,7 @@ def test_a_failing_engine_stops_the_match_in_one_line(tmp_path: Path, mode: str,
     [
         ("engine:faulty", "sent no hello within 1s of starting"),
         ("cmd:/nonexistent/engine --flag", "cannot start /nonexistent/engine --flag"),
-        ("cmd:", "cmd: names no command"),
+        ("cmd:", "names no command to run"),
         ("engine:nobody", "no engine named nobody"),
     ],
 )

@@ -83,7 +83,7 @@ class EngineSpec:
         except ValueError:
             argv = ()
         if not argv:
-            raise EngineError(Fault.NO_START, engine=spec, command=spec, reason=tr("eng_empty_command", "en"))
+            raise EngineError(Fault.NO_COMMAND, engine=spec)
         return cls(spec, argv)
 
     def __call__(self, seed: int) -> ExternalBot:

@@ -38,6 +38,7 @@ Message = dict[str, Any]
 class Fault(Enum):
     """How an engine broke the protocol; values are message keys (``pdk.text``)."""
 
+    NO_COMMAND = "eng_empty_command"
     NO_START = "eng_no_start"
     NO_HELLO = "eng_no_hello"
     BAD_HELLO = "eng_bad_hello"

@@ -32,7 +32,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "没有选项 {name}（它声明的选项：{known}）",
     ),
     "eng_named": ("engine {engine}: {error}", "引擎 {engine}：{error}"),
-    "eng_empty_command": ("cmd: names no command", "cmd: 后面没有命令"),
+    "eng_empty_command": ("names no command to run (cmd:COMMAND)", "没有给出要运行的命令（cmd:命令）"),
     "eng_unknown": (
         "no engine named {name} in {path} (known: {known})",
         "{path} 中没有名为 {name} 的引擎（已有：{known}）",
