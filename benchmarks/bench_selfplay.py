@@ -28,14 +28,16 @@ prints its figures beside these: a before/after table measured in the same minut
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from pdk.app.match import make_tasks, play_game
 from pdk.app.registry import load_profile
@@ -50,6 +52,40 @@ def harness(profile: Profile, level: str, deals: int, seed: int, records: bool) 
     for task in tasks:
         play_game(profile, task)
     return deals / (time.process_time() - start)
+
+
+def command(profile: Profile, deals: int, seed: int) -> float:
+    """The whole ``pdk selfplay -p random --workers 1 --games N`` command, run in this
+    process through the real entry point (options parsed, the match, the tally, the summary
+    printed), per CPU-second; only the interpreter's start and imports are left out (the
+    ``pdk selfplay, own process`` line adds them back)."""
+    from pdk.cli.app import main as pdk_main
+
+    argv = ["pdk", "selfplay", "-p", "random", "--workers", "1", "--games", str(deals)]
+    argv += ["--seed", str(seed), "--variant", profile.name, "--json"]
+    saved, sys.argv = sys.argv, argv
+    start = time.process_time()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            pdk_main()
+    except SystemExit as exc:
+        if exc.code:
+            raise
+    finally:
+        sys.argv = saved
+    return deals / (time.process_time() - start)
+
+
+def command_process(profile: Profile, deals: int, seed: int) -> float:
+    """The same command as a process of its own (start-up and imports included): deals per
+    CPU-second of that process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cmd = [sys.executable, "-m", "pdk", "selfplay", "-p", "random", "--workers", "1", "--games", str(deals)]
+    cmd += ["--seed", str(seed), "--variant", profile.name, "--json"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return deals / cpu
 
 
 def gamestate(profile: Profile, deals: int, seed: int) -> float:
@@ -73,6 +109,8 @@ def lines(profile: Profile, levels: list[str], deals: int) -> dict[str, Callable
         n = deals if level in ("random", "easy") else max(20, deals // 10)
         if level == "random":
             out["GameState loop (random)"] = lambda s, n=n: gamestate(profile, n, s)
+            out["pdk selfplay -p random"] = lambda s, n=n: command(profile, n, s)
+            out["pdk selfplay, own process"] = lambda s, n=n: command_process(profile, n, s)
         out[f"harness {level}"] = lambda s, lv=level, n=n: harness(profile, lv, n, s, False)
         out[f"harness {level} --out"] = lambda s, lv=level, n=n: harness(profile, lv, n, s, True)
     return out
@@ -124,16 +162,17 @@ def main() -> None:
             row += f" {statistics.median(other):>9.0f} [{max(other):>6.0f}] {ratio:>6.2f}x"
         print(row)
     if "random" in levels:
-        ratios = [h["harness random"] / h["GameState loop (random)"] for h in here]
-        print(f"harness random / GameState loop, median per repeat: {statistics.median(ratios):.2f}")
+        for name in ("harness random", "pdk selfplay -p random", "pdk selfplay, own process"):
+            ratios = [h[name] / h["GameState loop (random)"] for h in here]
+            print(f"{name} / GameState loop, median per repeat: {statistics.median(ratios):.2f}")
 
 
 def _child(args: argparse.Namespace, r: int) -> dict[str, float]:
     """One repeat of this script as the other checkout runs it (its own pdk on the path)."""
     env = {**os.environ, "PYTHONPATH": os.path.abspath(args.against)}
-    script = os.path.join(os.path.abspath(args.against), "benchmarks", "bench_selfplay.py")
-    if not os.path.exists(script) or "--one" not in Path(script).read_text(encoding="utf-8"):
-        script = os.path.abspath(__file__)  # an older checkout: this script, its package
+    # This script, with the other checkout's package first on the path: the same lines,
+    # the whole command included, measured on both.
+    script = os.path.abspath(__file__)
     cmd = [sys.executable, script, "--deals", str(args.deals), "--levels", args.levels]
     cmd += ["--variant", args.variant, "--one", str(r)]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=args.against)

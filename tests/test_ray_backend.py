@@ -1,5 +1,5 @@
 """``pdk selfplay --backend ray`` against a small local Ray started once for the module:
-the same seed gives the same summary and records as the local pool, plug-ins travel to
+the same seed gives the same summary and records as the local pool, plug-ins (and outside engines) travel to
 the workers, and every fault is one line with exit 2."""
 
 from __future__ import annotations
@@ -159,3 +159,11 @@ def test_library_errors_are_exceptions_not_exits() -> None:
     with pytest.raises(BackendError):
         open_backend("local", address="auto")
     assert issubclass(MatchError, RuntimeError)
+
+
+def test_an_outside_engine_plays_on_the_workers_as_in_the_local_pool() -> None:
+    import sys
+
+    engine = f"cmd:{sys.executable} {Path(__file__).resolve().parent.parent / 'examples/engines/greedy.py'}"
+    args = ["-p", f"{engine},random,normal", "-n", "6", "--seed", "4"]
+    assert summary(*args, "--backend", "ray", "--workers", "2") == summary(*args, "--workers", "1")

@@ -24,6 +24,7 @@ from pdk.app.limits import (
     loads_json,
     read_bounded,
 )
+from pdk.app.text_record import is_text_record, loads_text
 from pdk.engine.record import GameRecord, RecordError, RecordReason, dumps, loads
 
 
@@ -135,10 +136,13 @@ def _os_text(exc: Exception) -> str:
 
 
 def parse(text: str) -> GameRecord:
-    """One record from its JSON text, parsed within bounds and replayed (``RecordError``;
-    a bound passed is said as why the record cannot be read)."""
+    """One record from its JSON text (or its text form, ``pdk.app.text_record``), parsed
+    within bounds and replayed (``RecordError``; a bound passed is said as why the record
+    cannot be read)."""
     try:
         check_length(text, RECORD_BYTES)
+        if is_text_record(text):
+            return loads_text(text)
         return loads(text, decode=loads_json)
     except LimitError as exc:
         raise RecordError(RecordReason.CANNOT_READ, detail=exc) from None

@@ -28,9 +28,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from pdk.app.ratings import Duel, SprtSpec
 from pdk.bots import BotSpecError, is_plugin, make_bot, one_line
 from pdk.bots.base import Bot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
+from pdk.bots.external import EngineError, ExternalBot
 from pdk.engine import record as R
 from pdk.engine.combos import Move
 from pdk.engine.deal import bot_seed, deal, deal_seed
@@ -41,6 +43,7 @@ from pdk.text.catalog import LocalizedError
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
+
 
 def arrangements(players: Sequence[str], duplicate: bool) -> list[tuple[str, ...]]:
     """The seat arrangements each deal is played in: the given one first, then (with
@@ -89,8 +92,6 @@ class GameResult:
     record: str | None = None
 
 
-
-
 class MatchFault(Enum):
     """Why a match stopped; values are message keys."""
 
@@ -100,6 +101,7 @@ class MatchFault(Enum):
     BOT_ILLEGAL_PASS = "match_bot_illegal_pass"
     BOT_BROKEN = "match_bot_broken"
     BOT_TIMEOUT = "match_bot_timeout"
+    ENGINE = "match_engine"
 
 
 class MatchError(LocalizedError, RuntimeError):
@@ -109,7 +111,7 @@ class MatchError(LocalizedError, RuntimeError):
 
     reason: MatchFault
 
-    def __init__(self, reason: MatchFault, cause: BotSpecError | None = None, /, **params: str) -> None:
+    def __init__(self, reason: MatchFault, cause: BotSpecError | None = None, /, **params: object) -> None:
         self.cause = cause
         super().__init__(reason, cause="" if cause is None else cause, **params)
 
@@ -141,19 +143,31 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
         choosers = [
             _checked(bot, task) if plugin else bot.choose for bot, plugin in zip(bots, plugins, strict=True)
         ]
+        # A built-in bot that decides from the legal plays alone gets them without a view.
+        among = [
+            None if plugin else getattr(bot, "choose_among", None)
+            for bot, plugin in zip(bots, plugins, strict=True)
+        ]
+        legal_moves, can_pass = state.legal_moves, state.can_pass
         while not state.done:
-            # The view carries the legal plays, generated once for the bot and the check.
             seat = state.turn
-            step(choosers[seat](view(seat)))
+            fast = among[seat]
+            if fast is not None:
+                moves = legal_moves()
+                step(fast(moves, can_pass(moves)))
+            else:
+                # The view carries the legal plays, generated once for the bot and the check.
+                step(choosers[seat](view(seat)))
+        if any(plugins):
+            _tell_deal_over(state, bots, task)
     n = profile.players
     bombs = [0] * n
     plays = [0] * n
-    for action in state.history:
-        play = action.play
+    for seat, play in state.history:
         if play is not None:
-            plays[action.seat] += 1
-            if play.kind == BOMB:
-                bombs[action.seat] += 1
+            plays[seat] += 1
+            if play[1] == BOMB:  # its kind
+                bombs[seat] += 1
     st = state.settlement()
     text = None
     if task.keep_record:
@@ -184,6 +198,30 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
     )
 
 
+def _tell_deal_over(state: GameState, bots: Sequence[Bot], task: GameTask) -> None:
+    """An outside engine hears the deal's last actions and its result (``deal_over``)."""
+    st = state.settlement()
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, ExternalBot):
+            try:
+                bot.deal_over(state.view(seat), st.winner, st.totals)
+            except EngineError as exc:
+                raise _engine_failed(exc, task, seat, len(state.history)) from None
+
+
+def _engine_failed(exc: EngineError, task: GameTask, seat: int, move: int) -> MatchError:
+    return MatchError(
+        MatchFault.ENGINE,
+        bot=exc.engine,
+        game=str(task.index + 1),
+        deal=str(task.deal_index + 1),
+        seed=str(task.seed),
+        seat=str(seat),
+        move=str(move),
+        error=exc.detail(),
+    )
+
+
 def _build(task: GameTask, seat: int, name: str) -> Bot:
     try:
         return make_bot(name, bot_seed(task.seed, seat), task.time_cap)
@@ -208,6 +246,8 @@ def _checked(bot: Bot, task: GameTask) -> Callable[[PlayerView], Move | None]:
     def choose(view: PlayerView) -> Move | None:
         try:
             return checked_choice(bot, view, task.move_timeout)
+        except EngineError as exc:
+            raise _engine_failed(exc, task, view.seat, len(view.history) + 1) from None
         except BadAnswer as bad:
             raise MatchError(
                 _FAULTS[bad.fault],
@@ -405,23 +445,30 @@ class Line:
 
     def add(self, res: GameResult, seats: Sequence[int]) -> None:
         """Count one game in which this line's bot sat in ``seats``."""
-        unit = self._pending.setdefault(res.deal_index, _Unit())
+        total = 0
         for seat in seats:
             self.deals += 1
             self.wins += res.winner == seat
             self.bombs += res.bombs[seat]
             self.shut_outs += res.shut_out[seat]
             self.plays += res.plays[seat]
-            unit.total += res.totals[seat]
-            unit.values += 1
+            total += res.totals[seat]
+        if self.games_per_deal == 1:  # the deal is complete: no pending unit to keep
+            if seats:
+                self._fold_value(total / len(seats))
+            return
+        unit = self._pending.setdefault(res.deal_index, _Unit())
+        unit.total += total
+        unit.values += len(seats)
         unit.games += 1
         if unit.games >= self.games_per_deal:
             self._fold(self._pending.pop(res.deal_index))
 
     def _fold(self, unit: _Unit) -> None:
-        if not unit.values:
-            return
-        x = unit.total / unit.values
+        if unit.values:
+            self._fold_value(unit.total / unit.values)
+
+    def _fold_value(self, x: float) -> None:
         self._n += 1
         delta = x - self._mean
         self._mean += delta / self._n
@@ -471,6 +518,8 @@ class Summary:
     bots: list[Line]
     seconds: float = 0.0
     interrupted: bool = False
+    # Two bots: the first's Elo against the second (and the SPRT, if one was asked for).
+    duel: Duel | None = None
 
     @property
     def deals_per_s(self) -> float:
@@ -489,6 +538,7 @@ class Summary:
             "bots": [line.to_json() for line in self.bots],
             "deals_per_s": round(self.deals_per_s, 2),
             "seconds": round(self.seconds, 3),
+            **({"elo": self.duel.to_json()} if self.duel is not None else {}),
         }
 
 
@@ -498,10 +548,16 @@ class Tally:
     seat a bot sat in. ``labels`` maps a plug-in spec to the name to show for it."""
 
     def __init__(
-        self, players: Sequence[str], duplicate: bool = False, labels: Mapping[str, str] | None = None
+        self,
+        players: Sequence[str],
+        duplicate: bool = False,
+        labels: Mapping[str, str] | None = None,
+        sprt: SprtSpec | None = None,
     ) -> None:
         self.players = tuple(players)
         self.arrangements = len(arrangements(players, duplicate))
+        names = list(dict.fromkeys(self.players))
+        self.duel = Duel(names[0], names[1], self.arrangements, sprt) if len(names) == 2 else None
         shown = _labels(self.players, labels or {})
         self.seats = [Line(shown[name][0], i, spec=shown[name][1]) for i, name in enumerate(self.players)]
         self.pooled: dict[str, Line] = {}
@@ -514,17 +570,22 @@ class Tally:
 
     def add(self, res: GameResult) -> None:
         self.games += 1
-        if res.deal_index not in self._open:
+        if self.arrangements == 1:  # every game is a deal of its own
             self.deals += 1
-            self._open[res.deal_index] = self.arrangements
-        self._open[res.deal_index] -= 1
-        if not self._open[res.deal_index]:
-            del self._open[res.deal_index]
+        else:
+            if res.deal_index not in self._open:
+                self.deals += 1
+                self._open[res.deal_index] = self.arrangements
+            self._open[res.deal_index] -= 1
+            if not self._open[res.deal_index]:
+                del self._open[res.deal_index]
         if res.arrangement_index == 0:
             for seat, line in enumerate(self.seats):
                 line.add(res, [seat])
         for name, line in self.pooled.items():
             line.add(res, [seat for seat, bot in enumerate(res.bots) if bot == name])
+        if self.duel is not None:
+            self.duel.add(res.deal_index, res.bots, res.totals)
 
     def summary(
         self, *, games_planned: int | None = None, seconds: float = 0.0, interrupted: bool = False
@@ -541,6 +602,7 @@ class Tally:
             bots=list(self.pooled.values()),
             seconds=seconds,
             interrupted=interrupted,
+            duel=self.duel,
         )
 
 

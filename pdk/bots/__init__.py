@@ -19,6 +19,7 @@ from enum import Enum
 from pathlib import Path
 
 from pdk.bots.base import Bot, BotFactory
+from pdk.bots.external import ENGINE_PREFIX, EngineError, is_engine, named_engines, spec_of
 from pdk.bots.hard import HardBot, hard_v1
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
@@ -45,8 +46,6 @@ def bot_names() -> list[str]:
     return list(_REGISTRY)
 
 
-
-
 class SpecReason(Enum):
     """Why a bot name or plug-in spec cannot give a bot; values are message keys."""
 
@@ -59,6 +58,8 @@ class SpecReason(Enum):
     NOT_CALLABLE = "bot_not_callable"
     FACTORY_FAILED = "bot_factory_failed"
     NO_CHOOSE = "bot_no_choose"
+    UNKNOWN_ENGINE = "bot_unknown_engine"
+    ENGINE = "bot_engine"
 
 
 class BotSpecError(LocalizedError, ValueError):
@@ -108,8 +109,12 @@ def make_bot(name: str, seed: int = 0, time_cap: float | None = None) -> Bot:
 
 def check_bot(name: str) -> str:
     """Build ``name``'s bot once (seed 0), so that a bad name or spec fails before any game
-    starts, and return what to call it: a plug-in's ``name`` attribute, else its spec."""
-    return bot_label(make_bot(name), name)
+    starts, and return what to call it: a plug-in's ``name`` attribute, else its spec. An
+    outside engine is started here, so one that cannot greet pdk fails before any game."""
+    try:
+        return bot_label(make_bot(name), name)
+    except EngineError as exc:
+        raise BotSpecError(SpecReason.ENGINE, error=exc) from None
 
 
 def bot_label(bot: object, name: str) -> str:
@@ -126,6 +131,8 @@ def load_factory(spec: str) -> BotFactory:
 
 
 def _load_factory(spec: str) -> BotFactory:
+    if is_engine(spec):
+        return _engine_factory(spec)
     # rpartition: a Windows path (C:\bots\mine.py:Bot) keeps its drive colon.
     where, _, attr = spec.rpartition(":")
     where, attr = where.strip(), attr.strip()
@@ -140,6 +147,22 @@ def _load_factory(spec: str) -> BotFactory:
     if not callable(factory):
         raise BotSpecError(SpecReason.NOT_CALLABLE, spec=spec, attr=attr)
     return factory  # type: ignore[no-any-return]
+
+
+def _engine_factory(spec: str) -> BotFactory:
+    """An outside engine's factory: picklable (a Ray worker gets it shipped), and cheap to
+    call per game, since the engine process is started once per process and seat."""
+    try:
+        engine = spec_of(spec)
+    except EngineError as exc:
+        raise BotSpecError(SpecReason.ENGINE, error=exc) from None
+    if engine is None:
+        raise BotSpecError(
+            SpecReason.UNKNOWN_ENGINE,
+            name=spec[len(ENGINE_PREFIX) :],
+            known=", ".join(named_engines()) or "—",
+        )
+    return engine
 
 
 def register_plugin(spec: str, factory: BotFactory) -> None:

@@ -6,7 +6,7 @@ the protocol without importing the package that lists the levels (no cycle).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from pdk.engine.combos import Move
@@ -19,6 +19,14 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: PlayerView) -> Move | None: ...
+
+
+class LegalOnly(Protocol):
+    """A bot that decides from the legal plays alone (``random``): besides ``choose`` it
+    has ``choose_among``, which must make the very choice ``choose`` would, so that the
+    harness can hand it the plays without building a view each turn."""
+
+    def choose_among(self, moves: Sequence[Move], can_pass: bool) -> Move | None: ...
 
 
 BotFactory = Callable[[int], Bot]

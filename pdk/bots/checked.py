@@ -18,6 +18,7 @@ from types import FrameType
 
 from pdk.bots import bot_label, one_line
 from pdk.bots.base import Bot
+from pdk.bots.external import EngineError
 from pdk.engine.combos import ComboKind, Move, counts_notation
 from pdk.engine.state import PlayerView
 
@@ -56,6 +57,8 @@ def checked_choice(bot: Bot, view: PlayerView, timeout: float | None = None) -> 
             move = bot.choose(view)
     except _Overtime:
         raise BadAnswer(AnswerFault.TIMEOUT) from None
+    except EngineError:
+        raise  # an outside engine's fault is already named, with its own reason
     except Exception as exc:
         raise BadAnswer(AnswerFault.RAISED, one_line(exc)) from None
     pos = view.position()

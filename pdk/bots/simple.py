@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng
@@ -18,8 +20,16 @@ class RandomBot:
         self.rng = Rng(seed)
 
     def choose(self, view: PlayerView) -> Move | None:
-        moves = view.legal_moves()
-        n = len(moves) + (1 if view.can_pass(moves) else 0)
+        # The plays the engine generated for this view, read in place (never changed here).
+        moves = view.legal
+        if moves is None:
+            moves = view.legal_moves()
+        return self.choose_among(moves, view.can_pass(moves))
+
+    def choose_among(self, moves: Sequence[Move], can_pass: bool) -> Move | None:
+        """The same choice from the legal plays alone: the harness hands them over without
+        building a view (``pdk.bots.base.LegalOnly``), as millions of baseline deals want."""
+        n = len(moves) + (1 if can_pass else 0)
         if n == 0:  # no legal choice at all: only a broken position gets here
             return None
         i = self.rng.below(n)

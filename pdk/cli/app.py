@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Annotated, Any
 
@@ -9,7 +10,20 @@ import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from pdk import __version__
-from pdk.cli import advise, moves, play, puzzles, replay, review, selfplay, serve, stats, variants
+from pdk.cli import (
+    advise,
+    engine,
+    ladder,
+    moves,
+    play,
+    puzzles,
+    replay,
+    review,
+    selfplay,
+    serve,
+    stats,
+    variants,
+)
 from pdk.cli.common import sane_environment, silence_stdout, stdout_closed
 from pdk.text.catalog import Lang, default_lang, tr
 
@@ -52,6 +66,8 @@ app.command()(advise.advise)
 app.command("review")(review.review_cmd)
 app.add_typer(variants.variants_app)
 app.add_typer(puzzles.puzzles_app)
+app.add_typer(engine.engine_app)
+app.add_typer(ladder.ladder_app)
 
 
 def _click_kind(exc: BaseException) -> str | None:
@@ -111,6 +127,10 @@ def main() -> None:
     (exit 2), its reader gone (``| head -1``: quiet, exit 141 as for SIGPIPE), the disk
     full under it, or any other system error left unsaid (one line, exit 2)."""
     sane_environment()
+    # What the start made (the commands, rich, pydantic's schemas) lives as long as the
+    # program: frozen, the collector stops walking it again and again during a long run
+    # (a selfplay of millions of deals makes garbage all the time).
+    gc.freeze()
     lang = argv_lang(sys.argv[1:])
     if stdout_closed():
         print(f"pdk: error: {tr('err_stdout_closed', lang)}", file=sys.stderr)

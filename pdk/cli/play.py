@@ -33,7 +33,9 @@ from pdk.app.service import Archive, HintShown, Reply, SeatTable, TableService
 from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 from pdk.app.store import FileStore, StoreUnavailable
 from pdk.bots import DIFFICULTIES, bot_names
+from pdk.bots.external import EngineError, is_engine
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
+from pdk.cli.engine import check_engine
 from pdk.cli.play_input import Cmd, parse_command
 from pdk.cli.prose import Prose
 from pdk.cli.table import SHORT, Frame, play_text, render_over, render_settlement, render_table
@@ -76,6 +78,9 @@ def error_detail(exc: Exception, lang: Lang) -> str:
 
 
 def check_difficulty(name: str, lang: Lang) -> None:
+    if is_engine(name):
+        check_engine(name, lang)
+        return
     if name not in DIFFICULTIES:
         fail(tr("err_difficulty", lang, name=excerpt(name)))
     known = bot_names()
@@ -176,6 +181,8 @@ class Game:
         with deferred_interrupt():
             try:
                 reply = run()
+            except EngineError as exc:  # the game is saved after every play: nothing is lost
+                fail(exc.message(lang))
             except StoreUnavailable as exc:
                 self.unsaved = exc.detail
                 self.ui.messages.append(tr("save_failed", lang, detail=exc.detail))
@@ -441,6 +448,13 @@ def play(
         str | None,
         typer.Option("--difficulty", "-d", help="Opponents: easy, normal or hard (default normal)."),
     ] = None,
+    opponents: Annotated[
+        str | None,
+        typer.Option(
+            "--opponents",
+            help="Outside engine as both opponents: cmd:COMMAND or engine:NAME (docs/protocol.md).",
+        ),
+    ] = None,
     variant: Annotated[
         str | None,
         typer.Option("--variant", "-v", help="Rule profile: a name or a .yaml path (default classic16)."),
@@ -475,6 +489,7 @@ def play(
 ) -> None:
     """Play 跑得快 against two AI players; the game is saved after every play."""
     language = lang_or_fail(lang)
+    difficulty = opponents or difficulty
     if difficulty is not None:
         check_difficulty(difficulty, language)
     base = data_dir(save_dir, language)

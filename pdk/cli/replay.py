@@ -24,6 +24,7 @@ from rich.console import Console
 
 from pdk.app.files import jsonl_games, load, parse
 from pdk.app.limits import LimitError, loads_json
+from pdk.app.text_record import dumps_text
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
 from pdk.cli.replay_view import (
@@ -35,7 +36,7 @@ from pdk.cli.replay_view import (
     seat_names,
     transcript,
 )
-from pdk.engine.record import GameRecord, RecordError, RecordReason
+from pdk.engine.record import GameRecord, RecordError, RecordReason, dumps
 from pdk.engine.state import GameState
 from pdk.text.catalog import Lang, excerpt, tr
 
@@ -230,6 +231,9 @@ def _count_games(path: Path) -> int:
     return n
 
 
+EXPORTS = ("txt", "json")
+
+
 def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
     try:
         return load(path, game)
@@ -282,6 +286,12 @@ def replay(
             "--bot", help="The bot that explains: a level, or a plug-in spec file.py:Bot (default: normal)."
         ),
     ] = None,
+    export: Annotated[
+        str | None,
+        typer.Option(
+            "--export", help="Write the record to stdout as txt (tag pairs, one action a line) or json."
+        ),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
     """Step through a game record: next / previous / jump, hands, trick, 报单, card counter,
@@ -304,7 +314,12 @@ def replay(
         n = check_all(file, language)
         out_console().print(tr("rp_check_games", language, path=file, n=n), markup=False, highlight=False)
         return
+    if export is not None and export not in EXPORTS:
+        fail(tr("rp_err_export", language, fmt=excerpt(export)))
     record = load_or_fail(file, game, language)
+    if export is not None:
+        sys.stdout.write(dumps_text(record) if export == "txt" else dumps(record) + "\n")
+        return
     players = record.profile.players
     if as_seat is not None and not 0 <= as_seat < players:
         fail(tr("rp_err_seat", language, last=players - 1))

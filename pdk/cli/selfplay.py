@@ -36,6 +36,7 @@ from pdk.app.match import (
     default_workers,
     iter_tasks,
 )
+from pdk.app.ratings import SprtError, SprtSpec
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.common import (
     JsonOpt,
@@ -47,12 +48,12 @@ from pdk.cli.common import (
     out_console,
     profile_or_fail,
 )
+from pdk.cli.engine import prepare_engines
 from pdk.cli.table import NARROW, difficulty_name
 from pdk.text.catalog import Lang, excerpt, tr
 
 if TYPE_CHECKING:
     from rich.progress import Progress
-
 
 
 # Bounds that no real run reaches, so a typo of a few digits is refused, not obeyed
@@ -75,6 +76,7 @@ def parse_players(text: str | None, seats: int, lang: Lang) -> list[str]:
     for name in names:
         if name not in known and not is_plugin(name):
             fail(tr("sp_unknown_bot", lang, name=excerpt(name), known=", ".join(known)))
+    prepare_engines(names, lang)
     return names
 
 
@@ -110,6 +112,57 @@ def plugin_labels(names: list[str], lang: Lang) -> dict[str, str]:
             return {name: check_bot(name) for name in dict.fromkeys(names) if is_plugin(name)}
     except BotSpecError as exc:
         fail(exc.message(lang))
+
+
+def _sprt_or_fail(text: str | None, names: list[str], duplicate: bool, lang: Lang) -> SprtSpec | None:
+    if text is None:
+        return None
+    try:
+        spec = SprtSpec.parse(text)
+    except SprtError as exc:
+        fail(exc.message(lang))
+    if len(set(names)) != 2 or not duplicate:
+        fail(tr("sprt_needs_two", lang))
+    return spec
+
+
+def duel_lines(summary: Summary, lang: Lang) -> list[str]:
+    """The Elo line of a two-bot match (and the SPRT's), named as the tables name the bots."""
+    duel = summary.duel
+    if duel is None or not duel.deals:
+        return []
+    shown = {line.spec or line.bot: difficulty_name(line.bot, lang) for line in summary.bots}
+    elo, err = duel.elo()
+    lines = [
+        tr(
+            "elo_line",
+            lang,
+            a=shown.get(duel.first, duel.first),
+            b=shown.get(duel.second, duel.second),
+            elo="—" if elo is None else f"{elo:+.1f}",
+            err="—" if err is None else f"{err:.1f}",
+            los=100 * duel.los(),
+            w=duel.wins,
+            d=duel.draws,
+            l=duel.losses,
+        )
+    ]
+    if duel.sprt is not None:
+        verdict = duel.verdict()
+        key = {"H1": "sprt_h1", "H0": "sprt_h0"}.get(verdict or "", "sprt_open")
+        lines.append(
+            tr(
+                key,
+                lang,
+                llr=duel.llr(),
+                lo=duel.sprt.lower,
+                hi=duel.sprt.upper,
+                elo0=f"{duel.sprt.elo0:g}",
+                elo1=f"{duel.sprt.elo1:g}",
+                n=duel.deals,
+            )
+        )
+    return lines
 
 
 def _fmt_ci(line: Line) -> str:
@@ -216,8 +269,9 @@ def selfplay(
         typer.Option(
             "--players",
             "-p",
-            help="Bots per seat, comma-separated (random, easy, normal, hard, or your own as "
-            "module:factory or path/to/file.py:factory); one name fills every seat.",
+            help="Bots per seat, comma-separated (random, easy, normal, hard, your own as "
+            "module:factory or path/to/file.py:factory, or an outside engine as cmd:COMMAND or "
+            "engine:NAME); one name fills every seat.",
         ),
     ] = None,
     variant: VariantOpt = "classic16",
@@ -259,6 +313,14 @@ def selfplay(
             "on any machine); written in each record.",
         ),
     ] = None,
+    sprt: Annotated[
+        str | None,
+        typer.Option(
+            "--sprt",
+            help="elo0,elo1[,alpha,beta]: with two bots and --duplicate, stop as soon as the "
+            "SPRT accepts elo >= elo1 or elo <= elo0 (alpha, beta default 0.05).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -268,7 +330,7 @@ def selfplay(
     old_handler = signal.signal(signal.SIGINT, stop)
     try:
         scale = _Scale(backend, address, move_timeout, time_cap)
-        _run(games, players, variant, seed, duplicate, out, workers, as_json, lang, stop, scale)
+        _run(games, players, variant, seed, duplicate, out, workers, as_json, lang, stop, scale, sprt)
     finally:
         signal.signal(signal.SIGINT, old_handler)
 
@@ -285,12 +347,14 @@ def _run(
     lang: str | None,
     stop: _Stop,
     scale: _Scale,
+    sprt_text: str | None = None,
 ) -> None:
     language = lang_or_fail(lang)
     profile = profile_or_fail(variant, language)
     names = parse_players(players, profile.players, language)
+    sprt = _sprt_or_fail(sprt_text, names, duplicate, language)
     n_workers = workers or default_workers()
-    tally = Tally(names, duplicate, plugin_labels(names, language))
+    tally = Tally(names, duplicate, plugin_labels(names, language), sprt)
     planned = games * tally.arrangements
     tasks = iter_tasks(names, games, seed, duplicate, out is not None, scale.move_timeout, scale.time_cap)
     where = _backend_or_fail(scale, n_workers, names, language)
@@ -315,6 +379,7 @@ def _run(
         if pipe is not None:
             signal.signal(pipe, old_pipe)
     failure = None
+    decided = False
     try:
         if progress is not None:
             progress.start()
@@ -326,6 +391,9 @@ def _run(
             if progress is not None:
                 progress.advance(task_id)
             if stop.requested or (writer is not None and writer.error is not None):
+                break
+            if tally.duel is not None and tally.duel.verdict() is not None:
+                decided = True
                 break
     except KeyboardInterrupt:
         stop.requested = True
@@ -342,7 +410,8 @@ def _run(
         fail(failure)
     seconds = time.perf_counter() - started
     write_failed = writer is not None and writer.error is not None
-    interrupted = tally.games < planned and not write_failed  # a full disk is said below
+    # A full disk is said below; an SPRT that decided ends the match as planned.
+    interrupted = tally.games < planned and not write_failed and not decided
     summary = tally.summary(games_planned=planned, seconds=seconds, interrupted=interrupted)
     _report(summary, profile.name, seed, n_workers, as_json, language)
     if write_failed:
@@ -432,6 +501,8 @@ def _report(summary: Summary, variant: str, seed: int, workers: int, as_json: bo
         )
     for table in summary_tables(summary, lang, console.width):
         console.print(table, soft_wrap=False)
+    for text in duel_lines(summary, lang):
+        console.print(text, markup=False, highlight=False)
     console.print(tr("sp_legend", lang), markup=False, highlight=False, style="dim", soft_wrap=False)
     console.print(
         tr(

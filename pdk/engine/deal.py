@@ -17,6 +17,7 @@ from pdk.engine.profile import Profile, card_from_name
 
 _MASK64 = (1 << 64) - 1
 _BATCH = 64  # words ``Rng`` buffers at a time
+_FIRST_BATCH = 16  # …and the first time
 T = TypeVar("T")
 
 
@@ -55,8 +56,15 @@ def derive_seed(*parts: int) -> int:
     """
     if not 1 <= len(parts) <= len(_PART_WEIGHTS):
         raise ValueError(f"derive_seed takes 1 to {len(_PART_WEIGHTS)} parts, got {len(parts)}")
-    mixed = next(splitmix64(sum(p * w for p, w in zip(parts, _PART_WEIGHTS, strict=False))))
-    return mixed >> (64 - SEED_BITS)
+    total = 0
+    for p, w in zip(parts, _PART_WEIGHTS, strict=False):
+        total += p * w
+    # ``splitmix64(total)``'s first word, worked out inline: every game derives four seeds,
+    # and starting a generator for one word cost more than the arithmetic.
+    z = (total + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return (z ^ (z >> 31)) >> (64 - SEED_BITS)
 
 
 def deal_seed(run_seed: int, index: int) -> int:
@@ -83,16 +91,21 @@ class Rng:
     changes no result: the words are those the stream would give one by one.
     """
 
-    __slots__ = ("_ahead", "_state")
+    __slots__ = ("_ahead", "_batch", "_state")
 
     def __init__(self, seed: int) -> None:
         self._state = seed & _MASK64  # the state after the last word drawn or buffered
         self._ahead: list[int] = []  # the next words of the stream, the next one last
+        # A random bot draws about sixteen words a deal: the first block is that size, the
+        # later ones ``_BATCH`` (a deal seats a fresh bot in every seat).
+        self._batch = _FIRST_BATCH
 
     def _refill(self) -> int:
-        """Buffer the stream's next ``_BATCH`` words and draw the first of them."""
-        self._ahead = ahead = _stream_words(self._state, _BATCH)
-        self._state = (self._state + _BATCH * 0x9E3779B97F4A7C15) & _MASK64
+        """Buffer the stream's next words (a block) and draw the first of them."""
+        k = self._batch
+        self._batch = _BATCH
+        self._ahead = ahead = _stream_words(self._state, k)
+        self._state = (self._state + k * 0x9E3779B97F4A7C15) & _MASK64
         return ahead.pop()
 
     def below(self, n: int) -> int:

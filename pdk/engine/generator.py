@@ -10,6 +10,7 @@ every knob by asking the rule core (``pdk.engine.judge``) about each candidate. 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Protocol
 
@@ -36,7 +37,7 @@ class Generator(Protocol):
 
     def smallest_follow(self, counts: int, prev: Move) -> int | None: ...
 
-    def can_pass(self, prev: Move | None, moves: list[Move]) -> bool: ...
+    def can_pass(self, prev: Move | None, moves: Sequence[Move]) -> bool: ...
 
 
 @lru_cache(maxsize=64)

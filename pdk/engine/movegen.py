@@ -10,6 +10,7 @@ independently, and a property test holds the two in exact agreement.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from functools import partial
 from operator import attrgetter
 from typing import NamedTuple
@@ -385,7 +386,7 @@ class MoveGenerator:
         """Leads or follows. ``hand_mask`` (the cards) matters only to a suit-aware generator."""
         return self.leads(counts, next_has_one) if prev is None else self.follows(counts, prev, next_has_one)
 
-    def can_pass(self, prev: Move | None, moves: list[Move]) -> bool:
+    def can_pass(self, prev: Move | None, moves: Sequence[Move]) -> bool:
         """The leader never passes; a follower passes only if must-beat allows it."""
         if prev is None:
             return False

@@ -16,6 +16,7 @@ settlement is by cards left without 包赔, bomb doubling or 反春.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Self
 
 from pdk.engine import counts as C
@@ -120,7 +121,7 @@ class Playout:
         need = self.first_need
         return [m for m in moves if C.contains(m.counts, need)]
 
-    def can_pass(self, moves: list[Move]) -> bool:
+    def can_pass(self, moves: Sequence[Move]) -> bool:
         return not self.done and self.gen.can_pass(self.prev, moves)
 
     def advance(self, move: Move | None) -> None:

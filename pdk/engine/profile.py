@@ -8,10 +8,11 @@ classic16 behaviour (RULES.md), so a profile only spells out what differs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
-from typing import Annotated, Literal, Protocol, runtime_checkable
+from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
@@ -421,13 +422,35 @@ class Profile(_Model):
     settlement: Settlement = Settlement()
 
     @cached_property
+    def canonical(self) -> str:
+        """The profile as JSON, worked out once: what its hash and equality compare."""
+        return self.model_dump_json()
+
+    @cached_property
     def hash_key(self) -> int:
         """The profile's hash, worked out once: generators are cached per profile and every
         ``Position`` looks its generator up, so hashing the nested model each time costs."""
-        return hash(self.model_dump_json())
+        return hash(self.canonical)
 
     def __hash__(self) -> int:
         return self.hash_key
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Profile:
+        """A copy whose worked-out values (the JSON, the hash, the deck...) are worked out
+        again, since ``update`` may change what they were worked out from."""
+        copy = super().model_copy(update=update, deep=deep)
+        for key in [k for k in copy.__dict__ if k not in type(self).model_fields]:
+            del copy.__dict__[key]
+        return copy
+
+    def __eq__(self, other: object) -> bool:
+        # Two equal profiles loaded apart meet in every per-profile cache: comparing their
+        # JSON once made is a string compare, where the models' own compare walks every field.
+        if self is other:
+            return True
+        if not isinstance(other, Profile):
+            return NotImplemented
+        return self.hash_key == other.hash_key and self.canonical == other.canonical
 
     @model_validator(mode="after")
     def _consistent(self) -> Profile:

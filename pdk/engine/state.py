@@ -126,7 +126,7 @@ class PlayerView(NamedTuple):
     played_any: tuple[bool, ...]
     leader: int
     must_contain: int | None
-    legal: tuple[Move, ...] | None = None
+    legal: Sequence[Move] | None = None
     # The seats out so far, in the order they went out (the first is 头游): public, and the
     # engine's own count, so no face rebuilds it from the history.
     out: tuple[int, ...] = ()
@@ -146,7 +146,7 @@ class PlayerView(NamedTuple):
         legal = self.legal
         return list(legal) if legal is not None else self.position().legal_moves()
 
-    def can_pass(self, moves: list[Move]) -> bool:
+    def can_pass(self, moves: Sequence[Move]) -> bool:
         """Whether the seat may pass, given its legal plays ``moves``."""
         return generator_for(self.profile).can_pass(self.prev, moves)
 
@@ -162,7 +162,7 @@ class DealtPosition(Position):
     """A ``Position`` whose legal plays the engine already generated (``PlayerView.legal``):
     ``legal_moves`` returns a fresh list of them instead of generating them again."""
 
-    known: tuple[Move, ...] = ()
+    known: Sequence[Move] = ()
 
     @classmethod
     def of(cls, view: PlayerView, next_has_one: bool) -> DealtPosition:
@@ -382,7 +382,8 @@ class GameState(RankState):
         it carries the legal plays, generated here once for the bot and the harness."""
         history = self.history
         n = len(history)
-        legal = tuple(self.legal_moves()) if seat == self.turn and not self.done else None
+        # The generated list is the view's own (generation builds a fresh one each call).
+        legal = self.legal_moves() if seat == self.turn and not self.done else None
         return _new(
             PlayerView,
             (
@@ -396,7 +397,7 @@ class GameState(RankState):
                 self.prev_seat,
                 tuple(self.played_any),
                 self.leader,
-                self._must_contain(),
+                None if n else self.first_card,
                 legal,
                 self.out_order(),
             ),

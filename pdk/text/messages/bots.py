@@ -34,4 +34,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "bot {spec!r}: {attr}(seed) returned a {type!r} object, which has no choose(view) method",
         "AI {spec!r}：{attr}(seed) 返回的 {type!r} 对象没有 choose(view) 方法",
     ),
+    "bot_unknown_engine": (
+        "no engine named {name} in the engines file (known: {known})",
+        "引擎配置文件中没有名为 {name} 的引擎（已有：{known}）",
+    ),
+    "bot_engine": ("{error}", "{error}"),
 }

@@ -18,4 +18,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "rp_game_k": ("game {k}", "第 {k} 局"),
     "rp_check_games": ("ok: {path}: {n} games, every play legal", "通过：{path}：共 {n} 局，每手都合法"),
+    "rp_err_export": (
+        "--export {fmt!r}: choose txt or json",
+        "--export {fmt!r}：可选 txt 或 json",
+    ),
 }

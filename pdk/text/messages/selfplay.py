@@ -46,4 +46,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "已中断：以下是已完成的 {done}/{planned} 局的统计",
     ),
     "sp_records": ("{n} records written to {path}", "已将 {n} 局棋谱写入 {path}"),
+    "elo_line": (
+        "Elo {a} vs {b}: {elo} ± {err} (95%), LOS {los:.1f}% · deals won/drawn/lost {w}/{d}/{l}",
+        "Elo {a} 对 {b}：{elo} ± {err}（95%），LOS {los:.1f}% · 胜/平/负（按副）{w}/{d}/{l}",
+    ),
+    "sprt_h1": (
+        "SPRT: H1 accepted (elo >= {elo1}) after {n} deals: LLR {llr:.2f} >= {hi:.2f}",
+        "SPRT：{n} 副后接受 H1（elo >= {elo1}）：LLR {llr:.2f} >= {hi:.2f}",
+    ),
+    "sprt_h0": (
+        "SPRT: H0 accepted (elo <= {elo0}) after {n} deals: LLR {llr:.2f} <= {lo:.2f}",
+        "SPRT：{n} 副后接受 H0（elo <= {elo0}）：LLR {llr:.2f} <= {lo:.2f}",
+    ),
+    "sprt_open": (
+        "SPRT: undecided after {n} deals: LLR {llr:.2f} in ({lo:.2f}, {hi:.2f})",
+        "SPRT：{n} 副后尚无结论：LLR {llr:.2f} 在 ({lo:.2f}, {hi:.2f}) 之间",
+    ),
+    "sprt_needs_two": (
+        "--sprt needs exactly two different bots and --duplicate",
+        "--sprt 需要恰好两个不同的 AI，并加上 --duplicate",
+    ),
+    "sprt_bad": (
+        "--sprt {text!r}: give elo0,elo1 or elo0,elo1,alpha,beta "
+        "with elo0 < elo1 and alpha, beta in (0, 0.5)",
+        "--sprt {text!r}：应为 elo0,elo1 或 elo0,elo1,alpha,beta，"
+        "且 elo0 < elo1，alpha、beta 在 (0, 0.5) 之间",
+    ),
 }
