@@ -151,8 +151,8 @@ class GeneralGenerator(MoveGenerator):
         plain, flushes, hopeless, _ = self._candidates(counts, locked, shapes, hand_mask, prev)
         out: list[Move] = []
         seen: set[tuple[int, int, int]] = set()
-        # Flush bodies in the order a set of them iterates (as before suits were named), each
-        # once per suit that makes it.
+        # Flush bodies in their set's order (the order seeded games meet them in), each once
+        # per suit that makes it: 34567 in ♥ and in ♠ are two moves.
         cands = [(c, -1) for c in plain] + [(c, s) for c in set(flushes) for s in flushes[c]]
         for cand, suit in cands:
             flush = suit >= 0
