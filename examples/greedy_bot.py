@@ -8,9 +8,9 @@ cards cancels out)::
 What a bot receives: ``choose(view)`` is called with a ``pdk.engine.state.PlayerView`` — its own
 hand, every seat's card count, the public history and the current trick, never another
 hand. ``view.position().legal_moves()`` lists every legal play as a ``Move``, the tuple
-``(counts, kind, top, units)``: the cards by rank, the ``ComboKind``, the rank compared and
-the chain length (or bomb class). ``choose`` returns one of those moves, or ``None`` to
-pass. The harness checks a plug-in's answer: an illegal move stops the match.
+``(counts, kind, top, units, suit)``: the cards by rank, the ``ComboKind``, the rank compared,
+the chain length (or bomb class), and the suit of a straight flush (-1 for any other play).
+``choose`` returns one of those moves, or ``None`` to pass. The harness checks a plug-in's answer: an illegal move stops the match.
 
 ``pdk`` builds a bot per seat and game as ``GreedyBot(seed)``; a bot that draws random
 numbers should draw them from that seed, so that a run with the same ``--seed`` repeats.

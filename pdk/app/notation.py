@@ -5,7 +5,8 @@ The terminal sends what was typed, the page what was typed or tapped; both come 
 ``T``/``10``, suits optional) plus ranges: ``3-7`` is the straight 34567, ``33-55`` the pair
 chain 334455, ``333-444`` the trios of a plane (kickers follow: ``333-444 59``). Ranks written
 without suits take the suits that make the play legal, a plain straight before a straight
-flush (``Position.cards_for``); written suits are taken as written.
+flush (``Position.cards_for``), and where only straight flushes of several suits fit, the
+player is asked to write the suit; written suits are taken as written.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from types import FrameType
 from pdk.bots import bot_label, one_line
 from pdk.bots.base import Bot
 from pdk.bots.external import EngineError
+from pdk.engine.cards import SUIT_CHARS
 from pdk.engine.combos import ComboKind, Move, counts_notation
 from pdk.engine.state import PlayerView
 
@@ -68,9 +69,22 @@ def checked_choice(bot: Bot, view: PlayerView, timeout: float | None = None) -> 
             return None
         raise BadAnswer(AnswerFault.ILLEGAL_PASS, legal=len(legal))
     try:
-        return legal[legal.index(move)]
+        return _matched(legal, move)
     except Exception:  # not in the list, or a value whose == raises (an array, say)
         raise BadAnswer(AnswerFault.ILLEGAL, describe(move), len(legal)) from None
+
+
+def _matched(legal: list[Move], move: object) -> Move:
+    """The legal move ``move`` names: an equal one (a straight flush with its suit), else,
+    for the old four-field tuple without a suit, the one legal move with those four fields.
+    Four fields that fit flushes of several suits name none of them: ``ValueError``."""
+    if move in legal:
+        return legal[legal.index(move)]
+    if isinstance(move, tuple) and len(move) == 4:
+        named = [m for m in legal if m[:4] == move]
+        if len(named) == 1:
+            return named[0]
+    raise ValueError(move)
 
 
 def named(bot: object, spec: str) -> str:
@@ -83,10 +97,12 @@ def named(bot: object, spec: str) -> str:
 def describe(move: object) -> str:
     """A move a plug-in returned, in notation with its kind if it has the shape of one."""
     try:
-        if not (isinstance(move, tuple) and len(move) == 4):
+        if not (isinstance(move, tuple) and len(move) in (4, 5)):
             return repr(move)[:80]
         notation = counts_notation(int(move[0]))
-        text = f"{notation} ({ComboKind(int(move[1])).label})" if notation else repr(move)
+        suit = int(move[4]) if len(move) == 5 else -1
+        label = ComboKind(int(move[1])).label + (f" {SUIT_CHARS[suit]}" if 0 <= suit < 4 else "")
+        text = f"{notation} ({label})" if notation else repr(move)
     except Exception:
         text = repr(move)
     return text if len(text) <= 80 else text[:79] + "…"

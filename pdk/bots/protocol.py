@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from pdk.engine import counts as C
-from pdk.engine.cards import CardParseError, cards_of, format_cards, parse_specs, rank_label
+from pdk.engine.cards import SUIT_CHARS, CardParseError, cards_of, format_cards, parse_specs, rank_label
 from pdk.engine.combos import BOMB, Move, counts_notation
 from pdk.engine.profile import Profile
 from pdk.engine.state import Action, PlayerView
@@ -147,13 +147,20 @@ def _first_leader(view: PlayerView) -> int:
 
 
 def play_entry(index: int, move: Move) -> Message:
-    return {
+    """One legal play. A straight flush is bound to its suit (the same ranks in another suit
+    are another play), so its entry says the suit and its cards are written with it."""
+    entry: Message = {
         "index": index,
         "cards": counts_notation(move.counts),
         "kind": move.kind.label,
         "top": rank_label(move.top),
         "size": C.total(move.counts),
     }
+    if move.suit >= 0:
+        suit = SUIT_CHARS[move.suit]
+        entry["suit"] = suit
+        entry["cards"] = "".join(r + suit for r in counts_notation(move.counts))
+    return entry
 
 
 def act_message(view: PlayerView, legal: Sequence[Move], can_pass: bool, move_no: int, time_ms: int) -> str:
@@ -197,21 +204,26 @@ def parse_answer(line: str, legal: Sequence[Move], can_pass: bool) -> Answer:
             return Answer(legal[play], note)
         raise ProtocolError(Fault.ILLEGAL, move=str(play), n=str(len(legal)))
     if isinstance(play, str):
-        counts = _counts_of(play)
-        for move in legal:
-            if move.counts == counts:
-                return Answer(move, note)
+        counts, suits = _counts_of(play)
+        found = [m for m in legal if m.counts == counts]
+        if len(found) > 1:  # straight flushes of several suits: the one whose suit was written
+            found = [m for m in found if m.suit >= 0 and suits == {m.suit}]
+        if len(found) == 1:
+            return Answer(found[0], note)
         raise ProtocolError(Fault.ILLEGAL, move=_excerpt(play), n=str(len(legal)))
     raise ProtocolError(Fault.GARBAGE, line=_excerpt(line))
 
 
-def _counts_of(text: str) -> int | None:
-    """The ranks a notation names (suits, if given, are left to pdk, which picks them)."""
+def _counts_of(text: str) -> tuple[int | None, set[int | None]]:
+    """The ranks a notation names, and the suits written (pdk picks the suits of every play
+    but a straight flush, which is bound to the suit written)."""
     try:
         specs = parse_specs(text)
     except CardParseError:
-        return None
-    return sum(C.ONE[spec.rank] for spec in specs) if specs else None
+        return None, set()
+    if not specs:
+        return None, set()
+    return sum(C.ONE[spec.rank] for spec in specs), {spec.suit for spec in specs}
 
 
 def _decode(line: str) -> dict[str, Any]:

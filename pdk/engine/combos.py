@@ -4,8 +4,8 @@ A *reading* is how a set of cards counts as a combination: its kind, its top ran
 rank that is compared) and its units (chain length, number of trios in a plane, or for a
 bomb its strength class). The same cards may read several ways (RULES.md D2); ``classify``
 returns every reading and the callers pick by the decision rules. The engine's internal
-move is ``Move``, a NamedTuple ``(counts, kind, top, units)``: typed fields, and still
-cheap to build in the generator's hot loops.
+move is ``Move``, a NamedTuple ``(counts, kind, top, units, suit)``: typed fields, and
+still cheap to build in the generator's hot loops.
 
 Every rule comes from a profile knob. The kinds past ``BOMB`` exist only in variants
 (bare trio, trio with one, trio chain, four with kickers, straight flush). Where a variant
@@ -22,7 +22,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from pdk.engine import counts as C
-from pdk.engine.cards import RANK_CHARS, Rank, rank_label
+from pdk.engine.cards import RANK_CHARS, Rank, rank_label, rank_of, suit_of
 from pdk.engine.profile import Profile
 from pdk.text.catalog import Lang, tr
 
@@ -68,17 +68,25 @@ UNITS_TRIO_MASK = (1 << UNITS_KICKER_SHIFT) - 1
 class Move(NamedTuple):
     """The generator's and the state machine's unit of play: which ranks and how many of
     each (``counts``, packed as in ``pdk.engine.counts``), how they read (``kind``), the
-    rank that is compared (``top``) and ``units`` (chain length, trio count, or a bomb's
-    strength class: see ``bomb_units``). Suits are chosen only when the move is played.
+    rank that is compared (``top``), ``units`` (chain length, trio count, or a bomb's
+    strength class: see ``bomb_units``) and ``suit``.
+
+    Suits are chosen only when the move is played, except where the suit is the play: a
+    straight flush (同花顺, kind ``STRAIGHT_FLUSH``, or a ``BOMB`` where the profile makes it
+    one) names its suit (0-3), since the same ranks in hearts and in spades are different
+    cards to give up. Two flushes of different suits are therefore two distinct moves: the
+    generator offers both, perft counts both, and playing one takes exactly its own suit's
+    cards (nothing is guessed). Every other move has ``suit`` -1.
 
     A NamedTuple rather than a dataclass: the generator builds and caches millions of
-    them, and a plain tuple's speed and hashing carry over; plug-in bots written against
-    the old ``(counts, kind, top, units)`` tuple keep working.
+    them, and a plain tuple's speed and hashing carry over. Plug-in bots written against
+    the old four-field ``(counts, kind, top, units)`` tuple keep working where those four
+    fields name one legal move (``pdk.bots.checked``).
 
     >>> five, nine, three = C.ONE[Rank.FIVE], C.ONE[Rank.NINE], C.ONE[Rank.THREE]
     >>> m = Move(3 * five + nine + three, ComboKind.TRIO_WITH_TWO, Rank.FIVE, 1)
-    >>> m.notation()
-    '35559'
+    >>> m.notation(), m.suit
+    ('35559', -1)
     >>> m.groups()
     (('5', '5', '5'), ('3', '9'))
     """
@@ -87,6 +95,12 @@ class Move(NamedTuple):
     kind: ComboKind
     top: int
     units: int
+    suit: int = -1
+
+    def can_hold(self, card: int) -> bool:
+        """Whether a play of this move can include ``card`` (the card a first play must
+        contain): its rank is played, and in the move's suit when the move names one."""
+        return C.contains(self.counts, C.ONE[rank_of(card)]) and self.suit in (-1, suit_of(card))
 
     @property
     def trios(self) -> int:

@@ -41,6 +41,7 @@ class Reason(Enum):
     NO_SINGLE_UNDER_BAO_DAN = "no_single_under_bao_dan"
     BREAKS_BOMB = "breaks_bomb"
     MUST_CONTAIN_LEAD = "must_contain_lead"
+    WHICH_SUIT = "which_suit"
     GAME_OVER = "game_over"
 
 
@@ -153,7 +154,7 @@ def judge(
             return Reason.BREAKS_BOMB, {"cards": counts_label(counts), "bomb": bomb}
         readings = kept
     if prev is not None:
-        _, pk, ptop, punits = prev
+        _, pk, ptop, punits, _ = prev
         beating = [rd for rd in readings if beats(rd.kind, rd.top, rd.units, pk, ptop, punits)]
         if not beating:
             # Too low, or not even the shape that could follow: then the rule is said too.

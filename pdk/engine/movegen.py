@@ -100,6 +100,8 @@ class Hands(dict[int, Hand]):
         return hand
 
 
+# Moves are built with tuple.__new__, all five fields given: suit -1, as none of the
+# classic catalogue's plays is bound to a suit.
 _new = tuple.__new__
 _TOP = attrgetter("top")
 
@@ -130,9 +132,9 @@ class MoveGenerator:
         self.bao = profile.rules.bao_dan_highest_single
         self.one_pack = profile.deck.packs == 1
         ranks = range(len(ONE))
-        self.singles = [_new(Move, (ONE[r], SINGLE, r, 1)) for r in ranks]
-        self.pairs = [_new(Move, (2 * ONE[r], PAIR, r, 1)) for r in ranks]
-        self.fours = [_new(Move, (4 * ONE[r], BOMB, r, 1)) for r in ranks]
+        self.singles = [_new(Move, (ONE[r], SINGLE, r, 1, -1)) for r in ranks]
+        self.pairs = [_new(Move, (2 * ONE[r], PAIR, r, 1, -1)) for r in ranks]
+        self.fours = [_new(Move, (4 * ONE[r], BOMB, r, 1, -1)) for r in ranks]
         self._two_cards = [[ONE[a] + ONE[b] for b in ranks] for a in ranks]
         self._hands = Hands(self.unbreakable, self.one_pack)
         # Tables on rank masks (at most 2**15 keys each, so they need no bound). Entries
@@ -184,7 +186,7 @@ class MoveGenerator:
                 acc += width * ONE[top]
                 length = top - start + 1
                 if length >= min_len:
-                    out.append(_new(Move, (acc, kind, top, length)))
+                    out.append(_new(Move, (acc, kind, top, length, -1)))
         return out
 
     def _chains_of(self, mask: int, width: int, kind: int, length: int, above: int) -> list[Move]:
@@ -206,7 +208,7 @@ class MoveGenerator:
                 acc = 0
                 for r in range(start, top + 1):
                     acc += width * ONE[r]
-                out.append(_new(Move, (acc, kind, top, length)))
+                out.append(_new(Move, (acc, kind, top, length, -1)))
         return out
 
     # -- trios and planes ------------------------------------------------------------------
@@ -231,23 +233,23 @@ class MoveGenerator:
                     out += map(with_kickers, twos)
                     out += map(with_kickers, pairs)
                 elif short and C.count(free, t) == 3:
-                    out.append(_new(Move, (h.counts, TRIO, t, 1)))
+                    out.append(_new(Move, (h.counts, TRIO, t, 1, -1)))
             return
         its = C.items(free)
         for t in _BITS[h.m3 >> (above + 1) << (above + 1)]:
             body = 3 * ONE[t]
             rest_its = [(r, n) for r, n in its if r != t]
             if self.trio_bare or k == 0:
-                out.append(_new(Move, (body, TRIO, t, 1)))
+                out.append(_new(Move, (body, TRIO, t, 1, -1)))
             if k:
                 rest_n = sum(n for _, n in rest_its)
                 if rest_n >= k:
-                    out.extend(_new(Move, (body + kk, TRIO, t, 1)) for kk in kicker_sets(rest_its, k))
+                    out.extend(_new(Move, (body + kk, TRIO, t, 1, -1)) for kk in kicker_sets(rest_its, k))
                 elif short and C.count(free, t) == 3 and (rest_n > 0 or not self.trio_bare):
-                    out.append(_new(Move, (h.counts, TRIO, t, 1)))
+                    out.append(_new(Move, (h.counts, TRIO, t, 1, -1)))
 
     def _trio_move(self, t: int, kickers: int) -> Move:
-        return _new(Move, (3 * ONE[t] + kickers, TRIO, t, 1))
+        return _new(Move, (3 * ONE[t] + kickers, TRIO, t, 1, -1))
 
     def _build_two_ranks(self, mask: int) -> list[int]:
         ranks = _BITS[mask]
@@ -329,7 +331,7 @@ class MoveGenerator:
 
     def follows(self, counts: int, prev: Move, next_has_one: bool = False) -> list[Move]:
         """Every legal play that beats ``prev`` (passing is decided by ``can_pass``)."""
-        _, kind, top, units = prev
+        _, kind, top, units, _ = prev
         h = self._hands[counts]
         if kind == BOMB:
             return self._bombs(h, top)
@@ -359,7 +361,7 @@ class MoveGenerator:
         """The fewest cards of a play other than a bomb that beats ``prev`` from
         ``counts`` (``None``: there is none). The bots' card counter asks it of the pooled
         unseen cards ("could anyone beat this?"), where only existence and size matter."""
-        _, kind, top, units = prev
+        _, kind, top, units, _ = prev
         if kind == BOMB:
             return None  # only a bomb beats a bomb
         h = self._hands[counts]
@@ -398,4 +400,4 @@ def _keep(found: dict[int, Move], counts: int, top: int, trios: int) -> None:
     the Move is made only for a reading that is kept."""
     old = found.get(counts)
     if old is None or (trios, top) > (old.units, old.top):
-        found[counts] = _new(Move, (counts, PLANE, top, trios))
+        found[counts] = _new(Move, (counts, PLANE, top, trios, -1))

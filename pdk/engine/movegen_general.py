@@ -7,7 +7,8 @@ A/2 low in chains and straight flushes. This generator covers all of them in one
 it enumerates candidate rank multisets by shape and asks ``rules.judge`` — the rule core
 ``check`` uses — for each one's legal reading, so generation and checking cannot
 disagree. Only straight flushes need suits; that path runs only when the profile has them
-(``suited``), with the hand's card bitmask passed in.
+(``suited``), with the hand's card bitmask passed in, and yields one move per suit that
+makes the flush (``Move.suit``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ _SAME_SIZE: dict[int, int] = {
     ComboKind.STRAIGHT: 1,
     ComboKind.PAIR_CHAIN: 2,
 }
+# The kinds a one-suit straight reads as (a bomb only where the profile makes it one).
+_FLUSH_KINDS = (ComboKind.STRAIGHT_FLUSH, ComboKind.BOMB)
 _ALL = frozenset({"single", "pair", "pair_chain", "straight", "flush", "trio", "plane", "four_with"})
 
 
@@ -147,18 +150,24 @@ class GeneralGenerator(MoveGenerator):
         locked = locked_ranks(self.profile, counts)
         plain, flushes, hopeless, _ = self._candidates(counts, locked, shapes, hand_mask, prev)
         out: list[Move] = []
-        seen: set[tuple[int, int]] = set()
-        for cand, flush in [(c, False) for c in plain] + [(c, True) for c in flushes]:
+        seen: set[tuple[int, int, int]] = set()
+        # Flush bodies in their set's order (the order seeded games meet them in), each once
+        # per suit that makes it: 34567 in ♥ and in ♠ are two moves.
+        cands = [(c, -1) for c in plain] + [(c, s) for c in set(flushes) for s in flushes[c]]
+        for cand, suit in cands:
+            flush = suit >= 0
             if cand in hopeless and not flush:
                 continue
             verdict = self._judged(counts, cand, prev, next_has_one, flush, locked)
             if verdict is not None:
                 if verdict.kind == ComboKind.STRAIGHT and self.suited and _one_suit_only(cand, hand_mask):
                     continue  # 同花顺 is a straight of one suit: these cards are only ever a flush
-                key = (cand, int(verdict.kind))
+                if verdict.kind not in _FLUSH_KINDS:
+                    suit = -1  # one suit's cards read as a plain play here: any suits do
+                key = (cand, int(verdict.kind), suit)
                 if key not in seen:
                     seen.add(key)
-                    out.append(Move(cand, verdict.kind, verdict.top, verdict.units))
+                    out.append(Move(cand, verdict.kind, verdict.top, verdict.units, suit))
         return out
 
     def smallest_follow(self, counts: int, prev: Move) -> int | None:
@@ -240,7 +249,7 @@ class GeneralGenerator(MoveGenerator):
             readings = memo[cand, whole, flush] = classify(self.profile, cand, whole_hand=whole, flush=flush)
         if not readings:
             return None
-        if prev is not None and not any(beats(r.kind, r.top, r.units, *prev[1:]) for r in readings):
+        if prev is not None and not any(beats(r.kind, r.top, r.units, *prev[1:4]) for r in readings):
             return None
         verdict = judge(
             self.profile, counts, cand, prev, next_has_one, flush, locked=locked, readings=readings
@@ -255,13 +264,14 @@ class GeneralGenerator(MoveGenerator):
         hand_mask: int,
         prev: Move | None,
         sample: bool = False,
-    ) -> tuple[set[int], set[int], set[int], set[int]]:
-        """Rank multisets worth judging: (plain candidates, one-suit straight candidates,
-        plain candidates that cannot beat ``prev``). ``locked`` are the ranks held as
-        unbreakable bombs. Hopeless candidates stay in the plain set, whose iteration order
-        is the order of the plays returned (seeded games depend on it): they are only
-        marked, so that judging skips them. With ``sample`` a trio, four or plane body comes
-        with its lowest kicker set only, and the fourth set holds those stand-ins."""
+    ) -> tuple[set[int], dict[int, list[int]], set[int], set[int]]:
+        """Rank multisets worth judging: (plain candidates, one-suit straight candidates
+        with the suits that make each, plain candidates that cannot beat ``prev``). ``locked``
+        are the ranks held as unbreakable bombs. Hopeless candidates stay in the plain set,
+        whose iteration order is the order of the plays returned (seeded games depend on
+        it): they are only marked, so that judging skips them. With ``sample`` a trio, four
+        or plane body comes with its lowest kicker set only, and the fourth set holds those
+        stand-ins."""
         profile = self.profile
         combos = profile.combinations
         free = counts
@@ -270,7 +280,7 @@ class GeneralGenerator(MoveGenerator):
         its = C.items(free)
         m1, m2, m3 = C.rank_masks(free)
         plain: set[int] = set()
-        flushes: set[int] = set()
+        flushes: dict[int, list[int]] = {}
         plain.update(self._bombs_of(counts, locked))
         # The whole hand is always worth asking about: it is where short last hands live.
         plain.add(counts)
@@ -301,8 +311,9 @@ class GeneralGenerator(MoveGenerator):
                 if st.enabled and length >= st.min_length and window & m1 == window:
                     if "straight" in shapes and (want_len < 0 or length == want_len):
                         plain.add(body)
-                    if any(window & sm == window for sm in suit_masks):
-                        flushes.add(body)
+                    suits = [s for s, sm in enumerate(suit_masks) if window & sm == window]
+                    if suits:
+                        flushes[body] = suits
         # Trios, fours and planes come last: a candidate only they propose, under a reading
         # the rule core says cannot beat ``prev``, is hopeless (``_Proposals``).
         proposals = _Proposals(plain, set(plain) if prev is not None else set(), sample)
@@ -370,7 +381,7 @@ class GeneralGenerator(MoveGenerator):
                 # A trio with k kickers reads as trio_kind(k) topped by t (the whole hand's
                 # short reading is judged as the whole-hand candidate): if the rule core says
                 # that cannot beat the play, none of its kicker sets can.
-                hopeless = prev is not None and not beats(trio_kind(profile, k), t, 1, *prev[1:])
+                hopeless = prev is not None and not beats(trio_kind(profile, k), t, 1, *prev[1:4])
                 out.add([body + kk for kk in self._kickers(rest, k, trio.kicker_kind, out.sample)], hopeless)
 
     def _gen_fours(self, counts: int, its: list[tuple[int, int]], prev: Move | None, out: _Proposals) -> None:
@@ -381,7 +392,7 @@ class GeneralGenerator(MoveGenerator):
             rest = [(q, k) for q, k in its if q != r]
             for k in range(four.min_kickers, four.max_kickers + 1):
                 units = k if four.follow_same_kickers else 1  # as classify reads it
-                hopeless = prev is not None and not beats(ComboKind.FOUR_WITH, r, units, *prev[1:])
+                hopeless = prev is not None and not beats(ComboKind.FOUR_WITH, r, units, *prev[1:4])
                 kickers = self._kickers(rest, k, four.kicker_kind, out.sample)
                 out.add([4 * ONE[r] + kk for kk in kickers], hopeless)
 
@@ -403,7 +414,7 @@ class GeneralGenerator(MoveGenerator):
                 hopeless = False
                 if prev is not None:
                     reading = plane_reading(self.profile, top, length, k)
-                    hopeless = not beats(reading.kind, reading.top, reading.units, *prev[1:])
+                    hopeless = not beats(reading.kind, reading.top, reading.units, *prev[1:4])
                 out.add([body + kk for kk in self._kickers(rest, k, plane.kicker_kind, out.sample)], hopeless)
 
 

@@ -19,7 +19,6 @@ from pdk.engine.cards import (
     CardPlace,
     CardReason,
     Rank,
-    cards_of,
     format_cards,
     format_unicode,
     mask_of,
@@ -33,6 +32,7 @@ from pdk.engine.combos import (
     Move,
     Reading,
     counts_label,
+    counts_notation,
 )
 from pdk.engine.generator import Generator, generator_for
 from pdk.engine.judge import IllegalPlay, Reason, highest_single, judge, locked_ranks
@@ -57,7 +57,8 @@ class Play(NamedTuple):
 
     @property
     def move(self) -> Move:
-        return Move(self.counts, self.kind, self.top, self.units)
+        """The move these cards made, a straight flush with the suit its cards are of."""
+        return Move(self.counts, self.kind, self.top, self.units, flush_suit(self.kind, self.cards))
 
     @property
     def notation(self) -> str:
@@ -112,20 +113,22 @@ def pick_cards(hand: int, counts: int) -> tuple[int, tuple[int, ...]]:
     return mask, cards
 
 
-def choose_cards(hand: int, counts: int, prefer: int = 0, *, suited: int = 0) -> tuple[int, ...]:
+def choose_cards(
+    hand: int, counts: int, prefer: int = 0, *, suit: int = -1, plain: bool = False
+) -> tuple[int, ...]:
     """Physical cards from ``hand`` (a card-id bitmask) for a rank-count play.
 
     Cards in ``prefer`` are taken first (the lead card that a first play must contain);
-    otherwise the lowest suits, so the choice is deterministic. ``suited`` matters only in
-    profiles with straight flushes: 1 takes all cards of one suit (the flush), -1 avoids
-    that when it can (a plain straight should not turn into a flush by accident).
+    otherwise the lowest suits, so the choice is deterministic. Only profiles with straight
+    flushes care about suits: ``suit`` (a straight flush's ``Move.suit``) takes one card of
+    each rank in that suit, and ``plain`` (a plain straight there) avoids one suit when it
+    can, so that a straight does not turn into a flush by accident. ``ValueError`` when the
+    hand has no such flush: a generated flush names a suit its hand holds.
     """
-    if suited:
-        flush = _flush_cards(hand, counts, prefer)
-        if suited > 0 and flush is not None:
-            return flush
-        if suited < 0 and flush is not None:
-            return _unflushed(hand, counts, prefer)
+    if suit >= 0:
+        return _flush_cards(hand, counts, prefer, suit)
+    if plain:
+        return _unflushed(hand, counts, prefer)
     chosen: list[int] = []
     for r, n in C.items(counts):
         candidates = [cid for cid in _rank_cards(hand, r) if prefer >> cid & 1]
@@ -134,22 +137,17 @@ def choose_cards(hand: int, counts: int, prefer: int = 0, *, suited: int = 0) ->
     return tuple(sorted(chosen))
 
 
-def _flush_cards(hand: int, counts: int, prefer: int) -> tuple[int, ...] | None:
-    """One card of every rank in ``counts``, all of one suit (preferred card's suit first)."""
-    its = C.items(counts)
-    if any(n != 1 for _, n in its):
-        return None
-    suits = [suit_of(c) for c in cards_of(prefer)] + [0, 1, 2, 3]
-    for s in suits:
-        chosen = []
-        for r, _ in its:
-            pool = [c for c in _rank_cards(hand, r) if suit_of(c) == s]
-            if not pool:
-                break
-            chosen.append(pool[0])
-        else:
-            return tuple(sorted(chosen))
-    return None
+def _flush_cards(hand: int, counts: int, prefer: int, suit: int) -> tuple[int, ...]:
+    """One card of every rank in ``counts``, all of ``suit`` (a preferred card first, where
+    two packs hold two copies of it)."""
+    chosen = []
+    for r, n in C.items(counts):
+        pool = [c for c in _rank_cards(hand, r) if suit_of(c) == suit]
+        if n != 1 or not pool:
+            raise ValueError(f"no straight flush of suit {suit} on {counts_notation(counts)} in the hand")
+        pool.sort(key=lambda c: not prefer >> c & 1)
+        chosen.append(pool[0])
+    return tuple(sorted(chosen))
 
 
 def _unflushed(hand: int, counts: int, prefer: int) -> tuple[int, ...]:
@@ -173,17 +171,22 @@ def is_one_suit(cards: Sequence[int]) -> bool:
     return all(suit_of(c) == s for c in cards)
 
 
-def suited_for(profile: Profile, kind: int) -> int:
-    """How ``choose_cards`` must treat suits for a play of ``kind`` (see there)."""
-    if profile.combinations.straight_flush == "none":
-        return 0
-    if kind == ComboKind.STRAIGHT_FLUSH:
-        return 1
-    if kind == ComboKind.STRAIGHT:
-        return -1
-    if kind == ComboKind.BOMB and profile.combinations.straight_flush == "bomb":
-        return 1
-    return 0
+def flush_suit(kind: int, cards: Sequence[int]) -> int:
+    """The suit a played straight flush names (``Move.suit``): its cards' suit when they
+    read as a flush (``STRAIGHT_FLUSH``, or a ``BOMB`` of several ranks in one suit, which
+    only a straight flush is); -1 for every other play."""
+    if kind == ComboKind.STRAIGHT_FLUSH or (
+        kind == ComboKind.BOMB and len(cards) > 1 and rank_of(cards[0]) != rank_of(cards[-1])
+    ):
+        if is_one_suit(cards):
+            return suit_of(cards[0])
+    return -1
+
+
+def plain_straight(profile: Profile, kind: int) -> bool:
+    """Whether a play of ``kind`` must avoid one suit (``choose_cards``' ``plain``): a
+    plain straight where one suit's straight would be a straight flush."""
+    return kind == ComboKind.STRAIGHT and profile.combinations.straight_flush != "none"
 
 
 def _rank_cards(hand: int, rank: int) -> list[int]:
@@ -248,9 +251,10 @@ class Position:
         object.__setattr__(self, "gen", generator_for(self.profile))
         prev = self.prev
         if prev is not None and type(prev) is not Move:
-            # A plain (counts, kind, top, units) tuple, as older callers and plug-ins write it.
-            counts, kind, top, units = prev
-            object.__setattr__(self, "prev", Move(counts, ComboKind(kind), top, units))
+            # A plain (counts, kind, top, units[, suit]) tuple, as older callers and plug-ins
+            # write it (the play to beat needs no suit: any flush of its reading beats alike).
+            counts, kind, top, units = prev[:4]
+            object.__setattr__(self, "prev", Move(counts, ComboKind(kind), top, units, *prev[4:5]))
 
     @property
     def counts(self) -> int:
@@ -263,8 +267,8 @@ class Position:
         else:
             moves = self.gen.moves(self.counts, self.prev, self.next_has_one)
         if self.must_contain is not None:
-            need = C.ONE[rank_of(self.must_contain)]
-            moves = [m for m in moves if C.contains(m.counts, need)]
+            card = self.must_contain
+            moves = [m for m in moves if m.can_hold(card)]
         return moves
 
     def can_pass(self, moves: list[Move] | None = None) -> bool:
@@ -273,17 +277,24 @@ class Position:
     def cards_for(self, counts: int) -> tuple[int, ...] | None:
         """The cards a play typed as ranks alone means: a legal move with exactly these rank
         counts, a plain one before a straight flush (only suits make one, and they were not
-        written), its suits chosen as ``play_for`` chooses them; None when no legal move has
-        these ranks (the caller's own cards then get the refusal and its reason)."""
+        written), its suits chosen as ``play_for`` chooses them. None when no legal move has
+        these ranks (the caller's own cards then get the refusal and its reason).
+        ``IllegalPlay`` (``WHICH_SUIT``) when only straight flushes of several suits have
+        them: which suit goes is the player's to write, not ours to guess."""
         moves = [m for m in self.legal_moves() if m.counts == counts]
         if not moves:
             return None
-        return self.play_for(min(moves, key=lambda m: m.kind == ComboKind.STRAIGHT_FLUSH)).cards
+        plain = [m for m in moves if m.suit < 0]
+        if plain or len(moves) == 1:
+            return self.play_for((plain or moves)[0]).cards
+        options = " / ".join(format_cards(self.play_for(m).cards, suits=True) for m in moves)
+        raise IllegalPlay(Reason.WHICH_SUIT, cards=counts_label(counts), options=options)
 
     def play_for(self, move: Move) -> Play:
-        """Attach suits to a generated move."""
+        """Attach suits to a generated move (a straight flush's are the suit it names)."""
         prefer = 0 if self.must_contain is None else 1 << self.must_contain
-        cards = choose_cards(self.hand, move.counts, prefer, suited=suited_for(self.profile, move.kind))
+        plain = plain_straight(self.profile, move.kind)
+        cards = choose_cards(self.hand, move.counts, prefer, suit=move.suit, plain=plain)
         return Play(cards, move.kind, move.top, move.units)
 
 

@@ -30,7 +30,7 @@ from pdk.engine.position import (
     choose_cards,
     highest_single,
     pick_cards,
-    suited_for,
+    plain_straight,
 )
 from pdk.engine.profile import Profile
 from pdk.engine.settlement import Settlement, settle
@@ -232,7 +232,11 @@ class RankState(Playout):
         turn = self.turn
         nxt = self.sizes[self.next_seat(turn)] == 1
         moves = self.gen.moves(self.counts[turn], self.prev, nxt, hand_mask=hand_mask)
-        return self._with_first_card(moves) if self.first_need else moves
+        card = self.first_card
+        if not self.first_need or card is None:
+            return moves
+        # The first play holds the lead card: its rank, and a straight flush its suit too.
+        return [m for m in moves if m.can_hold(card)]
 
     def _advance_general(self, move: Move | None) -> None:
         """The transition for variant knobs: play on after the first player is out
@@ -423,13 +427,13 @@ class GameState(RankState):
         if move is None:
             return self._apply(None)
         hand = self.hands[self.turn]
-        counts, kind, top, units = move  # one unpacking: this is every turn's hot path
+        counts, kind, top, units, suit = move  # one unpacking: this is every turn's hot path
         if self.plain_cards and (self.history or self.first_card is None):
             mask, cards = pick_cards(hand, counts)
         else:
             lead = None if self.history else self.first_card
-            suited = suited_for(self.profile, kind) if self.suited else 0
-            cards = choose_cards(hand, counts, 0 if lead is None else 1 << lead, suited=suited)
+            plain = self.suited and plain_straight(self.profile, kind)
+            cards = choose_cards(hand, counts, 0 if lead is None else 1 << lead, suit=suit, plain=plain)
             mask = 0
         # tuple.__new__ builds the named tuple without its Python-level __new__ (a third
         # of the cost of a turn's bookkeeping); the fields are the same.

@@ -48,6 +48,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "第一手必须包含 {card}",
     ),
     "game_over": ("the deal is over", "本局已结束"),
+    "which_suit": (
+        "{cards} is a straight flush in more than one suit: write the suits ({options})",
+        "{cards} 可以是不同花色的同花顺：请写明花色（{options}）",
+    ),
     # Combination names (combos.ComboKind labels).
     "kind_single": ("single", "单张"),
     "kind_pair": ("pair", "对子"),
