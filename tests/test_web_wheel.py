@@ -81,7 +81,10 @@ def test_the_wheel_serves_the_page_from_a_fresh_venv(tmp_path: Path) -> None:
         text=True,
         check=True,
     ).stdout.strip()
-    (Path(site) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # Every site-packages this interpreter reads (a venv made with --system-site-packages
+    # reads its base interpreter's too): plain paths, so no .pth hook in them is run.
+    sites = [sysconfig.get_paths()["purelib"], *(p for p in sys.path if p.endswith("site-packages"))]
+    (Path(site) / "deps.pth").write_text("".join(f"{p}\n" for p in dict.fromkeys(sites)))
     where = subprocess.run(
         [str(py), "-c", "import pdk; print(pdk.__file__)"],
         capture_output=True,
