@@ -10,7 +10,8 @@ hand, every seat's card count, the public history and the current trick, never a
 hand. ``view.position().legal_moves()`` lists every legal play as a ``Move``, the tuple
 ``(counts, kind, top, units, suit)``: the cards by rank, the ``ComboKind``, the rank compared,
 the chain length (or bomb class), and the suit of a straight flush (-1 for any other play).
-``choose`` returns one of those moves, or ``None`` to pass. The harness checks a plug-in's answer: an illegal move stops the match.
+``choose`` returns one of those moves, or ``None`` to pass. The harness checks a plug-in's
+answer: an illegal move stops the match.
 
 ``pdk`` builds a bot per seat and game as ``GreedyBot(seed)``; a bot that draws random
 numbers should draw them from that seed, so that a run with the same ``--seed`` repeats.

@@ -72,7 +72,7 @@ def test_on_jokers17_the_search_plays_on_after_the_first_player_is_out() -> None
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_replayed_first_table_keeps_the_lead_card_rule(seed: int) -> None:
-    # jokers17-hunan: the first play must contain the lead card (VARIANTS.md). The opponent
+    # jokers17-hunan: the first play must contain the lead card (docs/variants.md). The opponent
     # model reads the first play from a replayed table, after the view no longer carries
     # the lead card: the table must still offer the leader exactly the plays it had.
     profile = load_profile("jokers17-hunan")

@@ -14,7 +14,7 @@ from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import deal
 from pdk.engine.position import Position
 
-# The seven classic16 kinds (RULES.md); the JSON of `pdk moves` must use these labels.
+# The seven classic16 kinds (docs/rules.md); the JSON of `pdk moves` must use these labels.
 KINDS = {"single", "pair", "pair_chain", "straight", "trio_with_two", "plane", "bomb"}
 
 

@@ -1,6 +1,6 @@
 """The fast deal, random-number and rank-count code agrees with the plain versions.
 
-Seeds are part of the contract (RULES.md D6): records, duplicate-deal statistics and the
+Seeds are part of the contract (docs/rules.md D6): records, duplicate-deal statistics and the
 seeded bots depend on ``deal(profile, seed)`` and ``Rng(seed)`` giving the same results
 forever. So the straightforward implementations they replaced live on here, card by
 card and word by word, and hypothesis compares the two over many seeds, list lengths,

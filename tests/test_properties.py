@@ -225,7 +225,7 @@ def test_a_player_view_holds_only_the_own_hand_and_public_facts(seed: int) -> No
 
 
 def expected_totals(state: GameState) -> list[int]:
-    """RULES.md settlement recomputed from the public history alone: walk the tricks, find
+    """docs/rules.md settlement recomputed from the public history alone: walk the tricks, find
     the bombs left on top when a trick ended (or the deal ended on one), count cards."""
     bombs = [0, 0, 0]
     played = [False, False, False]

@@ -1,4 +1,4 @@
-"""RULES.md, "Combinations": exactly seven kinds, their shapes, and what beats what."""
+"""docs/rules.md, "Combinations": exactly seven kinds, their shapes, and what beats what."""
 
 from __future__ import annotations
 

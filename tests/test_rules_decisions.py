@@ -1,4 +1,4 @@
-"""RULES.md, "Decisions" D1-D6: the points the seed leaves open, each pinned by a test."""
+"""docs/rules.md, "Decisions" D1-D6: the points the seed leaves open, each pinned by a test."""
 
 from __future__ import annotations
 

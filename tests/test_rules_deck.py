@@ -1,4 +1,4 @@
-"""RULES.md, "Deck and deal": the 48-card pack, three hands of 16, ♠3 leads, fixed turn order."""
+"""docs/rules.md, "Deck and deal": the 48-card pack, three hands of 16, ♠3 leads, fixed turn order."""
 
 from __future__ import annotations
 

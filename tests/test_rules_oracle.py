@@ -1,4 +1,4 @@
-"""The generator against an independent, brute-force reading of RULES.md (classic16).
+"""The generator against an independent, brute-force reading of docs/rules.md (classic16).
 
 ``oracle`` enumerates every sub-multiset of a hand and judges it from the rules text alone —
 the seven shapes, chains over 3..A only, short last hands, unbreakable bombs, same kind and

@@ -1,4 +1,4 @@
-"""RULES.md, "Restrictions": bare trios, unbreakable bombs, must beat, the leader, 报单."""
+"""docs/rules.md, "Restrictions": bare trios, unbreakable bombs, must beat, the leader, 报单."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, "End and settlement": first out ends the deal; card payment, 全关, bomb bonus."""
+"""docs/rules.md, "End and settlement": first out ends the deal; card payment, 全关, bomb bonus."""
 
 from __future__ import annotations
 

@@ -179,7 +179,7 @@ def test_unseen_cards_are_exactly_the_other_hands(seed: int, plays: int) -> None
 
 
 def test_status_warns_of_bao_dan_and_names_the_highest_single() -> None:
-    # RULES.md's example: the previous play is 9; you hold 10, K, ♠2; your 下家 holds one card.
+    # docs/rules.md's example: the previous play is 9; you hold 10, K, ♠2; your 下家 holds one card.
     deck = sum(1 << c for c in PROFILE.deck_cards)
     hands = tuple(sum(1 << c for c in resolve_cards(t, deck)) for t in ("TK2", "5", "3s9"))
     state = GameState(PROFILE, deal_from_hands(PROFILE, hands))

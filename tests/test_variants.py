@@ -379,7 +379,7 @@ def test_seed_003_profiles_exempt_a_one_card_loser(name: str) -> None:
 
 
 def test_jokers17_keeps_the_short_last_hand() -> None:
-    # VARIANTS.md lists no change to RULES.md restriction 1: a last hand may be short of
+    # docs/variants.md lists no change to docs/rules.md restriction 1: a last hand may be short of
     # its kickers (the pair of a 三带二); before the end it is no combination.
     judge = J("jokers17")
     assert kind_of(judge, "888 5", "8885") == "trio_with_two"

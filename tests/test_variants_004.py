@@ -1,4 +1,4 @@
-"""four-player-004: seed 004's own four-player game (VARIANTS.md), one scenario per rule."""
+"""four-player-004: seed 004's own four-player game (docs/variants.md), one scenario per rule."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ globally unique id (session id + deal number) and is written with ``INSERT OR IG
 inside a transaction, so a deal re-submitted after a crash is never counted twice and a
 concurrent writer waits (WAL journal, busy timeout) rather than losing a deal.
 
-The title ladder (VARIANTS.md, seed 004) turns the cumulative score into a title.
+The title ladder (docs/variants.md, seed 004) turns the cumulative score into a title.
 """
 
 from __future__ import annotations

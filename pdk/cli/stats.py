@@ -1,5 +1,5 @@
 """``pdk stats``: your record from the history of ``pdk play`` — per difficulty and variant,
-best and worst deals, and your title on the ladder (VARIANTS.md, seed 004)."""
+best and worst deals, and your title on the ladder (docs/variants.md, seed 004)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 A *reading* is how a set of cards counts as a combination: its kind, its top rank (the
 rank that is compared) and its units (chain length, number of trios in a plane, or for a
-bomb its strength class). The same cards may read several ways (RULES.md D2); ``classify``
+bomb its strength class). The same cards may read several ways (docs/rules.md D2); ``classify``
 returns every reading and the callers pick by the decision rules. The engine's internal
 move is ``Move``, a NamedTuple ``(counts, kind, top, units, suit)``: typed fields, and
 still cheap to build in the generator's hot loops.
@@ -28,7 +28,7 @@ from pdk.text.catalog import Lang, tr
 
 
 class ComboKind(IntEnum):
-    """The kinds of combination. classic16 knows the first seven (RULES.md); the rest exist
+    """The kinds of combination. classic16 knows the first seven (docs/rules.md); the rest exist
     only where a profile's knobs enable them (bare trio, trio with one, trio chain, four
     with kickers, straight flush)."""
 

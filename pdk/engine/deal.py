@@ -1,4 +1,4 @@
-"""Reproducible deals (RULES.md D6).
+"""Reproducible deals (docs/rules.md D6).
 
 The shuffle uses its own SplitMix64 generator and an unbiased Fisher–Yates, not Python's
 ``random``, so a seed gives the same deal on every machine and Python version.

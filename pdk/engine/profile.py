@@ -3,7 +3,7 @@
 The engine reads these fields and never a profile's name, so a regional variant is a YAML
 file. Models are frozen and forbid unknown keys so that a typo in a profile is an error
 that names the field rather than a silently ignored default. Every default is the
-classic16 behaviour (RULES.md), so a profile only spells out what differs.
+classic16 behaviour (docs/rules.md), so a profile only spells out what differs.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Settlement of a finished deal, by the profile's scheme (RULES.md for classic16).
+"""Settlement of a finished deal, by the profile's scheme (docs/rules.md for classic16).
 
 ``cards_left`` (classic16 and most variants): each loser pays the winner per card left,
 times 全关 / graded multipliers, with optional 报单 exemption and 包赔; ``placement``
