@@ -329,7 +329,11 @@ def _places(view: PlayerView) -> dict[int, int]:
 
 
 def _task(
-    view: PlayerView, turn: int | None, settlement: Settlement | None, names: Sequence[Said]
+    view: PlayerView,
+    turn: int | None,
+    settlement: Settlement | None,
+    names: Sequence[Said],
+    watching: bool = False,
 ) -> TaskModel:
     sizes = view.hand_sizes
     you = view.seat
@@ -340,8 +344,8 @@ def _task(
         return TaskModel("over", None, None, False, None, None, None, Said.of(key, who=who), winner)
     beat_action = next((a for a in reversed(view.trick) if a.play is not None), None)
     beat = None if beat_action is None else _action(view, beat_action, sizes, names)
-    if turn != you:
-        msg = Said.of("tm_wait", who=seat_name(sizes, you, turn))
+    if turn != you or watching:
+        msg = Said.of("tm_wait", who=names[turn] if watching else seat_name(sizes, you, turn))
         return TaskModel("wait", turn, beat, False, None, None, None, msg, None)
     pos = view.position()
     moves = pos.legal_moves()
@@ -497,11 +501,17 @@ def table_model(
     deal_no: int = 1,
     difficulty: str = "",
     variant: str = "",
+    watching: bool = False,
 ) -> TableModel:
-    """The snapshot for ``view.seat``. ``turn`` is the seat to move (None once the deal is
+    """The snapshot for ``view.seat``, or for a spectator (``watching``: no hand, no seat's
+    own task, the counter of the cards not played, seats named from ``view.seat``).
+    ``turn`` is the seat to move (None once the deal is
     over); ``settlement`` the engine's result once it is; ``totals`` the running session
     totals; ``auto`` the seats in 托管; ``hints_for_viewer`` computes the hints on the
     viewer's turn (the normal bot's ranking of every legal play)."""
+    if watching:
+        view = view._replace(hand=0, legal=None)
+        hints_for_viewer = False
     you, n, sizes = view.seat, view.players, view.hand_sizes
     # Once the deal is over every seat is named by where it sits: the engine's 下家 would
     # skip the winner, and two seats would both be called 下家.
@@ -537,7 +547,7 @@ def table_model(
             groups[-1].append(card_name(c))
         else:
             groups.append([card_name(c)])
-    task = _task(view, turn, settlement, names)
+    task = _task(view, turn, settlement, names, watching)
     hints: tuple[PlayModel, ...] = ()
     reasons: tuple[Said, ...] = ()
     if hints_for_viewer and task.kind in ("lead", "beat"):

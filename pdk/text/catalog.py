@@ -25,6 +25,7 @@ from pdk.text.messages import (
     record,
     replay,
     replay_view,
+    rooms,
     rules,
     scale,
     selfplay,
@@ -70,6 +71,7 @@ _PARTS = (
     hints.MESSAGES,
     table_model.MESSAGES,
     web.MESSAGES,
+    rooms.MESSAGES,
 )
 MESSAGES: dict[str, tuple[str, str]] = _catalogue()
 
