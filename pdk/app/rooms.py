@@ -310,8 +310,24 @@ class Room:
             p.client = client
             if streaming:
                 p.streams += 1
+            p.left = self.clock()  # a fresh contact: away only after ``away_after`` more
             self._welcome_back(seat)
             return seat
+
+    def claim(self, key: str, client: str, name: str) -> str:
+        """A spectator (``key`` is the watch key) takes the first free seat: its key, or
+        ``RoomRefused(FULL)`` when every seat is taken."""
+        with self.lock:
+            if not self.watching(key):
+                raise RoomRefused(RoomReason.BAD_KEY)
+            if self.info.phase == "closed":
+                raise RoomRefused(RoomReason.CLOSED)
+            free = [i for i, s in enumerate(self.info.seats) if not s.taken]
+            if not free:
+                raise RoomRefused(RoomReason.FULL)
+            seat_key = self.info.seats[free[0]].key
+            self.join(seat_key, client, name)
+            return seat_key
 
     def leave(self, seat: int, client: str) -> None:
         """A live connection of ``client`` ended (a tab closed, a phone asleep)."""

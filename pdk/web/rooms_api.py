@@ -90,6 +90,10 @@ class JoinBody(SeatBody):
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
 
 
+class ClaimBody(SeatBody):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+
+
 class SeqBody(SeatBody):
     seq: Annotated[int, Field(ge=0, le=10_000)]
 
@@ -308,6 +312,17 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
         live.changed(room)
         view = await run_in_threadpool(room.view, seat)
         return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+
+    @app.post("/api/room/{room_id}/claim")
+    async def claim(room_id: RoomP, body: ClaimBody, request: Request) -> Response:
+        """The watch link's "take a free seat": the seat's key, for the page to keep."""
+        try:
+            room = await find(room_id)
+            key = await run_in_threadpool(room.claim, body.key, body.client, body.name)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        live.changed(room)
+        return JSONResponse({"key": key})
 
     @app.get("/api/room/{room_id}/live")
     async def stream(room_id: RoomP, key: KeyQ, client: ClientQ, request: Request) -> Response:

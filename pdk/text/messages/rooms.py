@@ -70,4 +70,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_room_deals": ("{n} deals", "{n} 局"),
     "web_room_live_lost": ("Connection lost; reconnecting…", "连接中断，正在重连…"),
     "web_room_name_default": ("Host", "房主"),
+    "web_room_invite_all": ("Invite", "邀请"),
+    "web_room_take_seat": ("Take a free seat", "找个空位坐下"),
+    "web_room_wait": ("{who} to play…", "等待{who}出牌…"),
+    "web_room_won": ("{who} wins the deal.", "{who}赢了这局。"),
 }
