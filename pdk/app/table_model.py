@@ -53,7 +53,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Literal, NamedTuple, Union
+from types import UnionType
+from typing import Any, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
 
 from pdk.bots.hints import Hint, hint_list
 from pdk.bots.knowledge import unseen_counts
@@ -258,6 +259,47 @@ def _json(value: object) -> Any:
     if isinstance(value, tuple | list):
         return [_json(v) for v in value]
     return value
+
+
+def model_from_json(data: Any) -> TableModel:
+    """A ``TableModel`` read back from its JSON (``to_json``, rendered or not): what a
+    terminal joined to a room over HTTP draws with the same code as ``pdk play``.
+    ``ValueError`` for anything that is not such a model."""
+    try:
+        model = _from_json(TableModel, data)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise ValueError(f"not a table model: {exc}") from None
+    assert isinstance(model, TableModel)
+    return model
+
+
+def _said(data: Any) -> Said:
+    params = data["params"]
+    if not isinstance(data["key"], str) or not isinstance(params, dict):
+        raise TypeError("said")
+    return Said(data["key"], tuple((k, _said(v) if isinstance(v, dict) else v) for k, v in params.items()))
+
+
+def _from_json(tp: Any, data: Any) -> Any:
+    if tp is Said:
+        return _said(data)
+    if isinstance(tp, type) and is_dataclass(tp):
+        hints = get_type_hints(tp)
+        return tp(**{f.name: _from_json(hints[f.name], data[f.name]) for f in fields(tp) if f.name in data})
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_json(args[0], v) for v in data)
+        return tuple(_from_json(a, v) for a, v in zip(args, data, strict=True))
+    if origin in (Union, UnionType):
+        if data is None:
+            return None
+        return _from_json(next(a for a in args if a is not type(None)), data)
+    if origin is Literal or tp in (int, str, bool):
+        if tp in (int, str, bool) and not isinstance(data, tp):
+            raise TypeError(f"{data!r} is not {tp.__name__}")
+        return data
+    raise TypeError(f"cannot read {tp}")
 
 
 # -- seats ----------------------------------------------------------------------------------
@@ -602,6 +644,7 @@ __all__ = [
     "TrickModel",
     "card_name",
     "counter",
+    "model_from_json",
     "place_name",
     "play_model",
     "relation",

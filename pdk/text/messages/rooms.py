@@ -74,4 +74,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_room_take_seat": ("Take a free seat", "找个空位坐下"),
     "web_room_wait": ("{who} to play…", "等待{who}出牌…"),
     "web_room_won": ("{who} wins the deal.", "{who}赢了这局。"),
+    # pdk play --join
+    "join_bad_link": (
+        "not a seat's link: {url} (copy it from the room page: http://…/room/<id>#k=<key>)",
+        "不是座位链接：{url}（请从房间页面复制：http://…/room/<id>#k=<key>）",
+    ),
+    "join_not_a_seat": ("that link is for watching, not a seat", "这是观战链接，不是座位链接"),
+    "join_unreachable": ("cannot reach the room at {url}: {detail}", "连不上 {url} 的房间：{detail}"),
+    "join_lost": (
+        "connection to the room lost ({detail}); retrying…",
+        "与房间的连接中断（{detail}），正在重试…",
+    ),
+    "join_history_failed": (
+        "this deal could not be added to your history: {detail}",
+        "本局未能写入你的战绩：{detail}",
+    ),
 }
