@@ -150,3 +150,29 @@ def test_a_forged_key_is_refused_in_one_line(server: str, tmp_path: Path) -> Non
         ["pdk", "play", "--join", link, "--save-dir", str(tmp_path)], capture_output=True, text=True
     )
     assert r.returncode == 2 and "grants no seat" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_serve_on_every_interface_prints_the_address_and_its_qr_code(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
+    args = ["serve", "--host", "0.0.0.0", "--port", str(port), "--no-open", "--save-dir", str(tmp_path)]
+    child = pexpect.spawn("pdk", [*args, "--lang", "en"], env=env, encoding="utf-8", timeout=TIMEOUT)
+    try:
+        child.expect(r"On this network, open (http://[0-9.]+:\d+/)")
+        url = child.match.group(1)
+        assert url.endswith(f":{port}/")
+        child.expect("▀▀▀▀▀▀▀▀▀▀")  # the QR code's last row, drawn in the terminal
+        for _ in range(100):  # uvicorn starts once the address is printed
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/room", timeout=20) as res:
+                    assert b'data-testid="create-room"' in res.read()
+                    break
+            except urllib.error.URLError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the room page was not served")
+    finally:
+        child.kill(2)
+        child.close()
