@@ -122,7 +122,8 @@ def play_to_settlement(pages: list[Any], watcher: Any | None = None, limit: floa
         if watcher is not None and not watcher.is_visible('[data-testid="settlement"]'):
             assert watcher.locator('[data-testid="hand"] [data-testid="card"]').count() == 0
         time.sleep(0.05)
-    raise AssertionError("no settlement")
+    said = [p.inner_text('[data-testid="message"]') for p in pages]
+    raise AssertionError(f"no settlement; the pages say {said}")
 
 
 def test_the_form_makes_a_room_with_links_codes_and_a_watch_link(
@@ -222,7 +223,7 @@ def test_a_turn_time_running_out_puts_the_seat_in_auto_for_all_to_see(
     host.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
     guest.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
     # nobody acts: the turn clock runs, then the person to move goes to 托管
-    host.wait_for_selector('[data-testid="turn-clock"]:has-text("⏱")', timeout=10_000)
+    host.wait_for_selector('[data-testid="turn-clock"]:has-text("s left")', timeout=10_000)
     for p in (host, guest):
         p.wait_for_selector('[data-testid="auto-badge"]', timeout=25_000)
     # whoever it was takes the seat back with the 托管 button

@@ -230,8 +230,8 @@ class Room:
     lock: threading.RLock = field(default_factory=threading.RLock)
     presence: dict[int, Presence] = field(default_factory=dict)
     buckets: dict[int, Bucket] = field(default_factory=dict)
-    # The seats whose 托管 the room set (the person's time ran out or they went away);
-    # a returning connection ends the latter.
+    # The seats whose 托管 the room set because their person went away: a returning
+    # connection ends it (托管 for a turn time that ran out ends with the 托管 switch).
     away_auto: set[int] = field(default_factory=set)
     moved_at: float = 0.0  # when the table last changed (monotonic): paces bots, times turns
     _moved_version: int = -1
@@ -303,7 +303,7 @@ class Room:
             if self._held_elsewhere(seat, client):
                 raise RoomRefused(RoomReason.IN_USE)
             s = self.info.seats[seat]
-            wanted = clean_name(name) if name is not None else s.name
+            wanted = clean_name(name) if name is not None else s.name or f"P{seat + 1}"
             if not s.taken or wanted != s.name:
                 self._save_info(lambda info: _take(info, seat, wanted))
             p = self.presence.setdefault(seat, Presence())
@@ -421,7 +421,7 @@ class Room:
             self._host(key)
             if self.table is None:
                 raise RoomRefused(RoomReason.NOT_STARTED)
-            self.table.next_deal(self.table.seq, None, self._humans())
+            self.table.next_deal(self.table.seq, None, self._humans(), self._names())
             self.away_auto.clear()
             self._moved()
 
@@ -501,8 +501,7 @@ class Room:
             turn = table.session.state.turn
             if self.info.turn_time:
                 left = self.info.turn_time - (now - self.moved_at)
-                if left <= 0:
-                    self.away_auto.add(turn)
+                if left <= 0:  # the person is here but slow: the 托管 switch takes it back
                     table.set_auto(True, seat=turn)
                     self._moved()
                     return 0.0

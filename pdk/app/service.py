@@ -275,9 +275,15 @@ class TableService:
 
         return self._commit(seq, change, seat)
 
-    def next_deal(self, seq: int, seat: int | None = HUMAN, humans: tuple[int, ...] | None = None) -> Reply:
-        """The next deal; ``humans`` changes who plays which seat from it on (a table
-        for friends: the seats taken by then)."""
+    def next_deal(
+        self,
+        seq: int,
+        seat: int | None = HUMAN,
+        humans: tuple[int, ...] | None = None,
+        names: tuple[str, ...] | None = None,
+    ) -> Reply:
+        """The next deal; ``humans`` and ``names`` change who plays which seat from it on
+        (a table for friends: the seats taken by then, under the names they have now)."""
 
         def change(s: Session) -> tuple[Event, ...]:
             if not s.state.over:
@@ -285,6 +291,8 @@ class TableService:
             s.next_deal()
             if humans is not None:
                 s.humans = humans
+            if names is not None:
+                s.names = names
             return ()
 
         return self._commit(seq, change, seat)

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import io
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal
@@ -57,8 +58,9 @@ ClientQ = Annotated[str, Query(pattern=CLIENT_PATTERN)]
 LangQ = Annotated[Literal["en", "zh"], Query()]
 Key = Annotated[str, Field(pattern=KEY_PATTERN)]
 Client = Annotated[str, Field(pattern=CLIENT_PATTERN)]
+log = logging.getLogger("pdk.rooms")
 POLL_WAIT = 15.0  # seconds a poll waits for a change before it answers "no change"
-BEAT = 15.0  # seconds between a quiet stream's keep-alive comments
+BEAT = 10.0  # seconds between a quiet stream's keep-alive comments
 _STATUS = {
     RoomReason.NO_ROOM: 404,
     RoomReason.BAD_KEY: 403,
@@ -117,6 +119,11 @@ class Live:
     def changed(self, room: Room) -> None:
         """The room moved: wake its streams, polls and runner."""
         self._wake(room.id)
+        self.ensure(room)
+
+    def ensure(self, room: Room) -> None:
+        """The room's runner, started again if it is not running (it stops when nothing is
+        due and nobody is connected; each stream's keep-alive checks on it too)."""
         task = self._tasks.get(room.id)
         if task is None or task.done():
             self._tasks[room.id] = asyncio.get_running_loop().create_task(self._run(room))
@@ -139,6 +146,9 @@ class Live:
                 delay = await run_in_threadpool(room.tick)
             except (StoreUnavailable, LocalizedError):
                 delay = 2.0  # the store is down, or another server moved first: try again
+            except Exception:  # never let one bad turn stop the room for good
+                log.exception("room %s: the runner's move failed", room.id)
+                delay = 2.0
             if room.rev != rev:
                 self._wake(room.id)
             if delay == 0:
@@ -352,6 +362,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
                     before = room.rev
                     await live.wait(room.id, BEAT)
                     if room.rev == before:
+                        live.ensure(room)
                         yield ": still here\n\n"
             finally:
                 if seat is not None:

@@ -63,7 +63,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "web_room_name_prompt": ("Your name at this table", "你在这桌的名字"),
     "web_room_sit": ("Take the seat", "入座"),
-    "web_room_time_left": ("{n} s", "{n} 秒"),
+    "web_room_time_left": ("{n} s left", "剩 {n} 秒"),
     "web_room_next_host": ("The host deals the next deal.", "由房主发下一局。"),
     "web_room_closed_note": ("The room is closed. Totals: {totals}", "房间已关闭。总分：{totals}"),
     "web_room_totals": ("Totals", "总分"),

@@ -238,7 +238,7 @@ function render() {
   const m = tb.model;
   $("#deal").textContent = t("deal", { n: m.deal_no });
   $("#session").textContent = watching ? t("room_deals", { n: room.deals }) : t("session", { total: tb.session_total });
-  $("#clock").textContent = room.deadline !== null && room.deadline !== undefined ? `⏱ ${Math.ceil(room.deadline)}` : "";
+  $("#clock").textContent = typeof room.deadline === "number" ? t("room_time_left", { n: Math.ceil(room.deadline) }) : "";
   renderSeats(m);
   renderTrick(m);
   renderCounter(m);
@@ -367,7 +367,7 @@ function nameHead(seat, s, testid = "seat-name") {
   name.dataset.seat = seat;
   name.textContent = seatName(seat);
   head.append(name);
-  if (s.name && s.relation !== "you") head.insertAdjacentHTML("beforeend", `<small class="rel">${s.name.text}</small>`);
+  if (s.name && s.relation !== "you" && room.you !== null) head.insertAdjacentHTML("beforeend", `<small class="rel">${s.name.text}</small>`);
   if (s.bao_dan) head.insertAdjacentHTML("beforeend", `<span class="badge bao" data-testid="bao-dan">${t("bao_dan")}</span>`);
   if (info.auto) head.insertAdjacentHTML("beforeend", `<span class="badge auto" data-testid="auto-badge">${t("auto")}</span>`);
   if (info.taken && !info.present && room.phase === "playing" && seat !== room.you) {
@@ -389,6 +389,7 @@ function renderSeats(m) {
     if (s.offset === 0) {
       $("#me").innerHTML = "";
       $("#me").append(nameHead(s.seat, s));
+      if (room.you === null) $("#me").append(backsOf(s)); // a spectator sees this seat's count too
       continue;
     }
     const el = $(slotFor(s, m.players));
@@ -397,10 +398,7 @@ function renderSeats(m) {
     el.classList.toggle("turn", s.to_move);
     el.innerHTML = "";
     el.append(nameHead(s.seat, s));
-    const back = document.createElement("div");
-    back.className = "backs";
-    back.innerHTML = `<div class="back"></div><b class="count">${s.cards}</b>`;
-    el.append(back);
+    el.append(backsOf(s));
     const act = document.createElement("div");
     act.className = "last";
     if (s.last && !s.last.play) act.innerHTML = `<span class="passed">${t("passed")}</span>`;
@@ -408,6 +406,13 @@ function renderSeats(m) {
     el.append(act);
   }
   $("#me").classList.toggle("turn", m.seats[0].to_move && room.you !== null);
+}
+
+function backsOf(s) {
+  const back = document.createElement("div");
+  back.className = "backs";
+  back.innerHTML = `<div class="back"></div><b class="count">${s.cards}</b>`;
+  return back;
 }
 
 function renderTrick(m) {
@@ -721,7 +726,7 @@ $("#replay-close").addEventListener("click", () => { $("#replay").hidden = true;
 setInterval(() => {
   if (room && typeof room.deadline === "number" && room.deadline > 0) {
     room.deadline = Math.max(0, room.deadline - 1);
-    $("#clock").textContent = `⏱ ${Math.ceil(room.deadline)}`;
+    $("#clock").textContent = t("room_time_left", { n: Math.ceil(room.deadline) });
   }
 }, 1000);
 
