@@ -113,7 +113,7 @@ async def run(base: str, rooms: int, people: int, deals: int) -> None:
                 r = await http.post("/api/rooms", json={"name": "P0", "difficulty": "easy"})
             rid, host = r.json()["room"], r.json()["key"]
             view = (await http.get(f"/api/room/{rid}", params={"key": host})).json()
-            keys = [host] + [i["url"].split("#k=")[1] for i in view["invites"]][: people - 1]
+            keys = [host, *[i["url"].split("#k=")[1] for i in view["invites"]][: people - 1]]
             made.append((rid, keys))
         tally = Tally()
         tasks = [
