@@ -39,11 +39,23 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     refused: int = 0
+    retried: int = 0
     posted: dict[tuple[str, int, int], float] = field(
         default_factory=dict
     )  # (room, deal, seq) -> answered at
     seen: set[tuple[str, int, int, int]] = field(default_factory=set)
     done: set[tuple[str, int]] = field(default_factory=set)
+
+
+async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any], tally: Tally) -> httpx.Response:
+    """A POST, sent again once if the server had just closed the idle connection it reused
+    (uvicorn closes keep-alive connections after 5 s; that is the client's race, not a
+    refusal)."""
+    try:
+        return await http.post(path, json=body)
+    except (httpx.ReadError, httpx.RemoteProtocolError):
+        tally.retried += 1
+        return await http.post(path, json=body)
 
 
 def free_port() -> int:
@@ -56,7 +68,7 @@ async def person(
     http: httpx.AsyncClient, rid: str, key: str, seat: int, host: bool, deals: int, tally: Tally, people: int
 ) -> None:
     client = f"bench-{seat}-{rid[:6]}"
-    await http.post(f"/api/room/{rid}/join", json={"key": key, "client": client, "name": f"P{seat}"})
+    await post(http, f"/api/room/{rid}/join", {"key": key, "client": client, "name": f"P{seat}"}, tally)
     async with http.stream("GET", f"/api/room/{rid}/live", params={"key": key, "client": client}) as res:
         async for line in res.aiter_lines():
             if not line.startswith("data: "):
@@ -79,7 +91,7 @@ async def person(
                     continue
                 if host:
                     await asyncio.sleep(0.05)  # the others see the settlement first
-                    await http.post(f"/api/room/{rid}/next", json={"key": key, "client": client})
+                    await post(http, f"/api/room/{rid}/next", {"key": key, "client": client}, tally)
                 continue
             if (
                 t["machine_turn"]
@@ -92,7 +104,7 @@ async def person(
             path = "play" if hints else "pass"
             if hints:
                 body["cards"] = hints[0]["cards"]
-            r = await http.post(f"/api/room/{rid}/{path}", json=body)
+            r = await post(http, f"/api/room/{rid}/{path}", body, tally)
             if r.status_code == 200:
                 after = r.json()["table"]
                 tally.posted[(rid, after["model"]["deal_no"], after["seq"])] = time.perf_counter()
@@ -137,7 +149,9 @@ async def run(base: str, rooms: int, people: int, deals: int) -> None:
         f"a command's answer to each other seat receiving it: p50 {q[49] * 1000:.1f} ms, "
         f"p95 {q[94] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms (n={len(lat)})"
     )
-    print(f"errors: {tally.errors}; refused (raced the machine): {tally.refused}")
+    print(
+        f"errors: {tally.errors}; refused (raced the machine): {tally.refused}; sent again: {tally.retried}"
+    )
 
 
 def main() -> None:

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pdk.app.registry import load_profile
 from pdk.app.rooms import Room, RoomReason, RoomRefused, Rooms
@@ -346,3 +348,48 @@ def test_the_qr_code_is_drawn_here_and_only_for_the_host(tmp_path: Path) -> None
     assert c.get(f"/api/room/{rid}/qr/1", params={"key": invites[0]}).status_code == 403
     page = c.get(f"/room/{rid}")
     assert page.status_code == 200 and "<script>" not in page.text and "style=" not in page.text
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["key", "client", "seq", "cards", "text", "on", "name", "x"]), inner, max_size=5
+        )
+    ),
+    max_leaves=30,
+)
+
+
+@pytest.fixture(scope="module")
+def fuzz_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Rooms, TestClient, str, str]:
+    rooms, c = site(tmp_path_factory.mktemp("fuzz"), away=3600.0)
+    rid, host, _invites, _watch = make_room(c)
+    c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"})
+    room = rooms.get(rid)
+    while room.tick() == 0.0:
+        pass
+    return rooms, c, rid, host
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    action=st.sampled_from(["play", "pass", "auto", "auto_pass", "next", "start", "close", "join", "claim"]),
+    body=_json,
+    raw=st.binary(max_size=64),
+    use_raw=st.booleans(),
+)
+def test_fuzzed_bodies_are_4xx_with_a_reason_and_change_nothing(
+    fuzz_site: tuple[Rooms, TestClient, str, str], action: str, body: object, raw: bytes, use_raw: bool
+) -> None:
+    rooms, c, rid, _host = fuzz_site
+    before = versions(rooms, rid)
+    if isinstance(body, dict) and "key" in body:
+        body = body | {"key": "C" * 32}  # never the host's real key: nothing may change
+    content = raw if use_raw else json.dumps(body).encode()
+    r = c.post(f"/api/room/{rid}/{action}", content=content, headers={"content-type": "application/json"})
+    assert 400 <= r.status_code < 500, r.text
+    said = r.json()  # a body that is not JSON at all is still FastAPI's own {"detail": ...}
+    assert said["error"]["text"] if "error" in said else said["detail"]
+    assert versions(rooms, rid) == before
