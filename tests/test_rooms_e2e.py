@@ -125,7 +125,7 @@ def play_to_settlement(pages: list[Any], watcher: Any | None = None, limit: floa
         if watcher is not None and not watcher.is_visible('[data-testid="settlement"]'):
             assert watcher.locator('[data-testid="hand"] [data-testid="card"]').count() == 0
         time.sleep(0.05)
-    said = [p.inner_text('[data-testid="message"]') for p in pages]
+    said = [(p.inner_text('[data-testid="message"]'), p.errors) for p in pages]
     raise AssertionError(f"no settlement; the pages say {said}")
 
 

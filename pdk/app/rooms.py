@@ -179,6 +179,7 @@ class RoomView:
 
     id: str
     rev: int
+    version: int  # the room's saved version (with the table's, orders the views sent)
     phase: Phase
     variant: str
     players: int
@@ -534,6 +535,7 @@ class Room:
             return RoomView(
                 id=self.id,
                 rev=self.rev,
+                version=self.version,
                 phase=self.info.phase,
                 variant=self.info.variant,
                 players=len(self.info.seats),

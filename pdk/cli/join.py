@@ -160,7 +160,7 @@ class Remote:
             self.messages.append(tr("join_lost", self.lang, detail=exc))
             return False
         if status == 200:
-            self.room = data
+            self.keep(data)
             return True
         err = data.get("error", {})
         text = str(err.get("text", status))
@@ -168,8 +168,16 @@ class Remote:
         plain = key.startswith("web_room_") or key == "web_bad_request" or status == 503
         self.messages.append(text if plain else tr("refused", self.lang, reason=text))
         if "room" in data:
-            self.room = data["room"]
+            self.keep(data["room"])
         return False
+
+    def keep(self, room: dict[str, Any]) -> bool:
+        """Show ``room`` unless the one on show is newer (a command's answer can arrive
+        after a poll already brought a later table); whether it was kept."""
+        if self.room is not None and tuple(room["versions"]) < tuple(self.room["versions"]):
+            return False
+        self.room = room
+        return True
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -270,7 +278,7 @@ class Remote:
             if isinstance(item, str):
                 self.messages.append(item)
             elif self.room is None or item["rev"] != self.room["rev"]:
-                self.room = item
+                self.keep(item)
             changed = True
 
     def read_line(self, timeout: float) -> str | None:

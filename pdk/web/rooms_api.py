@@ -165,6 +165,9 @@ def room_json(
     return {
         "room": view.id,
         "rev": view.rev,
+        # The room's and the table's saved versions: a client keeps the newest view it has
+        # (a command's answer can arrive after the stream already sent a later one).
+        "versions": [view.version, 0 if view.table is None else view.table.version],
         "phase": view.phase,
         "variant": view.variant,
         "players": view.players,

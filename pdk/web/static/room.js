@@ -195,7 +195,16 @@ function say(text, refused = false) {
 
 let lastTrick = null;
 
+// A view older than the one on show is dropped: a command's answer can arrive after the
+// live stream has already brought a later table.
+function older(a, b) {
+  const [am, at] = a.versions;
+  const [bm, bt] = b.versions;
+  return am < bm || (am === bm && at < bt);
+}
+
 function show(data) {
+  if (room && room.room === data.room && older(data, room)) { render(); return; }
   const before = room;
   const tb = data.table;
   if (before && before.table && tb) {
