@@ -66,7 +66,6 @@ class RoomReason(Enum):
     NOT_STARTED = "web_room_not_started"
     STARTED = "web_room_started"
     TOO_FAST = "web_room_too_fast"
-    WATCHING = "web_room_watching"
     BAD_VARIANT = "web_room_bad_variant"
     BAD_NAME = "web_room_bad_name"
     TOO_MANY = "web_room_too_many"

@@ -65,7 +65,6 @@ _STATUS = {
     RoomReason.NO_ROOM: 404,
     RoomReason.BAD_KEY: 403,
     RoomReason.NOT_HOST: 403,
-    RoomReason.WATCHING: 403,
     RoomReason.TOO_FAST: 429,
     RoomReason.CLOSED: 410,
     RoomReason.TOO_MANY: 503,
