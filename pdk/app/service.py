@@ -76,10 +76,12 @@ class SeatTable:
     auto_pass: bool
     counter: bool
     model: TableModel
+    seat: int | None = HUMAN  # whose table this is (None: a spectator's)
+    auto_seats: tuple[int, ...] = ()  # every seat in 托管 (shown to all)
 
     @property
     def session_total(self) -> int:
-        return self.totals[HUMAN]
+        return 0 if self.seat is None else self.totals[self.seat]
 
 
 @dataclass(frozen=True)
@@ -201,13 +203,14 @@ class TableService:
     def seq(self) -> int:
         return len(self.session.state.history)
 
-    def snapshot(self) -> SeatTable:
-        """The seat's table now (a consistent snapshot: built under the table's lock)."""
+    def snapshot(self, seat: int | None = HUMAN) -> SeatTable:
+        """The seat's table now (a consistent snapshot: built under the table's lock);
+        ``seat=None`` is a spectator's, with no hand."""
         with self.lock:
-            return self._seat_table(self.session, self.version)
+            return self._seat_table(self.session, self.version, seat)
 
-    def reply(self) -> Reply:
-        return Reply((), self.snapshot())
+    def reply(self, seat: int = HUMAN) -> Reply:
+        return Reply((), self.snapshot(seat))
 
     def refresh(self) -> None:
         """Read the table back from the store if another process moved it on."""
@@ -218,82 +221,97 @@ class TableService:
 
     # -- the seat's commands ---------------------------------------------------------------
 
-    def play_text(self, seq: int, text: str) -> Reply:
+    def play_text(self, seq: int, text: str, seat: int = HUMAN) -> Reply:
         """A play as the player typed it (``334455``, ``3-7``, ``10 J Q``, ``3s``):
         ``InputError`` when it cannot be read, ``IllegalPlay`` when the rules refuse it."""
 
         def change(s: Session) -> tuple[Event, ...]:
-            _human_turn(s)
+            _human_turn(s, seat)
             return s.state.act(typed_play(text, s.state.position()))[1]
 
-        return self._commit(seq, change)
+        return self._commit(seq, change, seat)
 
-    def play_cards(self, seq: int, cards: Sequence[str]) -> Reply:
+    def play_cards(self, seq: int, cards: Sequence[str], seat: int = HUMAN) -> Reply:
         """A play as the cards the player picked (``["3s", "4h"]``, or ranks alone)."""
 
         def change(s: Session) -> tuple[Event, ...]:
-            _human_turn(s)
+            _human_turn(s, seat)
             return s.state.act(chosen_play(cards, s.state.position()))[1]
 
-        return self._commit(seq, change)
+        return self._commit(seq, change, seat)
 
-    def pass_turn(self, seq: int) -> Reply:
+    def pass_turn(self, seq: int, seat: int = HUMAN) -> Reply:
         def change(s: Session) -> tuple[Event, ...]:
-            _human_turn(s)
+            _human_turn(s, seat)
             return s.state.act(None)[1]
 
-        return self._commit(seq, change)
+        return self._commit(seq, change, seat)
 
-    def step(self, seq: int) -> Reply:
-        """One move of the machine: the bot to move, or the player's seat under 托管, or
-        要不起 (nothing beats and auto-pass is on). Refused when it is the player's to make."""
+    def step(self, seq: int, seat: int | None = HUMAN) -> Reply:
+        """One move of the machine: the bot to move, or a person's seat under 托管, or
+        要不起 (nothing beats and auto-pass is on). Refused when it is a person's to make.
+        The reply is ``seat``'s table."""
 
         def change(s: Session) -> tuple[Event, ...]:
             if s.state.over:
                 raise TableRefused(TableReason.OVER)
-            if s.state.turn != HUMAN:
+            turn = s.state.turn
+            if turn not in s.humans:
                 return s.state.act_move(s.bot_move())[1]
-            if s.auto:
+            if turn in s.auto_seats:
                 return s.state.act_move(s.auto_move())[1]
             if _nothing_beats(s):
                 return s.state.act(None)[1]
             raise TableRefused(TableReason.NOT_BOTS_TURN)
 
-        return self._commit(seq, change)
+        return self._commit(seq, change, seat)
 
-    def auto_move(self, seq: int) -> Reply:
+    def auto_move(self, seq: int, seat: int = HUMAN) -> Reply:
         """托管 for one move: the player's seat played as the hint bot would."""
 
         def change(s: Session) -> tuple[Event, ...]:
-            _human_turn(s)
+            _human_turn(s, seat)
             return s.state.act_move(s.auto_move())[1]
 
-        return self._commit(seq, change)
+        return self._commit(seq, change, seat)
 
-    def next_deal(self, seq: int) -> Reply:
+    def next_deal(
+        self,
+        seq: int,
+        seat: int | None = HUMAN,
+        humans: tuple[int, ...] | None = None,
+        names: tuple[str, ...] | None = None,
+    ) -> Reply:
+        """The next deal; ``humans`` and ``names`` change who plays which seat from it on
+        (a table for friends: the seats taken by then, under the names they have now)."""
+
         def change(s: Session) -> tuple[Event, ...]:
             if not s.state.over:
                 raise TableRefused(TableReason.NOT_OVER)
             s.next_deal()
+            if humans is not None:
+                s.humans = humans
+            if names is not None:
+                s.names = names
             return ()
 
-        return self._commit(seq, change)
+        return self._commit(seq, change, seat)
 
-    def set_auto(self, on: bool, seq: int | None = None) -> Reply:
+    def set_auto(self, on: bool, seq: int | None = None, seat: int = HUMAN) -> Reply:
         """托管 on or off (it ends with the deal)."""
 
         def change(s: Session) -> tuple[Event, ...]:
-            s.auto = on and not s.state.over
+            s.set_auto(seat, on and not s.state.over)
             return ()
 
-        return self._commit(seq, change)
+        return self._commit(seq, change, seat)
 
-    def set_auto_pass(self, on: bool, seq: int | None = None) -> Reply:
+    def set_auto_pass(self, on: bool, seq: int | None = None, seat: int = HUMAN) -> Reply:
         def change(s: Session) -> tuple[Event, ...]:
-            s.auto_pass = on
+            s.set_auto_pass(seat, on)
             return ()
 
-        return self._commit(seq, change)
+        return self._commit(seq, change, seat)
 
     def set_counter(self, on: bool, seq: int | None = None) -> Reply:
         def change(s: Session) -> tuple[Event, ...]:
@@ -312,7 +330,7 @@ class TableService:
 
         def change(s: Session) -> tuple[Event, ...]:
             state = s.state
-            if not state.over and all(a.seat == HUMAN for a in state.history):
+            if not state.over and all(a.seat in s.humans for a in state.history):
                 s.difficulty, s.next_difficulty = difficulty, None
             else:
                 s.next_difficulty = difficulty
@@ -320,14 +338,14 @@ class TableService:
 
         return self._commit(seq, change)
 
-    def hint(self, seq: int) -> HintShown | None:
+    def hint(self, seq: int, seat: int = HUMAN) -> HintShown | None:
         """The next of the seat's hints, cheapest sensible first (repeated presses cycle);
         None when nothing can be played. Changes nothing."""
         with self.lock:
             if seq != self.seq:
                 raise TableRefused(TableReason.STALE, seq=seq, now=self.seq)
-            _human_turn(self.session)
-            view = self.session.state.view(HUMAN)
+            _human_turn(self.session, seat)
+            view = self.session.state.view(seat)
             at, index, moves = self._hint
             if at != (self.version, seq):
                 at, index, moves = (self.version, seq), -1, hint_list(view)
@@ -343,7 +361,7 @@ class TableService:
 
     # -- the one way a table changes -------------------------------------------------------
 
-    def _commit(self, seq: int | None, change: Change) -> Reply:
+    def _commit(self, seq: int | None, change: Change, seat: int | None = HUMAN) -> Reply:
         with self.lock:
             if seq is not None and seq != self.seq:
                 raise TableRefused(TableReason.STALE, seq=seq, now=self.seq)
@@ -352,14 +370,14 @@ class TableService:
             if draft.state.over and not draft.settled:
                 self.archive.keep(draft)
                 draft.settle()
-                draft.auto = False
+                draft.auto_seats = frozenset()
             try:
                 self.store.save(self.key, _dumps(draft), self.version + 1, self.version)
             except VersionConflict:
                 self._reload()
                 raise TableRefused(TableReason.STALE, seq=-1 if seq is None else seq, now=self.seq) from None
             self.session, self.version = draft, self.version + 1
-            return Reply(events, self._seat_table(draft, self.version))
+            return Reply(events, self._seat_table(draft, self.version, seat))
 
     def _reload(self) -> None:
         stored = self.store.load(self.key)
@@ -370,22 +388,23 @@ class TableService:
         except SaveError as exc:
             raise StoreUnavailable(exc.message()) from None
 
-    def _seat_table(self, s: Session, version: int) -> SeatTable:
+    def _seat_table(self, s: Session, version: int, seat: int | None) -> SeatTable:
         state = s.state
         over = state.over
         model = table_model(
-            state.view(HUMAN),
+            state.view(HUMAN if seat is None else seat),
             None if over else state.turn,
             settlement=state.settlement() if over else None,
             totals=s.totals if over else None,
-            auto=(HUMAN,) if s.auto else (),
+            auto=s.auto_seats,
             hints_for_viewer=self.hints,
             deal_no=s.deal_no,
             difficulty=s.difficulty,
             variant=s.variant,
             hands=state.hands if over else None,  # every seat's, face up once the deal is over
+            watching=seat is None,
         )
-        bot = not over and state.turn != HUMAN
+        bot = not over and state.turn not in s.humans
         return SeatTable(
             key=self.key,
             version=version,
@@ -397,25 +416,30 @@ class TableService:
             over=over,
             settled=s.settled,
             bot_turn=bot,
-            machine_turn=bot or (not over and (s.auto or _nothing_beats(s))),
-            auto=s.auto,
-            auto_pass=s.auto_pass,
+            machine_turn=bot or (not over and (state.turn in s.auto_seats or _nothing_beats(s))),
+            auto=seat in s.auto_seats,
+            auto_pass=seat not in s.no_auto_pass,
             counter=s.counter,
             model=model,
+            seat=seat,
+            auto_seats=tuple(sorted(s.auto_seats)),
         )
 
 
-def _human_turn(s: Session) -> None:
+def _human_turn(s: Session, seat: int) -> None:
     if s.state.over:
         raise TableRefused(TableReason.OVER)
-    if s.state.turn != HUMAN:
+    if s.state.turn != seat or seat not in s.humans:
         raise TableRefused(TableReason.NOT_YOUR_TURN)
 
 
 def _nothing_beats(s: Session) -> bool:
-    """要不起 with auto-pass on: the player's turn, a play to beat, and no legal play."""
+    """要不起 with auto-pass on: a person's turn, a play to beat, and no legal play."""
     st = s.state
-    return s.auto_pass and st.turn == HUMAN and st.prev is not None and not st.legal_moves()
+    turn = st.turn
+    return (
+        turn in s.humans and turn not in s.no_auto_pass and st.prev is not None and not st.legal_moves()
+    )
 
 
 def _dumps(session: Session) -> str:

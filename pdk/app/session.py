@@ -94,10 +94,39 @@ class Session:
     # the same ones: the bots of the next deal, 记牌器 shown, 托管 and 要不起 auto-pass on.
     next_difficulty: str | None = None
     counter: bool = False
-    auto: bool = False
-    auto_pass: bool = True
+    # The seats in 托管, and those whose 要不起 auto-pass is off (a table for friends has a
+    # person in several seats; ``pdk play`` has one, ``HUMAN``, read through ``auto``).
+    auto_seats: frozenset[int] = frozenset()
+    no_auto_pass: frozenset[int] = frozenset()
     # The finished deal is in the totals, its record and its history row written.
     settled: bool = False
+    # The seats people play (the others are bots) and the name each seat has in the
+    # record; a table for friends sets both, ``pdk play`` keeps the defaults.
+    humans: tuple[int, ...] = (HUMAN,)
+    names: tuple[str, ...] = ()
+
+    @property
+    def auto(self) -> bool:
+        """托管 of the ``pdk play`` seat."""
+        return HUMAN in self.auto_seats
+
+    @auto.setter
+    def auto(self, on: bool) -> None:
+        self.set_auto(HUMAN, on)
+
+    @property
+    def auto_pass(self) -> bool:
+        return HUMAN not in self.no_auto_pass
+
+    @auto_pass.setter
+    def auto_pass(self, on: bool) -> None:
+        self.set_auto_pass(HUMAN, on)
+
+    def set_auto(self, seat: int, on: bool) -> None:
+        self.auto_seats = self.auto_seats | {seat} if on else self.auto_seats - {seat}
+
+    def set_auto_pass(self, seat: int, on: bool) -> None:
+        self.no_auto_pass = self.no_auto_pass - {seat} if on else self.no_auto_pass | {seat}
 
     def copy(self) -> Session:
         """A copy to change: the table service computes an action on it and keeps it only
@@ -128,7 +157,7 @@ class Session:
         self.deal_no += 1
         self.state = GameState(self.profile, deal(self.profile, self.seed, leader))
         self.settled = False
-        self.auto = False  # 托管 ends with the deal, as it always has on both faces
+        self.auto_seats = frozenset()  # 托管 ends with the deal, as it always has on every face
         if self.next_difficulty is not None:
             self.difficulty, self.next_difficulty = self.next_difficulty, None
 
@@ -140,7 +169,7 @@ class Session:
             deal=self.deal_no,
             difficulty=self.difficulty,
             variant=self.variant,
-            players=[HUMAN_NAME] + [self.difficulty] * (self.state.players - 1),
+            players=list(self.names) or [HUMAN_NAME] + [self.difficulty] * (self.state.players - 1),
         )
 
     # -- moves -----------------------------------------------------------------------------
@@ -185,8 +214,23 @@ class Session:
                 "auto": self.auto,
                 "auto_pass": self.auto_pass,
                 "settled": self.settled,
+                **self._seats_dict(),
             },
             "record": self.record().to_dict(),
+        }
+
+
+    def _seats_dict(self) -> dict[str, Any]:
+        """A table for friends keeps who plays each seat; a ``pdk play`` save is unchanged."""
+        if self.humans == (HUMAN,) and not self.names and self.auto_seats <= {HUMAN}:
+            return {}
+        return {
+            "seats": {
+                "humans": list(self.humans),
+                "names": list(self.names),
+                "auto": sorted(self.auto_seats),
+                "no_auto_pass": sorted(self.no_auto_pass),
+            }
         }
 
 
@@ -239,6 +283,9 @@ def session_from_dict(data: Any) -> Session:
         raise SaveError(SaveReason.FIELD, field="settled", kind="bool")
     if len(sess.totals) != sess.state.players:
         raise SaveError(SaveReason.TOTALS)
+    n = sess.state.players
+    if (sess.names and len(sess.names) != n) or any(x >= n for x in sess.humans):
+        raise SaveError(SaveReason.FIELD, field="seats", kind="dict")
     for name, value, low, high in (
         ("seed_base", sess.seed_base, 0, _SEED_MASK),
         ("deal_no", sess.deal_no, 1, MAX_DEALS),
@@ -270,7 +317,35 @@ def _settings(s: dict[str, Any]) -> dict[str, Any]:
     if nd is not None and not isinstance(nd, str):
         raise SaveError(SaveReason.FIELD, field="next_difficulty", kind="str")
     out["next_difficulty"] = nd
+    auto, auto_pass = out.pop("auto"), out.pop("auto_pass")
+    out["auto_seats"] = frozenset({HUMAN} if auto else ())
+    out["no_auto_pass"] = frozenset(() if auto_pass else {HUMAN})
+    seats = s.get("seats")
+    if seats is not None:
+        out.update(_seats(seats))
     return out
+
+
+def _seats(seats: Any) -> dict[str, Any]:
+    """Who plays each seat of a table for friends (checked against the deal's size later)."""
+
+    def numbers(name: str) -> list[int]:
+        value = seats.get(name)
+        if not isinstance(value, list) or not all(type(x) is int and 0 <= x < 4 for x in value):
+            raise SaveError(SaveReason.FIELD, field=f"seats.{name}", kind="list")
+        return value
+
+    if not isinstance(seats, dict):
+        raise SaveError(SaveReason.FIELD, field="seats", kind="dict")
+    names = seats.get("names")
+    if not isinstance(names, list) or not all(isinstance(x, str) and len(x) <= 64 for x in names):
+        raise SaveError(SaveReason.FIELD, field="seats.names", kind="list")
+    return {
+        "humans": tuple(sorted(set(numbers("humans")))),
+        "names": tuple(names),
+        "auto_seats": frozenset(numbers("auto")),
+        "no_auto_pass": frozenset(numbers("no_auto_pass")),
+    }
 
 
 def _typed(d: dict[str, Any], key: str, kind: type) -> Any:

@@ -53,7 +53,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Literal, NamedTuple, Union
+from types import UnionType
+from typing import Any, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
 
 from pdk.bots.hints import Hint, hint_list
 from pdk.bots.knowledge import unseen_counts
@@ -261,6 +262,47 @@ def _json(value: object) -> Any:
     return value
 
 
+def model_from_json(data: Any) -> TableModel:
+    """A ``TableModel`` read back from its JSON (``to_json``, rendered or not): what a
+    terminal joined to a room over HTTP draws with the same code as ``pdk play``.
+    ``ValueError`` for anything that is not such a model."""
+    try:
+        model = _from_json(TableModel, data)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise ValueError(f"not a table model: {exc}") from None
+    assert isinstance(model, TableModel)
+    return model
+
+
+def _said(data: Any) -> Said:
+    params = data["params"]
+    if not isinstance(data["key"], str) or not isinstance(params, dict):
+        raise TypeError("said")
+    return Said(data["key"], tuple((k, _said(v) if isinstance(v, dict) else v) for k, v in params.items()))
+
+
+def _from_json(tp: Any, data: Any) -> Any:
+    if tp is Said:
+        return _said(data)
+    if isinstance(tp, type) and is_dataclass(tp):
+        hints = get_type_hints(tp)
+        return tp(**{f.name: _from_json(hints[f.name], data[f.name]) for f in fields(tp) if f.name in data})
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_json(args[0], v) for v in data)
+        return tuple(_from_json(a, v) for a, v in zip(args, data, strict=True))
+    if origin in (Union, UnionType):
+        if data is None:
+            return None
+        return _from_json(next(a for a in args if a is not type(None)), data)
+    if origin is Literal or tp in (int, str, bool):
+        if tp in (int, str, bool) and not isinstance(data, tp):
+            raise TypeError(f"{data!r} is not {tp.__name__}")
+        return data
+    raise TypeError(f"cannot read {tp}")
+
+
 # -- seats ----------------------------------------------------------------------------------
 
 
@@ -319,7 +361,11 @@ def _last_play(view: PlayerView, sizes: Sequence[int], names: Sequence[Said]) ->
 
 
 def _task(
-    view: PlayerView, turn: int | None, settlement: Settlement | None, names: Sequence[Said]
+    view: PlayerView,
+    turn: int | None,
+    settlement: Settlement | None,
+    names: Sequence[Said],
+    watching: bool = False,
 ) -> TaskModel:
     sizes = view.hand_sizes
     you = view.seat
@@ -330,8 +376,8 @@ def _task(
         return TaskModel("over", None, None, False, None, None, None, Said.of(key, who=who), winner)
     beat_action = next((a for a in reversed(view.trick) if a.play is not None), None)
     beat = None if beat_action is None else _action(view, beat_action, sizes, names)
-    if turn != you:
-        msg = Said.of("tm_wait", who=seat_name(sizes, you, turn))
+    if turn != you or watching:
+        msg = Said.of("tm_wait", who=names[turn] if watching else seat_name(sizes, you, turn))
         return TaskModel("wait", turn, beat, False, None, None, None, msg, None)
     pos = view.position()
     moves = pos.legal_moves()
@@ -497,12 +543,18 @@ def table_model(
     difficulty: str = "",
     variant: str = "",
     hands: Sequence[int] | None = None,
+    watching: bool = False,
 ) -> TableModel:
-    """The snapshot for ``view.seat``. ``turn`` is the seat to move (None once the deal is
+    """The snapshot for ``view.seat``, or for a spectator (``watching``: no hand, no seat's
+    own task, the counter of the cards not played, seats named from ``view.seat``).
+    ``turn`` is the seat to move (None once the deal is
     over); ``settlement`` the engine's result once it is; ``totals`` the running session
     totals; ``auto`` the seats in 托管; ``hints_for_viewer`` computes the hints on the
     viewer's turn (the normal bot's ranking of every legal play); ``hands`` every seat's
     cards, shown at the settlement once the deal is over (never before)."""
+    if watching:
+        view = view._replace(hand=0, legal=None)
+        hints_for_viewer = False
     you, n, sizes = view.seat, view.players, view.hand_sizes
     # Once the deal is over every seat is named by where it sits: the engine's 下家 would
     # skip the winner, and two seats would both be called 下家.
@@ -538,7 +590,7 @@ def table_model(
             groups[-1].append(card_name(c))
         else:
             groups.append([card_name(c)])
-    task = _task(view, turn, settlement, names)
+    task = _task(view, turn, settlement, names, watching)
     hints: tuple[PlayModel, ...] = ()
     reasons: tuple[Said, ...] = ()
     if hints_for_viewer and task.kind in ("lead", "beat"):
@@ -600,6 +652,7 @@ __all__ = [
     "TrickModel",
     "card_name",
     "counter",
+    "model_from_json",
     "place_name",
     "play_model",
     "relation",

@@ -67,6 +67,10 @@ class TableStore:
         assert self.store is not None
         return self.store
 
+    def store_of(self) -> Store:
+        """The store the tables are kept in (rooms keep theirs there too, under their own keys)."""
+        return self._store
+
     def path(self, token: str) -> Path:
         """The file of ``token`` in a file store."""
         if not valid_token(token) or not isinstance(self.store, FileStore):

@@ -486,9 +486,28 @@ def play(
             "--delay", min=0.0, max=60.0, help="Seconds each computer or 托管 play takes on a terminal."
         ),
     ] = 0.5,
+    join: Annotated[
+        str | None,
+        typer.Option("--join", help="Take a seat at a table for friends (the seat link from the room page)."),
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="With --join: your name at the table.")
+    ] = None,
 ) -> None:
     """Play 跑得快 against two AI players; the game is saved after every play."""
     language = lang_or_fail(lang)
+    if join is not None:
+        from pdk.cli.join import join as join_room  # a client of a server: only when asked
+
+        base = data_dir(save_dir, language)
+        try:
+            base.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            fail(tr("err_save_dir", language, path=base, detail=error_detail(exc, language)))
+        why = join_room(join, name, base, language)
+        if why is not None:
+            fail(why)
+        return
     difficulty = opponents or difficulty
     if difficulty is not None:
         check_difficulty(difficulty, language)

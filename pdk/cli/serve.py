@@ -8,16 +8,32 @@ finished deals show up in ``pdk stats`` and open in ``pdk replay``.
 from __future__ import annotations
 
 import socket
+import sys
 import webbrowser
 from typing import Annotated
 
+import segno
 import typer
 
+from pdk.app.rooms import Rooms
 from pdk.app.tables import TableStore
 from pdk.cli.common import fail, lang_or_fail, profile_or_fail
 from pdk.cli.play import check_difficulty, data_dir
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.text.catalog import tr
+
+
+def lan_address() -> str:
+    """This machine's address on its local network: the one a phone on the same Wi-Fi
+    opens. Found by asking the system which interface would route outward (a UDP socket
+    sends nothing when it connects); 127.0.0.1 if there is no network."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.254.254.254", 1))
+            address: str = probe.getsockname()[0]
+            return address
+    except OSError:
+        return "127.0.0.1"
 
 
 def serve(
@@ -50,6 +66,12 @@ def serve(
         str | None,
         typer.Option("--lang", help="Language: zh or en, for these messages and the page it opens."),
     ] = None,
+    away: Annotated[
+        int,
+        typer.Option(
+            "--away", min=5, max=3600, help="Seconds a friend's seat may be unconnected before 托管 plays it."
+        ),
+    ] = 30,
 ) -> None:
     """Serve the 跑得快 table to a web browser (phones and desktops)."""
     import uvicorn
@@ -73,16 +95,23 @@ def serve(
             probe.bind((host, port))
     except OSError as exc:
         fail(tr("serve_failed", language, detail=f"{host}:{port}: {exc.strerror or exc}"))
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    everywhere = host in ("0.0.0.0", "::")
+    shown = "127.0.0.1" if everywhere else host
     # --lang chooses the page's language too: the address carries it (?lang=), and a
     # browser opened on it keeps the choice; without it the page follows the browser.
     url = f"http://{shown}:{port}/" + (f"?lang={language}" if lang is not None else "")
     print(tr("serve_url", language, url=url), flush=True)
-    if host in ("0.0.0.0", "::"):
+    if everywhere:
         print(tr("serve_open_network", language), flush=True)
+        lan = f"http://{lan_address()}:{port}/"
+        print(tr("serve_lan", language, url=lan), flush=True)
+        segno.make(lan, error="m").terminal(out=sys.stdout, compact=True)
+        sys.stdout.flush()
     if open_browser:
         webbrowser.open(url)
     try:
-        uvicorn.run(create_app(store, pace), host=host, port=port, log_level="warning")
+        rooms = Rooms(store.store_of(), store.archive, pace_ms=pace, away_after=away, seed=seed)
+        app = create_app(store, pace, rooms)
+        uvicorn.run(app, host=host, port=port, log_level="warning")
     except OSError as exc:  # port taken, address not available
         fail(tr("serve_failed", language, detail=exc.strerror or str(exc)))

@@ -28,6 +28,7 @@ from pdk.text.messages import (
     record,
     replay,
     replay_view,
+    rooms,
     rules,
     scale,
     selfplay,
@@ -76,6 +77,7 @@ _PARTS = (
     table_model.MESSAGES,
     web.MESSAGES,
     analysis.MESSAGES,
+    rooms.MESSAGES,
 )
 MESSAGES: dict[str, tuple[str, str]] = _catalogue()
 

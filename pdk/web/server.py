@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from pdk.app.notation import one_card
+from pdk.app.rooms import Rooms
 from pdk.app.rules_in_words import sections
 from pdk.app.service import Reply, SeatTable, TableService
 from pdk.app.session import HUMAN
@@ -254,8 +255,11 @@ async def _too_large(send: Callable[[MutableMapping[str, Any]], Awaitable[None]]
     await send({"type": "http.response.body", "body": body})
 
 
-def create_app(store: TableStore, pace_ms: int = 700) -> Any:
-    """The app for one store; ``pace_ms`` is how long the page shows each bot move."""
+def create_app(store: TableStore, pace_ms: int = 700, rooms: Rooms | None = None) -> Any:
+    """The app for one store; ``pace_ms`` is how long the page shows each bot move.
+    ``rooms`` are the tables for friends (by default kept in the same store)."""
+    from pdk.web.rooms_api import mount_rooms  # it renders tables with this module's JSON
+
     app = FastAPI(title="pdk", docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # phones on slow links: 32 KB -> 11 KB
 
@@ -404,6 +408,9 @@ def create_app(store: TableStore, pace_ms: int = 700) -> Any:
 
     add_review_routes(app, store)
     add_puzzle_routes(app)
+    if rooms is None:
+        rooms = Rooms(store.store_of(), store.archive, pace_ms=pace_ms, seed=store.seed)
+    mount_rooms(app, rooms)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return body_limit(app)
 

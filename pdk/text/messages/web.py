@@ -144,5 +144,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Listening on every network interface: anyone who can reach this machine can play here.",
         "正在所有网络接口上监听：能连到这台机器的任何人都能来玩。",
     ),
+    "serve_lan": (
+        "On this network, open {url} (or scan the code below); Play with friends makes a room.",
+        "同一网络中的手机请打开 {url}（或扫描下方二维码）；点“和朋友玩”开房间。",
+    ),
     "serve_failed": ("cannot serve: {detail}", "无法启动服务：{detail}"),
 }

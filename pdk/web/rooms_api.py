@@ -1,0 +1,491 @@
+"""The HTTP side of tables for friends (``pdk.app.rooms``): the room page, its commands,
+and the live stream each seat and spectator reads.
+
+How a change reaches every seat: a command (or the room's own move: a bot, 托管, a turn
+time running out) is applied by the table service and saved; the endpoint then wakes the
+room (``Live.changed``). Every open stream of that room is waiting on that wake-up; each
+renders the room again for its own viewer (``Room.view``: that seat's hand only, a
+spectator's with none) and sends it as one server-sent event. A client that cannot hold a
+stream open asks ``/poll``, which answers at once when the room moved past what it saw, or
+waits for the next wake-up. The same wake-up runs the room's runner, which does what
+nobody asks for (``Room.tick``) and sleeps until the time it names.
+
+A dropped connection: the stream's end is seen at once (``Room.leave``), the seat stays
+the person's, and the runner puts it in 托管 after ``away_after`` seconds without a
+connection (everyone sees the badge); a connection that comes back, from any device with
+the seat's link, takes the seat back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any, Literal
+
+import segno
+from fastapi import FastAPI, Path, Query, Request
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from pdk.app.rooms import (
+    CLIENT_PATTERN,
+    KEY_PATTERN,
+    ROOM_ID_PATTERN,
+    TURN_TIMES,
+    Bucket,
+    Room,
+    RoomReason,
+    RoomRefused,
+    Rooms,
+    RoomView,
+    shipped_profiles,
+)
+from pdk.app.service import TableService
+from pdk.app.store import StoreUnavailable
+from pdk.bots import DIFFICULTIES
+from pdk.text.catalog import Lang, LocalizedError, tr
+from pdk.web.server import STATIC, CardStr, replay_json, table_json
+
+RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
+KeyQ = Annotated[str, Query(pattern=KEY_PATTERN)]
+ClientQ = Annotated[str, Query(pattern=CLIENT_PATTERN)]
+LangQ = Annotated[Literal["en", "zh"], Query()]
+Key = Annotated[str, Field(pattern=KEY_PATTERN)]
+Client = Annotated[str, Field(pattern=CLIENT_PATTERN)]
+log = logging.getLogger("pdk.rooms")
+POLL_WAIT = 15.0  # seconds a poll waits for a change before it answers "no change"
+BEAT = 10.0  # seconds between a quiet stream's keep-alive comments
+_STATUS = {
+    RoomReason.NO_ROOM: 404,
+    RoomReason.BAD_KEY: 403,
+    RoomReason.NOT_HOST: 403,
+    RoomReason.TOO_FAST: 429,
+    RoomReason.CLOSED: 410,
+    RoomReason.TOO_MANY: 503,
+}
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class CreateBody(_Body):
+    variant: Annotated[str, Field(max_length=40)] = "classic16"
+    difficulty: Literal[DIFFICULTIES] = "normal"  # type: ignore[valid-type]
+    turn_time: Annotated[int, Field(ge=0, le=120)] = 0
+    name: Annotated[str, Field(min_length=1, max_length=40)] = "Host"
+
+
+class SeatBody(_Body):
+    key: Key
+    client: Client
+
+
+class JoinBody(SeatBody):
+    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+
+
+class ClaimBody(SeatBody):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class SeqBody(SeatBody):
+    seq: Annotated[int, Field(ge=0, le=10_000)]
+
+
+class PlayBody(SeqBody):
+    cards: Annotated[list[CardStr], Field(min_length=1, max_length=40)] | None = None
+    text: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+
+
+class SwitchBody(SeatBody):
+    on: bool
+
+
+class Live:
+    """Wake-ups per room, and the runner that does each room's own moves."""
+
+    def __init__(self) -> None:
+        self._events: dict[str, asyncio.Event] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def changed(self, room: Room) -> None:
+        """The room moved: wake its streams, polls and runner."""
+        self._wake(room.id)
+        self.ensure(room)
+
+    def ensure(self, room: Room) -> None:
+        """The room's runner, started again if it is not running (it stops when nothing is
+        due and nobody is connected; each stream's keep-alive checks on it too)."""
+        task = self._tasks.get(room.id)
+        if task is None or task.done():
+            self._tasks[room.id] = asyncio.get_running_loop().create_task(self._run(room))
+
+    def _wake(self, room_id: str) -> None:
+        event = self._events.pop(room_id, None)
+        if event is not None:
+            event.set()
+
+    async def wait(self, room_id: str, timeout: float) -> None:
+        """Until the room's next wake-up, or ``timeout`` seconds."""
+        event = self._events.setdefault(room_id, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    async def _run(self, room: Room) -> None:
+        while room.info.phase != "closed":
+            rev = room.rev
+            try:
+                delay = await run_in_threadpool(room.tick)
+            except (StoreUnavailable, LocalizedError):
+                delay = 2.0  # the store is down, or another server moved first: try again
+            except Exception:  # never let one bad turn stop the room for good
+                log.exception("room %s: the runner's move failed", room.id)
+                delay = 2.0
+            if room.rev != rev:
+                self._wake(room.id)
+            if delay == 0:
+                continue
+            if delay is None and not any(room.present(s) for s in range(len(room.info.seats))):
+                return  # nothing due and nobody here: the next command starts it again
+            await self.wait(room.id, 30.0 if delay is None else delay)
+
+
+def room_json(
+    view: RoomView, lang: Lang, base: str, pace_ms: int, events: tuple[Any, ...] = ()
+) -> dict[str, Any]:
+    """The room for one viewer; the table part is the single-player page's table JSON."""
+    return {
+        "room": view.id,
+        "rev": view.rev,
+        # The room's and the table's saved versions: a client keeps the newest view it has
+        # (a command's answer can arrive after the stream already sent a later one).
+        "versions": [view.version, 0 if view.table is None else view.table.version],
+        "phase": view.phase,
+        "variant": view.variant,
+        "players": view.players,
+        "difficulty": view.difficulty,
+        "turn_time": view.turn_time,
+        "deals": view.deals,
+        "you": view.you,
+        "host": view.host,
+        "deadline": None if view.deadline is None else round(view.deadline, 1),
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "taken": s.taken,
+                "bot": s.bot,
+                "present": s.present,
+                "auto": s.auto,
+                "total": s.total,
+            }
+            for s in view.seats
+        ],
+        "invites": [{"seat": seat, "url": invite_url(base, view.id, key)} for seat, key in view.invites],
+        "watch": None if view.watch is None else watch_url(base, view.id, view.watch),
+        "table": None if view.table is None else table_json(view.table, lang, pace_ms, events),
+    }
+
+
+def invite_url(base: str, room_id: str, key: str) -> str:
+    """The seat's link: the key rides in the fragment, which browsers never send to a
+    server (nor to a proxy's log); the page reads it and keeps it."""
+    return f"{base}room/{room_id}#k={key}"
+
+
+def watch_url(base: str, room_id: str, key: str) -> str:
+    return f"{base}room/{room_id}#w={key}"
+
+
+def qr_svg(text: str) -> bytes:
+    """A QR code drawn here (segno), never by an outside service."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False, svgns=True)
+    return out.getvalue()
+
+
+def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
+    """Add the room page and its API to ``app``."""
+    live = Live()
+    made = Bucket(rate=1.0, burst=10.0, tokens=10.0)
+    pace_ms = rooms.pace_ms
+
+    def lang_of(request: Request) -> Lang:
+        return "zh" if request.query_params.get("lang") == "zh" else "en"
+
+    def base_of(request: Request) -> str:
+        return str(request.base_url)
+
+    def refused(
+        exc: LocalizedError, request: Request, room: Room | None = None, seat: int | None = None
+    ) -> Response:
+        lang = lang_of(request)
+        status = _STATUS.get(exc.reason, 409) if isinstance(exc, RoomRefused) else 409
+        body: dict[str, Any] = {"error": {"key": exc.reason.value, "text": exc.message(lang)}}
+        if room is not None and status == 409:
+            body["room"] = room_json(room.view(seat), lang, base_of(request), pace_ms)
+        return JSONResponse(body, status)
+
+    async def find(room_id: str) -> Room:
+        return await run_in_threadpool(rooms.get, room_id)
+
+    async def viewed(room: Room, key: str) -> int | None:
+        return await run_in_threadpool(room.viewer, key)
+
+    async def seat_command(
+        room_id: str, body: SeatBody, request: Request, run: Callable[[TableService, int], Any]
+    ) -> Response:
+        room = None
+        seat = None
+        try:
+            room = await find(room_id)
+            seat = await run_in_threadpool(room.seat_of, body.key)
+            result = await run_in_threadpool(room.command, body.key, body.client, run)
+        except LocalizedError as exc:
+            if room is not None:
+                live.changed(room)
+            return refused(exc, request, room, seat)
+        live.changed(room)
+        events = getattr(result, "events", ())
+        view = await run_in_threadpool(room.view, seat)
+        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms, events))
+
+    async def host_command(
+        room_id: str, body: SeatBody, request: Request, run: Callable[[Room], None]
+    ) -> Response:
+        room = None
+        try:
+            room = await find(room_id)
+            await run_in_threadpool(run, room)
+        except LocalizedError as exc:
+            return refused(exc, request, room, 0 if room is not None else None)
+        live.changed(room)
+        view = await run_in_threadpool(room.view, 0)
+        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+
+    @app.get("/room", include_in_schema=False)
+    def room_form() -> FileResponse:
+        return FileResponse(str(STATIC / "room.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/room/{room_id}", include_in_schema=False)
+    def room_page(room_id: RoomP) -> FileResponse:
+        return FileResponse(str(STATIC / "room.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/rooms/variants")
+    def variants(lang: LangQ = "en") -> list[dict[str, Any]]:
+        return [
+            {"name": p.name, "players": p.players, "title": p.title.zh if lang == "zh" else p.title.en}
+            for p in shipped_profiles().values()
+        ]
+
+    @app.post("/api/rooms")
+    async def create(body: CreateBody, request: Request) -> Response:
+        if body.turn_time not in TURN_TIMES:
+            err = {
+                "key": "web_bad_request",
+                "text": tr("web_bad_request", lang_of(request), detail="turn_time"),
+            }
+            return JSONResponse({"error": err}, 422)
+        if not made.take(time.monotonic()):
+            return refused(RoomRefused(RoomReason.TOO_FAST), request)
+        try:
+            room, key = await run_in_threadpool(
+                rooms.create, body.variant, body.difficulty, body.turn_time, body.name
+            )
+        except LocalizedError as exc:
+            return refused(exc, request)
+        return JSONResponse({"room": room.id, "key": key, "url": invite_url(base_of(request), room.id, key)})
+
+    @app.get("/api/room/{room_id}")
+    async def get_room(room_id: RoomP, key: KeyQ, request: Request) -> Response:
+        try:
+            room = await find(room_id)
+            seat = await viewed(room, key)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        view = await run_in_threadpool(room.view, seat)
+        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+
+    @app.post("/api/room/{room_id}/join")
+    async def join(room_id: RoomP, body: JoinBody, request: Request) -> Response:
+        room = None
+        try:
+            room = await find(room_id)
+            seat = await run_in_threadpool(room.join, body.key, body.client, body.name)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        live.changed(room)
+        view = await run_in_threadpool(room.view, seat)
+        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+
+    @app.post("/api/room/{room_id}/claim")
+    async def claim(room_id: RoomP, body: ClaimBody, request: Request) -> Response:
+        """The watch link's "take a free seat": the seat's key, for the page to keep."""
+        try:
+            room = await find(room_id)
+            key = await run_in_threadpool(room.claim, body.key, body.client, body.name)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        live.changed(room)
+        return JSONResponse({"key": key})
+
+    @app.get("/api/room/{room_id}/live")
+    async def stream(room_id: RoomP, key: KeyQ, client: ClientQ, request: Request) -> Response:
+        """Server-sent events: the room for this viewer, every time it changes."""
+        try:
+            room = await find(room_id)
+            seat = await viewed(room, key)
+            if seat is not None:
+                await run_in_threadpool(lambda: room.join(key, client, None, streaming=True))
+        except LocalizedError as exc:
+            return refused(exc, request)
+        live.changed(room)
+        lang, base = lang_of(request), base_of(request)
+
+        async def events() -> AsyncIterator[str]:
+            sent = -1
+            try:
+                while True:
+                    if room.rev != sent:
+                        view = await run_in_threadpool(room.view, seat)
+                        sent = view.rev
+                        data = json.dumps(room_json(view, lang, base, pace_ms), ensure_ascii=False)
+                        yield f"data: {data}\n\n"
+                        continue
+                    if await request.is_disconnected():
+                        return
+                    before = room.rev
+                    await live.wait(room.id, BEAT)
+                    if room.rev == before:
+                        live.ensure(room)
+                        yield ": still here\n\n"
+            finally:
+                if seat is not None:
+                    room.leave(seat, client)
+                    live.changed(room)
+
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+
+    @app.get("/api/room/{room_id}/poll")
+    async def poll(
+        room_id: RoomP,
+        key: KeyQ,
+        client: ClientQ,
+        request: Request,
+        since: Annotated[int, Query(ge=-1)] = -1,
+    ) -> Response:
+        """The fallback of a client without a stream: the room once it differs from
+        ``since`` (at once if it already does), else after ``POLL_WAIT`` seconds."""
+        try:
+            room = await find(room_id)
+            seat = await viewed(room, key)
+            if seat is not None:
+                await run_in_threadpool(room.touch, seat, client)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        live.changed(room)
+        if room.rev == since:
+            await live.wait(room.id, POLL_WAIT)
+        view = await run_in_threadpool(room.view, seat)
+        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+
+    @app.post("/api/room/{room_id}/play")
+    async def play(room_id: RoomP, body: PlayBody, request: Request) -> Response:
+        if (body.cards is None) == (body.text is None):
+            err = {
+                "key": "web_bad_request",
+                "text": tr("web_bad_request", lang_of(request), detail="cards or text"),
+            }
+            return JSONResponse({"error": err}, 422)
+        if body.text is not None:
+            text = body.text
+            return await seat_command(room_id, body, request, lambda t, s: t.play_text(body.seq, text, s))
+        cards = list(body.cards or ())
+        return await seat_command(room_id, body, request, lambda t, s: t.play_cards(body.seq, cards, s))
+
+    @app.post("/api/room/{room_id}/pass")
+    async def pass_(room_id: RoomP, body: SeqBody, request: Request) -> Response:
+        return await seat_command(room_id, body, request, lambda t, s: t.pass_turn(body.seq, s))
+
+    @app.post("/api/room/{room_id}/auto")
+    async def auto(room_id: RoomP, body: SwitchBody, request: Request) -> Response:
+        """The seat's 托管 switch."""
+        room = None
+        try:
+            room = await find(room_id)
+            seat = await run_in_threadpool(room.seat_of, body.key)
+            await run_in_threadpool(room.set_auto, body.key, body.client, body.on)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        live.changed(room)
+        view = await run_in_threadpool(room.view, seat)
+        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+
+    @app.post("/api/room/{room_id}/auto_pass")
+    async def auto_pass(room_id: RoomP, body: SwitchBody, request: Request) -> Response:
+        return await seat_command(room_id, body, request, lambda t, s: t.set_auto_pass(body.on, seat=s))
+
+    @app.post("/api/room/{room_id}/start")
+    async def start(room_id: RoomP, body: SeatBody, request: Request) -> Response:
+        return await host_command(room_id, body, request, lambda r: r.start(body.key, rooms.seed))
+
+    @app.post("/api/room/{room_id}/next")
+    async def next_deal(room_id: RoomP, body: SeatBody, request: Request) -> Response:
+        return await host_command(room_id, body, request, lambda r: r.next_deal(body.key))
+
+    @app.post("/api/room/{room_id}/close")
+    async def close(room_id: RoomP, body: SeatBody, request: Request) -> Response:
+        return await host_command(room_id, body, request, lambda r: r.close(body.key))
+
+    @app.get("/api/room/{room_id}/replay")
+    async def replay(room_id: RoomP, key: KeyQ, request: Request) -> Response:
+        """The finished deal with every hand face up: only once it is over."""
+        try:
+            room = await find(room_id)
+            await viewed(room, key)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        table = room.table
+        lang = lang_of(request)
+        if table is None or not table.session.state.over:
+            return JSONResponse({"error": {"key": "web_not_over", "text": tr("web_not_over", lang)}}, 409)
+        data = await run_in_threadpool(replay_json, table, lang)
+        data["names"] = [s.name or tr("web_room_seat", lang, n=i + 1) for i, s in enumerate(room.info.seats)]
+        return JSONResponse(data)
+
+    @app.get("/api/room/{room_id}/qr/{seat}")
+    async def qr(
+        room_id: RoomP, seat: Annotated[int, Path(ge=0, le=3)], key: KeyQ, request: Request
+    ) -> Response:
+        """The QR code of a free seat's link (the host's key asks), or of the watch link
+        (``seat`` 0 stands for it, since the host's own seat is never free)."""
+        try:
+            room = await find(room_id)
+            if room.seat_of(key) != 0:
+                raise RoomRefused(RoomReason.NOT_HOST)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        if seat >= len(room.info.seats):
+            return refused(RoomRefused(RoomReason.NO_ROOM), request)
+        base = base_of(request)
+        url = (
+            watch_url(base, room.id, room.info.watch)
+            if seat == 0
+            else invite_url(base, room.id, room.info.seats[seat].key)
+        )
+        return Response(
+            qr_svg(url), media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"}
+        )
+
+    return live
+
+
+__all__ = ["Live", "invite_url", "mount_rooms", "qr_svg", "room_json", "watch_url"]

@@ -1,0 +1,744 @@
+// The table for friends: the room form (/room), then the room (/room/<id>) for a seat or a
+// spectator. The server holds the game and the room; this page renders what it is sent
+// for its own seat (over server-sent events, or by polling when those cannot be held
+// open) and sends the seat's commands with the seat's key. Bots, 托管 and turn times are
+// the server's: the page never moves for anyone.
+import { cardEl, cardsRow } from "./cards.js";
+
+const $ = (sel) => document.querySelector(sel);
+const store = window.localStorage;
+const asked = new URLSearchParams(location.search).get("lang");
+if (asked === "zh" || asked === "en") store.setItem("pdk.lang", asked);
+let lang = store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
+let L = {};
+
+const roomId = location.pathname.split("/")[2] || null;
+let key = null; // this viewer's key: a seat's, or the watch key
+let room = null; // the last room the server sent
+let selected = new Set();
+let hint = { seq: -1, i: -1 };
+let note = null;
+let typed = "";
+let replay = null;
+let source = null; // the EventSource while it is open
+let polling = false;
+let inviteOpen = false;
+// One id per tab (kept across reloads): the server lets one device hold a seat at a time.
+let client = sessionStorage.getItem("pdk.client");
+if (!client) {
+  client = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+  sessionStorage.setItem("pdk.client", client);
+}
+
+function fill(template, params = {}) {
+  return template.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, k, fmt) => {
+    const v = params[k];
+    if (fmt === "+d" && typeof v === "number") return (v > 0 ? "+" : "") + v;
+    return v === undefined ? "" : String(v);
+  });
+}
+const t = (k, params) => fill(L[k] ?? k, params);
+
+async function api(path, body) {
+  const sep = path.includes("?") ? "&" : "?";
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  };
+  const res = await fetch(`/api/${path}${sep}lang=${lang}`, init);
+  let data = {};
+  try { data = await res.json(); } catch (e) { data = { error: { text: t("error") } }; }
+  return { ok: res.ok, status: res.status, data };
+}
+
+async function loadLabels() {
+  L = (await api("labels")).data;
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
+  $("#lang-toggle").textContent = lang === "zh" ? "EN" : "中文";
+  $("#keys").textContent = t("keys");
+}
+
+// -- the form ---------------------------------------------------------------------------------
+
+async function openForm() {
+  $("#form").hidden = false;
+  $("#message") && ($("#message").textContent = "");
+  const { data } = await api("rooms/variants");
+  const sel = $("#f-variant");
+  sel.innerHTML = "";
+  for (const v of data) {
+    const o = document.createElement("option");
+    o.value = v.name;
+    o.textContent = `${v.title} (${v.players})`;
+    if (v.name === "classic16") o.selected = true;
+    sel.append(o);
+  }
+  const turn = $("#f-turn");
+  turn.innerHTML = "";
+  for (const n of [0, 15, 20, 30, 45, 60, 90, 120]) {
+    const o = document.createElement("option");
+    o.value = String(n);
+    o.textContent = n ? t("room_seconds", { n }) : t("room_no_limit");
+    turn.append(o);
+  }
+  for (const o of $("#f-difficulty").options) o.textContent = L[`diff_${o.value}`] ?? o.value;
+  $("#f-name").value = store.getItem("pdk.name") || t("room_name_default");
+}
+
+$("#room-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const name = $("#f-name").value.trim() || t("room_name_default");
+  store.setItem("pdk.name", name);
+  const body = {
+    variant: $("#f-variant").value || "classic16",
+    difficulty: $("#f-difficulty").value,
+    turn_time: Number($("#f-turn").value || 0),
+    name,
+  };
+  const { ok, data } = await api("rooms", body);
+  if (!ok) { $("#form-error").textContent = data.error?.text ?? t("error"); return; }
+  store.setItem(`pdk.room.${data.room}`, data.key);
+  location.assign(`/room/${data.room}`);
+});
+
+// -- joining and staying live -------------------------------------------------------------
+
+function readKey() {
+  // The link carries the key in its fragment (#k= a seat, #w= watching); it is kept in this
+  // browser under the room, and taken out of the address bar.
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const seat = frag.get("k");
+  const watch = frag.get("w");
+  if (seat) store.setItem(`pdk.room.${roomId}`, seat);
+  if (watch) store.setItem(`pdk.watch.${roomId}`, watch);
+  if (seat || watch) history.replaceState(null, "", location.pathname);
+  if (watch && !seat) return { key: watch, watching: true };
+  const mine = store.getItem(`pdk.room.${roomId}`);
+  if (mine) return { key: mine, watching: false };
+  const w = store.getItem(`pdk.watch.${roomId}`);
+  return w ? { key: w, watching: true } : null;
+}
+
+async function enter() {
+  const found = readKey();
+  if (!found) { say(t("room_bad_key"), true); return; }
+  key = found.key;
+  if (!found.watching) {
+    const name = store.getItem("pdk.name");
+    const first = await api(`room/${roomId}?key=${key}`);
+    if (!first.ok) { fail(first.data); return; }
+    const mine = first.data.seats[first.data.you];
+    const body = { key, client };
+    if (!mine.taken) body.name = name || t("room_seat", { n: first.data.you + 1 });
+    const { ok, data } = await api(`room/${roomId}/join`, body);
+    if (!ok) { fail(data); return; }
+    show(data);
+  }
+  connect();
+}
+
+function fail(data) {
+  say(data.error?.text ?? t("error"), true);
+  if (data.room) show(data.room);
+}
+
+function liveUrl(kind, extra = "") {
+  return `/api/room/${roomId}/${kind}?key=${encodeURIComponent(key)}&client=${client}&lang=${lang}${extra}`;
+}
+
+function connect() {
+  if (!window.EventSource || store.getItem("pdk.nolive") === "1") { poll(); return; }
+  let opened = false;
+  source = new EventSource(liveUrl("live"));
+  source.onopen = () => { opened = true; };
+  source.onmessage = (e) => { opened = true; show(JSON.parse(e.data)); };
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED || !opened) {
+      // The stream was refused or cannot be held open: ask by polling instead.
+      source.close();
+      source = null;
+      poll();
+    } else {
+      say(t("room_live_lost"), true);
+    }
+  };
+}
+
+async function poll() {
+  if (polling) return;
+  polling = true;
+  while (polling) {
+    try {
+      const since = room ? room.rev : -1;
+      const { ok, status, data } = await api(`room/${roomId}/poll?key=${encodeURIComponent(key)}&client=${client}&since=${since}`);
+      if (ok) show(data);
+      else {
+        fail(data);
+        if (status !== 409 && status !== 429) { polling = false; return; }
+        await new Promise((r) => setTimeout(r, 3000));
+      }
+    } catch (e) {
+      say(t("room_live_lost"), true);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
+
+function say(text, refused = false) {
+  note = { text, refused };
+  const el = $("[data-testid=message]");
+  el.textContent = text;
+  el.classList.toggle("refused", refused);
+}
+
+// -- rendering -------------------------------------------------------------------------------
+
+let lastTrick = null;
+
+// A view older than the one on show is dropped: a command's answer can arrive after the
+// live stream has already brought a later table.
+function older(a, b) {
+  const [am, at] = a.versions;
+  const [bm, bt] = b.versions;
+  return am < bm || (am === bm && at < bt);
+}
+
+function show(data) {
+  if (room && room.room === data.room && older(data, room)) { render(); return; }
+  const before = room;
+  const tb = data.table;
+  if (before && before.table && tb) {
+    const bm = before.table.model;
+    if (bm.trick.actions.length && !tb.model.trick.actions.length && tb.model.deal_no === bm.deal_no) lastTrick = bm.trick;
+    else if (tb.model.trick.actions.length || tb.model.deal_no !== bm.deal_no) lastTrick = null;
+    if (before.table.seq !== tb.seq || bm.deal_no !== tb.model.deal_no) {
+      selected = new Set();
+      if (note && !note.keep) note = null;
+    }
+  }
+  room = data;
+  render();
+}
+
+function seatName(i) {
+  const s = room.seats[i];
+  if (s.taken) return s.name;
+  return s.bot || room.phase !== "waiting" ? t("room_bot", { level: L[`diff_${room.difficulty}`] ?? room.difficulty }) : t("room_free");
+}
+
+function render() {
+  const watching = room.you === null;
+  document.body.classList.toggle("watching", watching);
+  $("#auto-toggle").hidden = watching || !room.table;
+  $("#invite-toggle").hidden = !room.host || room.phase === "closed";
+  renderLobby();
+  const tb = room.table;
+  $("#actions").hidden = watching;
+  if (!tb) {
+    for (const sel of ["#slot-prev", "#slot-next", "#slot-across"]) $(sel).innerHTML = "";
+    $("[data-testid=hand]").innerHTML = "";
+    $("[data-testid=trick]").innerHTML = "";
+    $("[data-testid=counter]").innerHTML = "";
+    $("#settlement").hidden = true;
+    renderWaitingSeats();
+    $("[data-testid=message]").textContent = note ? note.text : t(room.host ? "room_waiting_host" : "room_waiting");
+    return;
+  }
+  const m = tb.model;
+  $("#deal").textContent = t("deal", { n: m.deal_no });
+  $("#session").textContent = watching ? t("room_deals", { n: room.deals }) : t("session", { total: tb.session_total });
+  $("#clock").textContent = typeof room.deadline === "number" ? t("room_time_left", { n: Math.ceil(room.deadline) }) : "";
+  renderSeats(m);
+  renderTrick(m);
+  renderCounter(m);
+  renderButtons(m);
+  renderMessage(m);
+  renderSettlement(m);
+  renderHand(m);
+}
+
+function renderWaitingSeats() {
+  // Before the first deal the felt shows who has sat down where.
+  const n = room.players;
+  const me = room.you ?? 0;
+  $("#slot-across").hidden = n < 4;
+  $("#slot-prev").hidden = n < 3;
+  for (let k = 0; k < n; k++) {
+    const seat = (me + k) % n;
+    const el = k === 0 ? $("#me") : $(slotFor({ offset: k }, n));
+    el.innerHTML = "";
+    el.append(nameHead(seat, {}));
+  }
+}
+
+function renderLobby() {
+  const waiting = room.phase === "waiting";
+  $("#lobby").hidden = !(waiting || inviteOpen || room.phase === "closed");
+  $("#start-room").hidden = !(room.host && waiting);
+  $("#close-room").hidden = !room.host || room.phase === "closed";
+  $("#lobby-close").hidden = waiting || room.phase === "closed";
+  $("#take-seat").hidden = !(room.you === null && room.phase !== "closed" && room.seats.some((s) => !s.taken));
+  const closed = room.phase === "closed";
+  const totals = room.seats.map((s, i) => `${seatName(i)} ${s.total > 0 ? "+" : ""}${s.total}`).join(" · ");
+  $("#lobby-note").textContent = closed ? t("room_closed_note", { totals })
+    : room.you === null ? t("room_spectator") : t(room.host ? "room_waiting_host" : "room_waiting");
+  const list = $("#lobby-seats");
+  list.innerHTML = "";
+  room.seats.forEach((s, i) => {
+    const li = document.createElement("li");
+    li.dataset.seat = i;
+    li.dataset.testid = "room-seat";
+    li.setAttribute("data-testid", "room-seat");
+    li.append(nameHead(i, {}, "room-seat-name"));
+    if (s.taken && !s.present && i !== room.you) li.insertAdjacentHTML("beforeend", ` <small class="away">${t("room_away")}</small>`);
+    if (i === room.you && room.phase !== "closed") {
+      const input = document.createElement("input");
+      input.value = s.name;
+      input.maxLength = 24;
+      input.setAttribute("aria-label", t("room_name_prompt"));
+      input.dataset.testid = "my-name";
+      input.setAttribute("data-testid", "my-name");
+      input.addEventListener("change", async () => {
+        const name = input.value.trim();
+        if (!name) return;
+        store.setItem("pdk.name", name);
+        const { ok, data } = await api(`room/${roomId}/join`, { key, client, name });
+        if (ok) show(data); else fail(data);
+      });
+      li.append(input);
+    }
+    list.append(li);
+  });
+  const box = $("#invites");
+  box.innerHTML = "";
+  if (!room.host || closed) return;
+  for (const inv of room.invites) box.append(inviteRow(t("room_invite", { n: inv.seat + 1 }), inv.url, inv.seat, "invite-link"));
+  if (room.watch) box.append(inviteRow(t("room_watch"), room.watch, 0, "watch-link"));
+}
+
+function inviteRow(title, url, seat, testid) {
+  const row = document.createElement("div");
+  row.className = "invite";
+  row.dataset.seat = seat;
+  const img = document.createElement("img");
+  img.className = "qr";
+  img.alt = title;
+  img.src = `/api/room/${roomId}/qr/${seat}?key=${encodeURIComponent(key)}`;
+  img.dataset.testid = "qr";
+  img.setAttribute("data-testid", "qr");
+  const text = document.createElement("div");
+  text.className = "invite-text";
+  const h = document.createElement("b");
+  h.textContent = title;
+  const a = document.createElement("a");
+  a.href = url;
+  a.dataset.url = url;
+  a.setAttribute("data-testid", testid);
+  a.target = "_blank";
+  a.rel = "noopener";
+  a.textContent = url;
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.className = "small";
+  copy.setAttribute("data-testid", "copy-link");
+  copy.textContent = t("room_copy");
+  copy.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(url); } catch (e) { selectText(a); }
+    copy.textContent = t("room_copied");
+  });
+  text.append(h, a, copy);
+  row.append(img, text);
+  return row;
+}
+
+function selectText(el) {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const sel = window.getSelection();
+  sel.removeAllRanges();
+  sel.addRange(range);
+}
+
+function slotFor(seat, players) {
+  if (seat.offset === 1) return "#slot-next";
+  if (seat.offset === players - 1) return "#slot-prev";
+  return "#slot-across";
+}
+
+// A seat's head: the person's name (or the bot), its relation to you, and its badges.
+function nameHead(seat, s, testid = "seat-name") {
+  const info = room.seats[seat];
+  const head = document.createElement("div");
+  head.className = "head";
+  const name = document.createElement("span");
+  name.className = "name";
+  name.setAttribute("data-testid", testid);
+  name.dataset.seat = seat;
+  name.textContent = seatName(seat);
+  head.append(name);
+  if (s.name && s.relation !== "you" && room.you !== null) head.insertAdjacentHTML("beforeend", `<small class="rel">${s.name.text}</small>`);
+  if (s.bao_dan) head.insertAdjacentHTML("beforeend", `<span class="badge bao" data-testid="bao-dan">${t("bao_dan")}</span>`);
+  if (info.auto) head.insertAdjacentHTML("beforeend", `<span class="badge auto" data-testid="auto-badge">${t("auto")}</span>`);
+  if (info.taken && !info.present && room.phase === "playing" && seat !== room.you) {
+    head.insertAdjacentHTML("beforeend", `<span class="badge away" data-testid="away">${t("room_away")}</span>`);
+  }
+  if (s.to_move && room.table && room.table.bot_turn) head.insertAdjacentHTML("beforeend", `<span class="thinking" data-testid="thinking">${t("thinking")}</span>`);
+  const total = document.createElement("small");
+  total.className = "total";
+  total.textContent = `${info.total > 0 ? "+" : ""}${info.total}`;
+  head.append(total);
+  return head;
+}
+
+function renderSeats(m) {
+  $("#slot-across").hidden = m.players < 4;
+  $(".felt").classList.toggle("four", m.players >= 4);
+  $("#slot-prev").hidden = m.players < 3;
+  for (const s of m.seats) {
+    if (s.offset === 0) {
+      $("#me").innerHTML = "";
+      $("#me").append(nameHead(s.seat, s));
+      if (room.you === null) $("#me").append(backsOf(s)); // a spectator sees this seat's count too
+      continue;
+    }
+    const el = $(slotFor(s, m.players));
+    el.dataset.count = s.cards;
+    el.dataset.seat = s.seat;
+    el.classList.toggle("turn", s.to_move);
+    el.innerHTML = "";
+    el.append(nameHead(s.seat, s));
+    el.append(backsOf(s));
+    const act = document.createElement("div");
+    act.className = "last";
+    if (s.last && !s.last.play) act.innerHTML = `<span class="passed">${t("passed")}</span>`;
+    else if (s.last) act.append(cardsRow(s.last.play.cards));
+    el.append(act);
+  }
+  $("#me").classList.toggle("turn", m.seats[0].to_move && room.you !== null);
+}
+
+function backsOf(s) {
+  const back = document.createElement("div");
+  back.className = "backs";
+  back.innerHTML = `<div class="back"></div><b class="count">${s.cards}</b>`;
+  return back;
+}
+
+function renderTrick(m) {
+  const el = $("[data-testid=trick]");
+  el.innerHTML = "";
+  const trick = m.trick.actions.length ? m.trick : lastTrick;
+  el.classList.toggle("won", trick === lastTrick && !!lastTrick);
+  if (!trick) return;
+  const shown = trick.actions.slice(-m.seats.length);
+  const hidden = trick.actions.length - shown.length;
+  if (hidden) el.insertAdjacentHTML("beforeend", `<div class="earlier" data-testid="trick-earlier">${t("earlier", { n: hidden })}</div>`);
+  shown.forEach((a, i) => {
+    const row = document.createElement("div");
+    row.className = "play" + (i === shown.length - 1 ? " latest" : "");
+    row.dataset.seat = a.seat;
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = seatName(a.seat);
+    row.append(who);
+    if (a.play) {
+      row.append(cardsRow(a.play.cards));
+      row.insertAdjacentHTML("beforeend", `<span class="kind">${a.play.kind_name.text}</span>`);
+    } else {
+      row.insertAdjacentHTML("beforeend", `<span class="passed">${t("passed")}</span>`);
+    }
+    el.append(row);
+  });
+}
+
+function renderCounter(m) {
+  const el = $("[data-testid=counter]");
+  el.hidden = store.getItem("pdk.counter") === "off";
+  $("#counter-toggle").setAttribute("aria-pressed", String(!el.hidden));
+  el.innerHTML = m.counter
+    .map((c) => `<span class="cnt${c.unseen ? "" : " gone"}" data-rank="${c.rank}" data-unseen="${c.unseen}"><b>${c.label}</b>${c.unseen}</span>`)
+    .join("");
+}
+
+function renderHand(m) {
+  const el = $("[data-testid=hand]");
+  el.innerHTML = "";
+  let last = null;
+  m.hand.forEach((c, i) => {
+    const card = cardEl(c);
+    card.setAttribute("data-testid", "card");
+    card.setAttribute("role", "button");
+    card.setAttribute("aria-pressed", String(selected.has(i)));
+    if (last !== null && last !== c[0]) card.classList.add("group");
+    last = c[0];
+    card.addEventListener("click", () => toggle(i));
+    el.append(card);
+  });
+  layoutHand();
+}
+
+function layoutHand() {
+  const el = $("[data-testid=hand]");
+  const cards = el.children;
+  if (!cards.length) return;
+  const cw = cards[0].getBoundingClientRect().width;
+  const width = el.clientWidth;
+  const groups = el.querySelectorAll(".group").length;
+  const gap = 6;
+  const n = cards.length;
+  const step = n > 1 ? Math.min(cw + 4, (width - cw - groups * gap - 2) / (n - 1)) : cw;
+  for (let i = 1; i < n; i++) {
+    cards[i].style.marginLeft = `${step - cw + (cards[i].classList.contains("group") ? gap : 0)}px`;
+  }
+}
+
+function myTurn(m) {
+  return room.you !== null && (m.task.kind === "lead" || m.task.kind === "beat" || m.task.kind === "none");
+}
+
+function renderButtons(m) {
+  const auto = !!room.table.auto;
+  const mine = myTurn(m) && !auto && room.phase === "playing";
+  $("#auto-toggle").setAttribute("aria-pressed", String(auto));
+  $("#auto-toggle").classList.toggle("on", auto);
+  $("#play").disabled = !mine || m.task.kind === "none";
+  $("#hint").disabled = !mine;
+  $("#pass").disabled = !mine || !m.task.can_pass;
+  const reason = mine && m.task.pass_refused ? m.task.pass_refused.text : "";
+  const why = reason.charAt(0).toUpperCase() + reason.slice(1);
+  $("#pass-why").textContent = why;
+  $("#pass").title = why;
+}
+
+function renderMessage(m) {
+  const el = $("[data-testid=message]");
+  let text = m.task.message.text;
+  if (m.task.kind === "wait" && m.task.seat !== null) text = t("room_wait", { who: seatName(m.task.seat) });
+  if (m.task.bao_dan_high && myTurn(m) && m.task.kind !== "none") text += " · " + m.task.bao_dan_high;
+  if (room.you === null && !m.settlement) text = `${t("room_spectator")} ${text}`;
+  if (note) text = note.text;
+  if (room.table.auto) text = t("auto_on");
+  if (typed) text = `⌨ ${typed}`;
+  el.textContent = text;
+  el.classList.toggle("refused", !!(note && note.refused));
+}
+
+function renderSettlement(m) {
+  const panel = $("#settlement");
+  const st = m.settlement;
+  panel.hidden = !st || room.phase === "closed";
+  if (!st) return;
+  $("#settle-title").textContent = t("settlement", { n: m.deal_no });
+  $("#settle-result").textContent = m.task.winner !== null ? t("room_won", { who: seatName(m.task.winner) }) : m.task.message.text;
+  const head = ["col_player", "col_left", "col_shut", "col_bombs", "col_total", "col_session"]
+    .map((k) => `<th>${t(k)}</th>`).join("");
+  const rows = st.rows.map((r) => {
+    const why = r.lines.map((l) => `<li>${esc(l.text)}</li>`).join("");
+    const tot = r.total > 0 ? `+${r.total}` : String(r.total);
+    const ses = r.session > 0 ? `+${r.session}` : String(r.session);
+    const bombs = r.bomb_income > 0 ? `+${r.bomb_income}` : String(r.bomb_income);
+    const place = r.place_name ? ` <small>${r.place_name.text}</small>` : "";
+    return `<tr class="${r.winner ? "winner" : ""}" data-seat="${r.seat}"><td>${r.winner ? "★ " : ""}${esc(seatName(r.seat))}${place}</td>`
+      + `<td>${r.cards_left}</td><td>${r.shut_out ? t("yes") : "-"}</td><td>${bombs}</td>`
+      + `<td class="total ${r.total > 0 ? "pos" : r.total < 0 ? "neg" : ""}" data-total="${r.total}">${tot}</td><td>${ses}</td></tr>`
+      + `<tr class="why"><td colspan="6"><ul>${why}</ul></td></tr>`;
+  }).join("");
+  const notes = st.lines.map((l) => `<tr class="why"><td colspan="6">${l.text}</td></tr>`).join("");
+  $("#settle-table").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${rows}${notes}</tbody>`;
+  $("#next-deal").hidden = !room.host;
+  $("#settle-next").textContent = room.host ? "" : t("room_next_host");
+}
+
+function esc(text) {
+  const d = document.createElement("div");
+  d.textContent = text;
+  return d.innerHTML;
+}
+
+// -- the seat's commands ----------------------------------------------------------------------
+
+function toggle(i) {
+  if (selected.has(i)) selected.delete(i);
+  else selected.add(i);
+  note = null;
+  render();
+}
+
+async function act(path, body = {}) {
+  const { ok, status, data } = await api(`room/${roomId}/${path}`, { key, client, ...body });
+  if (!ok) {
+    const err = data.error ?? {};
+    if (err.key === "web_stale") {
+      note = { text: t("moved_on"), refused: false };
+      selected = new Set();
+    } else {
+      const plain = err.key === "web_bad_request" || status === 503 || (err.key || "").startsWith("web_room_");
+      note = { text: plain ? err.text : t("refused", { reason: err.text }), refused: true };
+    }
+    if (data.room) show(data.room);
+    else render();
+    return false;
+  }
+  note = null;
+  show(data);
+  return true;
+}
+
+function playSelected() {
+  const m = room.table.model;
+  const cards = [...selected].sort((a, b) => a - b).map((i) => m.hand[i]);
+  if (!cards.length) {
+    note = { text: t("pick_cards"), refused: true };
+    render();
+    return;
+  }
+  act("play", { seq: room.table.seq, cards });
+}
+
+function nextHint() {
+  const m = room.table.model;
+  if (!m.hints.length) {
+    note = { text: t("no_hint") };
+    render();
+    return;
+  }
+  const seq = room.table.seq;
+  hint = hint.seq === seq ? { seq, i: (hint.i + 1) % m.hints.length } : { seq, i: 0 };
+  const h = m.hints[hint.i];
+  selected = new Set();
+  const used = new Set();
+  for (const c of h.cards) {
+    const i = m.hand.findIndex((x, j) => x === c && !used.has(j));
+    used.add(i);
+    selected.add(i);
+  }
+  note = { text: t("hint_n", { i: hint.i + 1, n: m.hints.length, cards: h.text }) };
+  render();
+}
+
+function toggleAuto() {
+  if (!room.table || room.you === null) return;
+  act("auto", { on: !room.table.auto });
+}
+
+$("#play").addEventListener("click", playSelected);
+$("#hint").addEventListener("click", nextHint);
+$("#pass").addEventListener("click", () => act("pass", { seq: room.table.seq }));
+$("#next-deal").addEventListener("click", () => act("next"));
+$("#start-room").addEventListener("click", () => act("start"));
+$("#close-room").addEventListener("click", () => act("close"));
+$("#take-seat").addEventListener("click", async () => {
+  const name = store.getItem("pdk.name") || t("room_seat", { n: room.seats.findIndex((s) => !s.taken) + 1 });
+  const { ok, data } = await api(`room/${roomId}/claim`, { key, client, name });
+  if (!ok) { fail(data); return; }
+  store.setItem(`pdk.room.${roomId}`, data.key);
+  if (source) { source.close(); source = null; }
+  polling = false;
+  room = null;
+  await enter();
+});
+$("#auto-toggle").addEventListener("click", toggleAuto);
+$("#invite-toggle").addEventListener("click", () => { inviteOpen = !inviteOpen; render(); });
+$("#lobby-close").addEventListener("click", () => { inviteOpen = false; render(); });
+$("#counter-toggle").addEventListener("click", () => {
+  store.setItem("pdk.counter", store.getItem("pdk.counter") === "off" ? "on" : "off");
+  if (room) render();
+});
+$("#lang-toggle").addEventListener("click", async () => {
+  lang = lang === "zh" ? "en" : "zh";
+  store.setItem("pdk.lang", lang);
+  await loadLabels();
+  note = null;
+  if (!roomId) { openForm(); return; }
+  if (source) { source.close(); source = null; connect(); }
+});
+window.addEventListener("resize", layoutHand);
+
+document.addEventListener("keydown", (e) => {
+  if (!room || !room.table || room.you === null) return;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
+  const m = room.table.model;
+  const k = e.key;
+  if (!$("#replay").hidden) {
+    const button = { ArrowLeft: "#replay-prev", ArrowRight: "#replay-next", Escape: "#replay-close" }[k];
+    if (button) { e.preventDefault(); $(button).click(); }
+    return;
+  }
+  const auto = room.table.auto;
+  if (k === "Enter") {
+    if (!typed || auto) return;
+    e.preventDefault();
+    const text = typed.trim();
+    typed = "";
+    if (!text) { render(); return; }
+    act("play", { seq: room.table.seq, text });
+    return;
+  }
+  if (k === "Escape") { typed = ""; selected = new Set(); render(); return; }
+  if (k === "Backspace") { typed = typed.slice(0, -1); render(); return; }
+  if (!typed && (k === "h" || k === "H")) { if (myTurn(m) && !auto) nextHint(); return; }
+  if (!typed && (k === "p" || k === "P")) { if (myTurn(m) && !auto) act("pass", { seq: room.table.seq }); return; }
+  if (!typed && k === "a") { toggleAuto(); return; }
+  if (!typed && k === "x") {
+    const on = !room.table.auto_pass;
+    act("auto_pass", { on }).then((ok) => {
+      if (ok) { note = { text: t(on ? "auto_pass_on" : "auto_pass_off"), refused: false, keep: true }; render(); }
+    });
+    return;
+  }
+  if (/^[0-9tjqkabrTJQKABRshcdSHCD -]$/.test(k)) { typed += k; render(); }
+});
+
+// -- replay of the deal just finished -------------------------------------------------------
+
+async function openReplay() {
+  const { ok, data } = await api(`room/${roomId}/replay?key=${encodeURIComponent(key)}`);
+  if (!ok) return;
+  replay = { ...data, i: 0 };
+  $("#replay").hidden = false;
+  drawReplay();
+}
+
+function drawReplay() {
+  const f = replay.frames[replay.i];
+  const n = replay.frames.length - 1;
+  $("#replay-title").textContent = replay.i ? t("replay_step", { i: replay.i, n }) : t("replay_start");
+  const box = $("#replay-hands");
+  box.innerHTML = "";
+  replay.names.forEach((name, seat) => {
+    const row = document.createElement("div");
+    row.className = "rseat" + (f.seat === seat ? " acting" : "");
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = name;
+    row.append(who);
+    if (f.seat === seat) {
+      const a = document.createElement("span");
+      a.className = "ract";
+      if (f.cards) a.append(cardsRow(f.cards));
+      else a.innerHTML = `<span class="passed">${t("passed")}</span>`;
+      row.append(a);
+    }
+    row.append(cardsRow(f.hands[seat]));
+    box.append(row);
+  });
+  $("#replay-prev").disabled = replay.i === 0;
+  $("#replay-next").disabled = replay.i === n;
+}
+
+$("#replay-open").addEventListener("click", openReplay);
+$("#replay-prev").addEventListener("click", () => { replay.i--; drawReplay(); });
+$("#replay-next").addEventListener("click", () => { replay.i++; drawReplay(); });
+$("#replay-close").addEventListener("click", () => { $("#replay").hidden = true; });
+
+// The turn clock counts down between messages.
+setInterval(() => {
+  if (room && typeof room.deadline === "number" && room.deadline > 0) {
+    room.deadline = Math.max(0, room.deadline - 1);
+    $("#clock").textContent = t("room_time_left", { n: Math.ceil(room.deadline) });
+  }
+}, 1000);
+
+await loadLabels();
+if (roomId) await enter();
+else await openForm();
