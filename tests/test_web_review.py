@@ -116,7 +116,9 @@ def test_the_review_view_and_the_numbers_toggle_in_chromium(
         toggle = page.locator('[data-testid="numbers-toggle"]')
         assert toggle.get_attribute("aria-pressed") == "false"  # off by default
         page.wait_for_function("() => !document.querySelector('[data-testid=hint]').disabled", timeout=20_000)
+        page.click('[data-testid="menu"]')  # the switch sits in the ☰ menu with the others
         toggle.click()
+        page.click("#menu-close")
         page.wait_for_selector('[data-testid="numbers"] .numbers-row', timeout=30_000)
         assert page.locator('[data-testid="numbers"] .numbers-row').count() >= 1
         page.click('[data-testid="auto"]')  # 托管 to the end of the deal

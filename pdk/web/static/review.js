@@ -26,7 +26,7 @@ async function labels() {
   labelsLang = lang();
   const b = $("#review-open");
   if (b) b.textContent = t("rv_button");
-  const n = $("#numbers-toggle");
+  const n = $("#numbers-label");
   if (n) n.textContent = t("rv_numbers");
 }
 
@@ -170,29 +170,40 @@ async function showNumbers() {
 }
 
 function addNumbersToggle() {
-  const bar = document.querySelector("header.bar");
-  if (!bar || $("#numbers-toggle")) return;
+  // In the ☰ menu beside the other switches, so the header keeps to one row on a phone.
+  const settings = document.querySelector("#menu .settings");
+  if (!settings || $("#numbers-toggle")) return;
+  const row = document.createElement("label");
+  const name = document.createElement("span");
+  name.id = "numbers-label";
+  name.textContent = t("rv_numbers");
   const b = document.createElement("button");
   b.type = "button";
   b.className = "small";
   b.id = "numbers-toggle";
   b.dataset.testid = "numbers-toggle";
-  b.setAttribute("aria-pressed", String(numbersOn));
-  b.textContent = t("rv_numbers");
-  b.addEventListener("click", () => {
+  const paint = () => {
+    b.setAttribute("aria-pressed", String(numbersOn));
+    b.textContent = numbersOn ? "✓" : "—";
+  };
+  paint();
+  b.addEventListener("click", (e) => {
+    e.preventDefault();
     numbersOn = !numbersOn;
     store.setItem("pdk.numbers", numbersOn ? "on" : "off");
-    b.setAttribute("aria-pressed", String(numbersOn));
+    paint();
     showNumbers();
   });
-  const langButton = $("#lang-toggle");
-  bar.insertBefore(b, langButton);
+  row.append(name, b);
+  settings.insertBefore(row, $("#difficulty-note"));
   const link = document.createElement("a");
   link.href = "/puzzles";
-  link.className = "small";
+  link.className = "small button-link";
   link.id = "puzzles-link";
+  link.dataset.testid = "puzzles-link";
   link.textContent = t("pz_link");
-  bar.insertBefore(link, langButton);
+  const actions = document.querySelector("#menu .panel-actions");
+  actions.insertBefore(link, actions.firstChild);
 }
 
 async function start() {
