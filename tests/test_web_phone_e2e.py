@@ -402,3 +402,24 @@ def test_the_shell_opens_while_the_server_is_down_and_says_so(browser: Any, tmp_
     assert "cannot be reached" in offline.inner_text()
     assert page.locator('[data-testid="play"]').inner_text() == "Play"  # the shell, in words
     context.close()
+
+
+# -- a refused play is an answer, not a failed request ------------------------------------
+
+
+def test_a_refused_play_says_why_and_the_console_stays_clean(browser: Any, server: str) -> None:
+    page = phone(browser, server, PHONES["portrait"])
+    logged: list[str] = []
+    page.on("console", lambda m: logged.append(m.text) if m.type == "error" else None)
+    assert wait_my_turn(page)
+    cards = page.locator('[data-testid="hand"] [data-testid="card"]')
+    ranks = hand(page)
+    assert ranks[0][:-1] != ranks[-1][:-1]  # the lowest and the highest: never one combination
+    cards.first.tap()
+    cards.last.tap()
+    page.click('[data-testid="play"]')
+    page.wait_for_function("document.querySelector('[data-testid=message]').textContent.length > 0")
+    said = page.locator('[data-testid="message"]').inner_text()
+    assert said and len(hand(page)) == len(ranks)  # refused, with its reason; nothing played
+    assert not [m for m in logged if "409" in m or "Failed to load" in m], logged
+    assert not page.errors, page.errors

@@ -360,6 +360,20 @@ def create_app(store: TableStore, pace_ms: int = 700, rooms: Rooms | None = None
         cards = list(body.cards or ())
         return acted(token, lang, lambda t: t.play_cards(body.seq, cards))
 
+    @app.post("/api/table/{token}/judge")
+    def judge(token: TokenP, body: PlayBody, lang: LangQ = "en") -> Response:
+        """The verdict on a play without making it: 200 either way (a refused play is the
+        rules' answer, not a failed request, so the browser logs no error for it)."""
+        table = store.get(token)
+        if table is None:
+            return missing(lang)
+        try:
+            table.judge(body.seq, cards=body.cards, text=body.text)
+        except LocalizedError as exc:  # IllegalPlay, CardParseError, InputError, TableRefused
+            err = {"key": exc.reason.value, "text": exc.message(lang)}
+            return JSONResponse({"legal": False, "error": err})
+        return JSONResponse({"legal": True})
+
     @app.post("/api/table/{token}/pass")
     def pass_(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
         return acted(token, lang, lambda t: t.pass_turn(body.seq))

@@ -377,6 +377,7 @@ attachHand($("[data-testid=hand]"), {
 });
 
 async function act(path, body) {
+  if (path === "play" && !(await judged(body))) return false;
   let ok, status, data;
   try {
     ({ ok, status, data } = await api(`table/${table.token}/${path}`, body));
@@ -401,6 +402,20 @@ async function act(path, body) {
   note = null;
   show(data);
   return true;
+}
+
+// A play is judged before it is sent: one the rules refuse comes back as an answer (200),
+// so the browser logs no failed request for it; only a play that will be taken is sent.
+async function judged(body) {
+  try {
+    const { ok, data } = await api(`table/${table.token}/judge`, body);
+    if (!ok || data.legal || data.error.key === "web_stale") return true; // the play says why
+    note = { text: t("refused", { reason: data.error.text }), refused: true };
+    render();
+  } catch (e) {
+    $("[data-testid=message]").textContent = t("error");
+  }
+  return false;
 }
 
 function playSelected() {
