@@ -2,9 +2,13 @@
 
 ``pdk serve`` keeps each browser's game keyed by an unguessable token the page holds.
 Tables are written in ``pdk play``'s save format (``Session.to_dict``, read back with
-``load_save``, every play re-checked) through the one ``atomic_write``, so a reload, a
-closed tab or a restarted server continues the same position. Only ``max_live`` tables
-stay in memory (least recently used first out); the others live on disk only.
+``session_from_text``, every play re-checked) to a ``pdk.app.store.Store`` (SQLite in the
+data directory, or PostgreSQL), so a reload, a closed tab or a restarted server continues
+the same position. Each save names the version it replaces: an action is acknowledged
+only once its save is durable, and when another process moved the table on first the
+action is refused as stale and the table read again. Only ``max_live`` tables stay in
+memory (least recently used first out); with ``shared`` (several processes on one
+store) a cached table is used only while its version is still the stored one.
 
 A token is checked against ``TOKEN`` before it is ever joined to a path. Every action
 names the move number it answers (``seq``, the length of the deal's history): a play sent
@@ -17,7 +21,6 @@ settlement until the player asks for the next deal.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import secrets
@@ -30,9 +33,9 @@ from enum import Enum
 from pathlib import Path
 
 from pdk.app.archive import archive_deal
-from pdk.app.files import atomic_write
 from pdk.app.history import History
-from pdk.app.session import HUMAN, SaveError, Session, load_save, move_aside, new_session
+from pdk.app.session import HUMAN, SaveError, Session, new_session, save_text, session_from_text
+from pdk.app.store import Store, StoreError, VersionConflict, open_store
 from pdk.bots import DIFFICULTIES
 from pdk.engine import counts as C
 from pdk.engine.cards import CardPlace
@@ -79,6 +82,7 @@ class Table:
 
     token: str
     session: Session
+    version: int = 0  # the store's version of this copy (0: not saved yet)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -97,7 +101,7 @@ class Table:
 
 @dataclass
 class TableStore:
-    """The tables of one server: a bounded in-memory cache over one save file per token."""
+    """The tables of one server: a bounded in-memory cache over a ``Store``."""
 
     root: Path
     profile: Profile
@@ -105,12 +109,19 @@ class TableStore:
     seed: int | None = None
     max_live: int = 256
     difficulty: str = "normal"
+    store: Store | None = None  # None: SQLite in ``root`` (``open_store``)
+    shared: bool = False  # other processes write the same store: check versions on every get
     _live: OrderedDict[str, Table] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def __post_init__(self) -> None:
+        if self.store is None:
+            self.store = open_store(None, self.root)
+
     @property
-    def tables_dir(self) -> Path:
-        return self.root / "web"
+    def saves(self) -> Store:
+        assert self.store is not None  # set in __post_init__
+        return self.store
 
     @property
     def records(self) -> Path:
@@ -120,46 +131,54 @@ class TableStore:
     def history(self) -> History:
         return History(self.root / "history.sqlite3")
 
-    def path(self, token: str) -> Path:
-        if not valid_token(token):  # never join an unchecked token to a path
-            raise ValueError("bad token")
-        return self.tables_dir / f"{token}.json"
-
     # -- finding tables --------------------------------------------------------------------
 
     def create(self, difficulty: str | None = None) -> Table:
         diff = difficulty if difficulty in DIFFICULTIES else self.difficulty
         table = Table(new_token(), new_session(self.profile, self.variant, diff, self.seed))
-        self.save(table)
+        self.saves.save(table.token, save_text(table.session), 1, None)
+        table.version = 1
         self._keep(table)
         return table
 
     def get(self, token: str) -> Table | None:
-        """The table of ``token`` from memory or disk; None if there is none (or the token
-        is malformed, or its save cannot be read: that save is moved aside)."""
+        """The table of ``token`` from memory or the store; None if there is none (or the
+        token is malformed, or its save cannot be read: it is left in the store as it is).
+        ``StoreUnavailable`` when the store cannot be read."""
         if not valid_token(token):
             return None
         with self._lock:
             table = self._live.get(token)
             if table is not None:
                 self._live.move_to_end(token)
-                return table
-        path = self.path(token)
-        if not path.is_file():
+                if not self.shared:
+                    return table
+        stored = self.saves.load(token)
+        if stored is None:
+            self._forget(token)
             return None
+        if table is not None and table.version == stored.version:
+            return table
         try:
-            session = load_save(path)
-        except SaveError:
-            move_aside(path)
+            session = session_from_text(stored.data)
+        except SaveError as exc:
+            _log.warning("table %s: its save cannot be read (%s)", token, exc)
             return None
-        table = Table(token, session)
-        return self._keep(table)
+        return self._keep(Table(token, session, stored.version))
+
+    def _forget(self, token: str, table: Table | None = None) -> None:
+        """Drop the cached copy (``table`` only, if given): the store has the truth."""
+        with self._lock:
+            if table is None or self._live.get(token) is table:
+                self._live.pop(token, None)
 
     def _keep(self, table: Table) -> Table:
         with self._lock:
-            kept = self._live.setdefault(table.token, table)
+            kept = self._live.get(table.token)
+            if kept is None or kept.version < table.version:  # never an older copy
+                self._live[table.token] = kept = table
             self._live.move_to_end(table.token)
-            # Saved after every change, so an evicted table is on disk. A table in use (its
+            # Saved after every change, so an evicted table is in the store. A table in use (its
             # lock held) stays until its action is done: the bound is exceeded meanwhile.
             for token in list(self._live):
                 if len(self._live) <= self.max_live:
@@ -174,20 +193,42 @@ class TableStore:
         return len(self._live)
 
     def save(self, table: Table) -> None:
-        atomic_write(self.path(table.token), json.dumps(table.session.to_dict(), ensure_ascii=False) + "\n")
+        """The changed table into the store, replacing the version it was read at. If the
+        store refuses (another process moved it on) or fails, the changed copy is dropped
+        from memory, so nothing unacknowledged is ever served."""
+        try:
+            self.saves.save(table.token, save_text(table.session), table.version + 1, table.version)
+        except StoreError:
+            self._forget(table.token, table)
+            raise
+        table.version += 1
+
+    def expire(self, idle_seconds: float) -> list[str]:
+        """Delete the tables idle for ``idle_seconds`` (if the store can tell); their tokens."""
+        sweep = getattr(self.saves, "expire", None)
+        gone: list[str] = [] if sweep is None else sweep(idle_seconds)
+        for token in gone:
+            self._forget(token)
+        return gone
 
     # -- actions ---------------------------------------------------------------------------
 
     @contextmanager
     def holding(self, table: Table) -> Iterator[Table]:
         """Hold the live copy of ``table`` (if it was evicted while this request waited,
-        the copy read back from disk, so no two copies of one table ever act); save it
+        the copy read back from the store, so no two copies of one table ever act); save it
         afterwards."""
         while True:
             with table.lock:
                 if self._live.get(table.token) is table:
+                    seq = table.seq
                     yield table
-                    self.save(table)
+                    try:
+                        self.save(table)
+                    except VersionConflict:
+                        fresh = self.get(table.token)
+                        now = -1 if fresh is None else fresh.seq
+                        raise TableRefused(TableReason.STALE, seq=seq, now=now) from None
                     return
             again = self.get(table.token)
             if again is None:

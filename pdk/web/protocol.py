@@ -1,0 +1,76 @@
+"""uvicorn's HTTP/1.1 protocol with a deadline for reading each request.
+
+uvicorn times out idle keep-alive connections but not a request that arrives slowly: a
+client that sends half a header (or half a body) and waits holds its connection, and a
+few thousand of them use up the server's open files while real players are refused.
+Here every request must arrive in full within ``READ_TIMEOUT`` seconds of its connection
+opening or of the previous answer; otherwise the client gets 408 (if nothing was answered
+yet) and the connection is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from pdk.web.guard import error_json
+
+READ_TIMEOUT = 10.0
+
+
+def _timeout_response() -> bytes:
+    body = error_json("web_timeout", "en")
+    head = (
+        "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+class TimedH11Protocol(H11Protocol):
+    read_timeout = READ_TIMEOUT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.read_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state in (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR):
+            self._disarm()  # the request is in: the app's time is not the client's
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is not h11.DONE:
+            self._arm()  # the next request on this connection has the same deadline
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is None or not self.cycle.response_started:
+            self.transport.write(_timeout_response())
+        self.transport.close()
+
+
+__all__ = ["READ_TIMEOUT", "TimedH11Protocol"]
