@@ -16,7 +16,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from pdk.app.store import Store, StoreError
 
@@ -24,6 +24,7 @@ Callback = Callable[[str, int], None]
 _log = logging.getLogger(__name__)
 
 
+@runtime_checkable
 class Versions(Protocol):
     def versions(self, keys: list[str]) -> dict[str, int]: ...
 
@@ -126,7 +127,7 @@ def changes(store: Store, interval: float = 1.0) -> Changes:
 
     if isinstance(store, PostgresStore):
         return PostgresChanges(store, interval)
-    if not hasattr(store, "versions"):
+    if not isinstance(store, Versions):
         raise TypeError(f"{type(store).__name__} cannot tell its versions")
     return Changes(store, interval)
 

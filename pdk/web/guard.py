@@ -79,7 +79,6 @@ def host_of(value: str) -> str:
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
 def guarded(app: ASGIApp, max_body: int, hosts: frozenset[str] | None = None) -> ASGIApp:
@@ -196,7 +195,6 @@ class ThinkingQueue:
 
 __all__ = [
     "CSP",
-    "LOOPBACK_NAMES",
     "Busy",
     "RateLimit",
     "ThinkingQueue",

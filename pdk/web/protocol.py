@@ -11,6 +11,7 @@ yet) and the connection is closed.
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 import h11
@@ -19,6 +20,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from pdk.web.guard import error_json
 
 READ_TIMEOUT = 10.0
+READ_TIMEOUT_ENV = "PDK_READ_TIMEOUT"  # how ``pdk serve --read-timeout`` reaches its workers
 
 
 def _timeout_response() -> bytes:
@@ -31,7 +33,7 @@ def _timeout_response() -> bytes:
 
 
 class TimedH11Protocol(H11Protocol):
-    read_timeout = READ_TIMEOUT
+    read_timeout = float(os.environ.get(READ_TIMEOUT_ENV, READ_TIMEOUT))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -73,4 +75,4 @@ class TimedH11Protocol(H11Protocol):
         self.transport.close()
 
 
-__all__ = ["READ_TIMEOUT", "TimedH11Protocol"]
+__all__ = ["READ_TIMEOUT", "READ_TIMEOUT_ENV", "TimedH11Protocol"]

@@ -65,6 +65,10 @@ async function open() {
   const { data } = await api("open", token ? { token, difficulty } : { difficulty });
   store.setItem("pdk.token", data.token);
   show(data);
+  if (data.notice) { // the old table was cleared as idle: say so over the new one
+    note = { text: data.notice.text, refused: false };
+    render();
+  }
 }
 
 function show(data, keepNote = false) {
