@@ -10,6 +10,7 @@ there is none (the tests skip with it).
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -54,7 +55,7 @@ class Cluster:
         self.user = "nobody" if os.geteuid() == 0 else None
         if self.user:
             shutil.chown(self.root, self.user)
-        self._run("initdb", "-D", str(self.data), "-U", "pdk", "-A", "trust", "-E", "UTF8", "--no-instructions")
+        self._run("initdb", "-D", str(self.data), "-U", "pdk", "-A", "trust", "-E", "UTF8")
 
     @property
     def url(self) -> str:
@@ -80,8 +81,6 @@ class Cluster:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def destroy(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
             self.stop("immediate")
-        except subprocess.CalledProcessError:
-            pass  # already stopped
         shutil.rmtree(self.root, ignore_errors=True)

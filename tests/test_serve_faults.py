@@ -103,7 +103,8 @@ def test_kill_9_loses_no_acknowledged_move_on_sqlite(tmp_path: Path) -> None:
 
 def test_kill_9_of_a_worker_loses_no_acknowledged_move_on_postgresql(tmp_path: Path, pg: object) -> None:
     url = pg.url  # type: ignore[attr-defined]
-    server = Server(tmp_path, "--store", url, "--workers", "2", "--difficulty", "easy", "--opens-per-minute", "0")
+    args = ["--store", url, "--workers", "2", "--difficulty", "easy", "--opens-per-minute", "0"]
+    server = Server(tmp_path, *args)
     server.start()
     try:
         tokens = opened(server.base, BURST_TABLES)

@@ -22,7 +22,7 @@ import pytest
 from pdk.app.changes import changes
 from pdk.app.registry import load_profile
 from pdk.app.session import new_session, save_text
-from pdk.app.store import Store, Stored, StoreUnavailable, VersionConflict, open_store
+from pdk.app.store import Stored, StoreUnavailable, VersionConflict, open_store
 from pdk.app.store_sqlite import SqliteStore
 from pdk.app.tables import TableStore, new_token
 
@@ -51,7 +51,8 @@ def spec(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         return
     url: str = request.getfixturevalue("pg")
     store = open_store(url, tmp_path)
-    for key in store.keys():  # one cluster for the module: every test starts empty
+    left = store.keys()
+    for key in left:  # one cluster for the module: every test starts empty
         store.delete(key)
     store.close()
     yield url

@@ -148,7 +148,7 @@ def test_hard_bots_think_one_at_a_time_and_the_queue_is_bounded() -> None:
 
 
 def test_hard_tables_step_through_the_queue(tmp_path: Path) -> None:
-    store, c = client(tmp_path)
+    _, c = client(tmp_path)
     token = c.post("/api/open", json={"difficulty": "hard"}).json()["token"]
     table = c.get(f"/api/table/{token}").json()
     for _ in range(6):
@@ -248,7 +248,7 @@ def test_stale_temporary_files_are_cleared_at_start(tmp_path: Path) -> None:
 
 
 def test_tokens_are_never_reused_for_a_new_table(tmp_path: Path) -> None:
-    store, c = client(tmp_path)
+    _, c = client(tmp_path)
     unknown = new_token()
     r = c.post("/api/open", json={"token": unknown}).json()
     assert r["token"] != unknown
