@@ -143,7 +143,7 @@ def test_a_full_disk_is_a_503_with_its_reason_and_nothing_is_applied(
     site: tuple[TableStore, TestClient, str],
 ) -> None:
     store, client, token = site
-    db = store.saves._db  # type: ignore[attr-defined]  # the SQLite store's one connection
+    db = store.saves._writer  # type: ignore[attr-defined]  # the SQLite store's writing connection
     pages = db.execute("PRAGMA page_count").fetchone()[0]
     db.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "database or disk is full"
     refused = client.post("/api/open", json={})

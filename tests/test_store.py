@@ -202,10 +202,45 @@ def test_a_second_server_on_one_store_is_told_the_table_moved_on(spec: str, tmp_
 def test_an_unwritable_sqlite_store_is_unavailable(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "t.sqlite3")
     store.save(KEY, "{}", 1, None)
-    store._db.execute("PRAGMA query_only = 1")  # as a read-only file would
+    store._writer.execute("PRAGMA query_only = 1")  # as a read-only file would
     with pytest.raises(StoreUnavailable):
         store.save(KEY, "{}", 2, 1)
     assert store.load(KEY) == Stored(1, "{}")
     store.close()
 
 
+
+
+def test_group_commits_keep_each_save_to_its_own_version(spec: str, tmp_path: Path) -> None:
+    """Threads saving at once (committed together on SQLite): each save is accepted or
+    refused on its own version, and every accepted one is there afterwards."""
+    store = open_store(spec, tmp_path)
+    keys = [f"{i:032d}" for i in range(4)]
+    for key in keys:
+        store.save(key, "{}", 1, None)
+    won: list[tuple[str, int]] = []
+    lock = threading.Lock()
+
+    def racer(key: str) -> None:
+        for _ in range(40):
+            current = store.load(key)
+            assert current is not None
+            try:
+                store.save(key, json.dumps({"v": current.version + 1}), current.version + 1, current.version)
+            except VersionConflict:
+                continue
+            with lock:
+                won.append((key, current.version + 1))
+
+    threads = [threading.Thread(target=racer, args=(k,)) for k in keys for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert len(won) == len(set(won)), "one version accepted twice"
+    for key in keys:
+        stored = store.load(key)
+        mine = sorted(v for k, v in won if k == key)
+        assert stored is not None and mine == list(range(2, stored.version + 1))
+        assert json.loads(stored.data) == {"v": stored.version}
+    store.close()
