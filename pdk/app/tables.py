@@ -153,6 +153,8 @@ class TableStore:
                 self._live.move_to_end(token)
                 if not self.shared:
                     return table
+        if table is not None and self._current(token, table.version):
+            return table
         stored = self.saves.load(token)
         if stored is None:
             self._forget(token)
@@ -165,6 +167,17 @@ class TableStore:
             _log.warning("table %s: its save cannot be read (%s)", token, exc)
             return None
         return self._keep(Table(token, session, stored.version))
+
+    def _current(self, token: str, version: int) -> bool:
+        """Whether ``version`` is still the stored one, asked without reading the save
+        (a store that cannot tell its versions alone is read in full instead)."""
+        versions = getattr(self.saves, "versions", None)
+        return versions is not None and versions([token]).get(token) == version
+
+    def cached(self, token: str) -> Table | None:
+        """The copy in memory, as it is (the one an action just saved)."""
+        with self._lock:
+            return self._live.get(token)
 
     def _forget(self, token: str, table: Table | None = None) -> None:
         """Drop the cached copy (``table`` only, if given): the store has the truth."""

@@ -197,8 +197,10 @@ def create_app(store: TableStore, pace_ms: int = 700, limits: WebLimits | None =
     def missing(lang: Lang) -> JSONResponse:
         return JSONResponse({"error": {"key": "web_no_table", "text": tr("web_no_table", lang)}}, 404)
 
-    def acted(token: str, lang: Lang, action: Callable[[Table], None]) -> Response:
-        table = store.get(token)
+    def acted(
+        token: str, lang: Lang, action: Callable[[Table], None], found: Table | None = None
+    ) -> Response:
+        table = found or store.get(token)
         if table is None:
             return missing(lang)
         try:
@@ -206,7 +208,7 @@ def create_app(store: TableStore, pace_ms: int = 700, limits: WebLimits | None =
         except LocalizedError as exc:  # IllegalPlay, CardParseError, TableRefused
             return refused(exc, store.get(token) or table, lang)
         # The live copy: the store acts on the one read back if this one was evicted.
-        return JSONResponse(table_json(store.get(token) or table, lang, pace_ms))
+        return JSONResponse(table_json(store.cached(token) or table, lang, pace_ms))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -285,7 +287,7 @@ def create_app(store: TableStore, pace_ms: int = 700, limits: WebLimits | None =
             return missing(lang)
 
         async def move() -> Response:
-            return await run_in_threadpool(acted, token, lang, lambda t: store.step(t, body.seq))
+            return await run_in_threadpool(acted, token, lang, lambda t: store.step(t, body.seq), table)
 
         if table.session.difficulty != "hard":
             return await move()
