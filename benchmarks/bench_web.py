@@ -1,15 +1,23 @@
 """Speed and load of ``pdk serve`` (never timed in the tests).
 
-    python benchmarks/bench_web.py [--deals 10] [--clients 50] [--difficulty normal]
+    python benchmarks/bench_web.py [--only first|load|soak] [--tables 10,50,200] [--seconds 20]
+                                   [--before DIR] [--soak-tables 200] [--soak-pace 0.7]
 
 1. **First load**: the bytes of everything the page fetches before it can be played (the
    HTML, its CSS and JavaScript modules, the labels and the first table), raw and gzipped.
 2. **Server time per action**, in process (TestClient, no network): the human's play or
    pass, and one bot move, with ``--difficulty`` bots; median and p99 over ``--deals`` deals.
-3. **Load**: ``--clients`` simulated players at once, each playing a whole deal through the
-   HTTP API of a real ``pdk serve`` pinned to one core (``taskset -c 0`` where available);
-   latency p50/p95/p99 of every request, and the number of errors (anything but 200);
-   ``--max-tables`` below ``--clients`` measures it with tables evicted to disk and read back.
+3. **Load**: for each of ``--tables`` concurrent tables, players (each from its own
+   loopback address) moving as fast as a real ``pdk serve`` answers (pace 0), normal bots:
+   moves answered per second, p50 and p99 latency, errors; one worker on SQLite, two
+   workers on a throw-away PostgreSQL (``tests/pg_cluster.py``), and ``--before DIR``
+   (another checkout, e.g. ``git worktree add /tmp/pdk_before 8434dc7``) beside them.
+4. **Soak**: ``--soak-tables`` players at the page's pace, alone and then with hostile
+   traffic from other addresses (1,100 half-sent requests held open, two floods of opens,
+   64 KB chunked bodies): the players' p99 must stay under a second.
+
+The server and the load generator share this machine's cores (and other work): the
+figures are what one 2-core box does as both, not the server alone.
 """
 
 from __future__ import annotations
@@ -138,15 +146,20 @@ def next_move(table: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 class Serving:
     """``pdk serve`` started for a measurement, stopped by its own process group."""
 
-    def __init__(self, args: list[str]) -> None:
+    def __init__(self, args: list[str], checkout: str | None = None) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.data = tempfile.mkdtemp(prefix="pdk-load-")
         cmd = [sys.executable, "-m", "pdk", "serve", "--no-open", "--port", str(self.port)]
         cmd += ["--save-dir", self.data]
+        env = {**os.environ, "PYTHONPATH": checkout} if checkout else None
         self.proc = subprocess.Popen(
-            [*cmd, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+            [*cmd, *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env=env,
         )
         self.base = f"http://127.0.0.1:{self.port}"
         for _ in range(300):
@@ -197,16 +210,20 @@ def measure(base: str, tables: int, seconds: float, pace: float) -> dict[str, fl
     }
 
 
-def load_table(sizes: list[int], seconds: float, pg_url: str | None) -> None:
-    """moves/s, p50, p99 at pace 0 for each size: one worker on SQLite, two on PostgreSQL."""
-    setups: list[tuple[str, list[str]]] = [("sqlite, 1 worker", [])]
+def load_table(sizes: list[int], seconds: float, pg_url: str | None, before: str | None) -> None:
+    """moves/s, p50, p99 at pace 0 for each size: one worker on SQLite, two on PostgreSQL
+    (and ``before``: another checkout's ``pdk serve``, one worker, as it stores tables)."""
+    setups: list[tuple[str, list[str], str | None]] = [("sqlite, 1 worker", [], None)]
+    if before:
+        setups.insert(0, ("before (files), 1 worker", [], before))
     if pg_url:
-        setups.append(("postgresql, 2 workers", ["--store", pg_url, "--workers", "2"]))
+        setups.append(("postgresql, 2 workers", ["--store", pg_url, "--workers", "2"], None))
     print(f"load at pace 0, normal bots, {seconds:.0f} s per row (CPU shared with the load generator):")
     print(f"  {'store':24} {'tables':>6} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
-    for name, extra in setups:
+    for name, extra, checkout in setups:
         for n in sizes:
-            server = Serving(["--difficulty", "normal", "--max-tables", str(max(256, 2 * n)), *extra])
+            args = ["--difficulty", "normal", "--max-tables", str(max(256, 2 * n)), *extra]
+            server = Serving(args, checkout)
             try:
                 m = measure(server.base, n, seconds, 0)
             finally:
@@ -303,6 +320,7 @@ def main() -> None:
     ap.add_argument("--soak-seconds", type=float, default=30)
     ap.add_argument("--soak-pace", type=float, default=0.7, help="seconds between a player's requests")
     ap.add_argument("--only", choices=["first", "load", "soak"], help="run one part only")
+    ap.add_argument("--before", help="another checkout (git worktree add DIR COMMIT) measured beside")
     args = ap.parse_args()
     if args.only in (None, "first"):
         with tempfile.TemporaryDirectory() as tmp:
@@ -324,7 +342,7 @@ def main() -> None:
                 print("postgresql rows skipped:", why)
         try:
             sizes = [int(n) for n in args.tables.split(",")]
-            load_table(sizes, args.seconds, cluster.url if cluster else None)
+            load_table(sizes, args.seconds, cluster.url if cluster else None, args.before)
         finally:
             if cluster is not None:
                 cluster.destroy()
