@@ -80,6 +80,10 @@ def serve(
     max_connections: Annotated[
         int, typer.Option("--max-connections", min=1, help="Open connections per worker (beyond: 503).")
     ] = 1000,
+    per_client: Annotated[
+        int,
+        typer.Option("--connections-per-client", min=0, help="Connections one address may hold (0: any)."),
+    ] = 64,
     read_timeout: Annotated[
         float, typer.Option("--read-timeout", min=0.1, help="Seconds a request may take to arrive.")
     ] = 10.0,
@@ -89,7 +93,7 @@ def serve(
 
     from pdk.web.address import allowed_hosts, listen
     from pdk.web.factory import SETTINGS_ENV, ServeSettings, build_app
-    from pdk.web.protocol import READ_TIMEOUT_ENV, TimedH11Protocol
+    from pdk.web.protocol import PER_CLIENT_ENV, READ_TIMEOUT_ENV, TimedH11Protocol
     from pdk.web.server import MAX_BODY
 
     language = lang_or_fail(lang)
@@ -151,8 +155,10 @@ def serve(
         "limit_concurrency": max_connections,
         "h11_max_incomplete_event_size": 16 * 1024,
     }
-    os.environ[READ_TIMEOUT_ENV] = str(read_timeout)  # the workers' protocol reads it there
+    os.environ[READ_TIMEOUT_ENV] = str(read_timeout)  # the workers' protocol reads them there
+    os.environ[PER_CLIENT_ENV] = str(per_client)
     TimedH11Protocol.read_timeout = read_timeout
+    TimedH11Protocol.per_client = per_client
     try:
         if workers == 1:
             uvicorn.run(build_app(settings), **bounds)  # type: ignore[arg-type]

@@ -5,14 +5,17 @@ client that sends half a header (or half a body) and waits holds its connection,
 few thousand of them use up the server's open files while real players are refused.
 Here every request must arrive in full within ``READ_TIMEOUT`` seconds of its connection
 opening or of the previous answer; otherwise the client gets 408 (if nothing was answered
-yet) and the connection is closed.
+yet) and the connection is closed. And one address may hold at most ``PER_CLIENT``
+connections at once (429 and closed beyond), so a single client cannot fill the server's
+connection limit and shut out everyone else (behind a proxy, where every client has the
+proxy's address, set it to 0: no limit).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -21,12 +24,14 @@ from pdk.web.guard import error_json
 
 READ_TIMEOUT = 10.0
 READ_TIMEOUT_ENV = "PDK_READ_TIMEOUT"  # how ``pdk serve --read-timeout`` reaches its workers
+PER_CLIENT = 64
+PER_CLIENT_ENV = "PDK_CONNECTIONS_PER_CLIENT"
 
 
-def _timeout_response() -> bytes:
-    body = error_json("web_timeout", "en")
+def _refusal(status: str, key: str) -> bytes:
+    body = error_json(key, "en")
     head = (
-        "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+        f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\n"
         f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
     )
     return head.encode() + body
@@ -34,10 +39,13 @@ def _timeout_response() -> bytes:
 
 class TimedH11Protocol(H11Protocol):
     read_timeout = float(os.environ.get(READ_TIMEOUT_ENV, READ_TIMEOUT))
+    per_client = int(os.environ.get(PER_CLIENT_ENV, PER_CLIENT))
+    _open: ClassVar[dict[str, int]] = {}  # connections per address (one event loop: no lock)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
+        self._counted: str | None = None
 
     def _arm(self) -> None:
         self._disarm()
@@ -50,6 +58,15 @@ class TimedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        host = self.client[0] if self.client else None
+        if host is not None and self.per_client:
+            held = self._open.get(host, 0)
+            if held >= self.per_client:
+                transport.write(_refusal("429 Too Many Requests", "web_too_many_connections"))
+                transport.close()
+                return
+            self._open[host] = held + 1
+            self._counted = host
         self._arm()
 
     def data_received(self, data: bytes) -> None:
@@ -64,6 +81,13 @@ class TimedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._counted is not None:
+            left = self._open.get(self._counted, 1) - 1
+            if left > 0:
+                self._open[self._counted] = left
+            else:
+                self._open.pop(self._counted, None)
+            self._counted = None
         super().connection_lost(exc)
 
     def _too_slow(self) -> None:
@@ -71,8 +95,8 @@ class TimedH11Protocol(H11Protocol):
         if self.transport.is_closing():
             return
         if self.cycle is None or not self.cycle.response_started:
-            self.transport.write(_timeout_response())
+            self.transport.write(_refusal("408 Request Timeout", "web_timeout"))
         self.transport.close()
 
 
-__all__ = ["READ_TIMEOUT", "READ_TIMEOUT_ENV", "TimedH11Protocol"]
+__all__ = ["PER_CLIENT", "PER_CLIENT_ENV", "READ_TIMEOUT", "READ_TIMEOUT_ENV", "TimedH11Protocol"]

@@ -31,6 +31,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "本服务器只接受发往其自身地址的请求，不接受 {host}。",
     ),
     "web_timeout": ("The request took too long to arrive.", "请求传输超时。"),
+    "web_too_many_connections": (
+        "Too many connections from your address at once.",
+        "你的地址同时打开的连接过多。",
+    ),
     "web_too_large": ("Request too large.", "请求过大。"),
     "web_bad_request": ("Bad request: {detail}", "请求无效：{detail}"),
     # the page
