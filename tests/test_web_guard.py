@@ -252,3 +252,30 @@ def test_tokens_are_never_reused_for_a_new_table(tmp_path: Path) -> None:
     unknown = new_token()
     r = c.post("/api/open", json={"token": unknown}).json()
     assert r["token"] != unknown
+
+
+def test_one_address_cannot_hold_every_connection(tmp_path: Path) -> None:
+    import httpx
+
+    server = Server(tmp_path, "--connections-per-client", "3", "--read-timeout", "30").start()
+    held = []
+    try:
+        for _ in range(3):  # half-sent requests hold the address's three connections
+            s = socket.create_connection(("127.0.0.1", server.port))
+            s.sendall(b"GET / HTTP/1.1\r\nHo")
+            held.append(s)
+        time.sleep(0.3)
+        with socket.create_connection(("127.0.0.1", server.port)) as fourth:
+            fourth.settimeout(10)
+            assert fourth.recv(4096).startswith(b"HTTP/1.1 429")
+        other = httpx.AsyncHTTPTransport(local_address="127.0.0.9")  # another client is served
+
+        async def get() -> int:
+            async with httpx.AsyncClient(transport=other) as http:
+                return (await http.get(f"{server.base}/api/labels")).status_code
+
+        assert asyncio.run(get()) == 200
+    finally:
+        for s in held:
+            s.close()
+        server.stop()
