@@ -106,11 +106,12 @@ async def player(
     latencies: list[float],
     moves: list[int],
     errors: list[str],
+    difficulty: str | None = None,
 ) -> None:
     """One player at one table until ``until``: every move answered is counted (a bot's
     step, the player's play or pass), deal after deal; ``pace`` seconds between requests
     (0: as fast as the server answers)."""
-    r = await http.post("/api/open", json={})
+    r = await http.post("/api/open", json={"difficulty": difficulty} if difficulty else {})
     if r.status_code != 200:
         errors.append(f"{r.status_code} {r.text[:120]}")
         return
@@ -186,15 +187,18 @@ def clients(base: str, n: int) -> list[httpx.AsyncClient]:
     return out
 
 
-def measure(base: str, tables: int, seconds: float, pace: float) -> dict[str, float]:
+def measure(base: str, tables: int, seconds: float, pace: float, hard: int = 0) -> dict[str, float]:
+    """The normal players' figures; ``hard`` more players at hard tables move beside them."""
     latencies: list[float] = []
     moves: list[int] = []
     errors: list[str] = []
 
     async def run_all() -> None:
-        http = clients(base, tables)
+        http = clients(base, tables + hard)
         until = time.perf_counter() + seconds
-        await asyncio.gather(*(player(h, until, pace, latencies, moves, errors) for h in http))
+        normal = [player(h, until, pace, latencies, moves, errors) for h in http[:tables]]
+        hards = [player(h, until, 0, [], [], [], "hard") for h in http[tables:]]
+        await asyncio.gather(*normal, *hards)
         for h in http:
             await h.aclose()
 
@@ -282,6 +286,23 @@ def run_hostile(port: int, seconds: float, out: Any) -> None:
     out.put(counts)
 
 
+def hard_share(tables: int, hard: int, seconds: float, before: str | None) -> None:
+    """Normal players' moves/s alone and beside ``hard`` hard tables moving at pace 0."""
+    print(f"{tables} normal tables at pace 0, alone and beside {hard} hard tables, {seconds:.0f} s a row:")
+    for name, checkout in ([("before", before)] if before else []) + [("now (--hard-slots 1)", None)]:
+        for h in (0, hard):
+            server = Serving(["--difficulty", "normal"], checkout)
+            try:
+                m = measure(server.base, tables, seconds, 0, h)
+            finally:
+                server.stop()
+            print(
+                f"  {name:22} hard {h:3d}: normal moves/s {m['moves_s']:6.0f}  p50 {m['p50']:7.1f} ms"
+                f"  p99 {m['p99']:7.1f} ms  errors {m['errors']}",
+                flush=True,
+            )
+
+
 def soak(tables: int, seconds: float, pace: float) -> None:
     """Real players at the page's pace while hostile traffic runs beside them."""
     import multiprocessing
@@ -319,7 +340,7 @@ def main() -> None:
     ap.add_argument("--soak-tables", type=int, default=200)
     ap.add_argument("--soak-seconds", type=float, default=30)
     ap.add_argument("--soak-pace", type=float, default=0.7, help="seconds between a player's requests")
-    ap.add_argument("--only", choices=["first", "load", "soak"], help="run one part only")
+    ap.add_argument("--only", choices=["first", "load", "soak", "hard"], help="run one part only")
     ap.add_argument("--before", help="another checkout (git worktree add DIR COMMIT) measured beside")
     args = ap.parse_args()
     if args.only in (None, "first"):
@@ -346,6 +367,8 @@ def main() -> None:
         finally:
             if cluster is not None:
                 cluster.destroy()
+    if args.only in (None, "hard"):
+        hard_share(20, 10, args.seconds, args.before)
     if args.only in (None, "soak"):
         soak(args.soak_tables, args.soak_seconds, args.soak_pace)
     print(f"(python {sys.version.split()[0]}, {os.cpu_count()} cpus, shared with other work)")
