@@ -22,7 +22,6 @@ and the seat, so a reloaded table continues exactly as it would have.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -33,7 +32,7 @@ from pathlib import Path
 from pdk.app.archive import archive_deal, record_path
 from pdk.app.history import History
 from pdk.app.notation import chosen_play, typed_play
-from pdk.app.session import HUMAN, SaveError, SaveReason, Session, session_from_dict
+from pdk.app.session import HUMAN, SaveError, Session, save_text, session_from_text
 from pdk.app.store import Store, StoreUnavailable, VersionConflict
 from pdk.app.table_model import PlayModel, Said, TableModel, hint_reason, move_play, play_model, table_model
 from pdk.bots import DIFFICULTIES
@@ -149,7 +148,7 @@ class TableService:
         cls, store: Store, key: str, archive: Archive, session: Session, *, hints: bool = True
     ) -> TableService:
         """A new table, saved before it is handed out (``VersionConflict`` if ``key`` exists)."""
-        store.save(key, _dumps(session), 1, None)
+        store.save(key, save_text(session), 1, None)
         return cls(store, key, archive, session, 1, hints)
 
     @classmethod
@@ -160,7 +159,7 @@ class TableService:
         stored = store.load(key)
         if stored is None:
             return None
-        table = cls(store, key, archive, _loads(stored.data), stored.version, hints)
+        table = cls(store, key, archive, session_from_text(stored.data), stored.version, hints)
         table.settle_pending()
         return table
 
@@ -178,7 +177,7 @@ class TableService:
         current = None if stored is None else stored.version
         table = cls(store, key, archive, session, current or 0, hints)
         try:
-            store.save(key, _dumps(session), (current or 0) + 1, current)
+            store.save(key, save_text(session), (current or 0) + 1, current)
         except StoreUnavailable as exc:
             return table, exc.detail
         table.version = (current or 0) + 1
@@ -214,7 +213,7 @@ class TableService:
         with self.lock:
             stored = self.store.load(self.key)
             if stored is not None and stored.version != self.version:
-                self.session, self.version = _loads(stored.data), stored.version
+                self.session, self.version = session_from_text(stored.data), stored.version
 
     # -- the seat's commands ---------------------------------------------------------------
 
@@ -348,7 +347,7 @@ class TableService:
                 draft.settle()
                 draft.auto = False
             try:
-                self.store.save(self.key, _dumps(draft), self.version + 1, self.version)
+                self.store.save(self.key, save_text(draft), self.version + 1, self.version)
             except VersionConflict:
                 self._reload()
                 raise TableRefused(TableReason.STALE, seq=-1 if seq is None else seq, now=self.seq) from None
@@ -360,7 +359,7 @@ class TableService:
         if stored is None:
             return
         try:
-            self.session, self.version = _loads(stored.data), stored.version
+            self.session, self.version = session_from_text(stored.data), stored.version
         except SaveError as exc:
             raise StoreUnavailable(exc.message()) from None
 
@@ -411,15 +410,6 @@ def _nothing_beats(s: Session) -> bool:
     return s.auto_pass and st.turn == HUMAN and st.prev is not None and not st.legal_moves()
 
 
-def _dumps(session: Session) -> str:
-    return json.dumps(session.to_dict(), ensure_ascii=False)
-
-
-def _loads(data: str) -> Session:
-    try:
-        return session_from_dict(json.loads(data))
-    except json.JSONDecodeError as exc:
-        raise SaveError(SaveReason.JSON, line=exc.lineno, col=exc.colno) from None
 
 
 __all__ = [

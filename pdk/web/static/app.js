@@ -71,6 +71,10 @@ async function open() {
     if (synced.ok) data = synced.data;
   }
   show(data);
+  if (data.notice) { // the old table was cleared as idle: say so over the new one
+    note = { text: data.notice.text, refused: false };
+    render();
+  }
 }
 
 function show(data, keepNote = false) {
