@@ -9,6 +9,7 @@ runs in a throw-away cluster (``pg_cluster``), skipped with one line where none 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -22,7 +23,7 @@ import pytest
 from pdk.app.changes import changes
 from pdk.app.registry import load_profile
 from pdk.app.session import new_session, save_text
-from pdk.app.store import Stored, StoreUnavailable, VersionConflict, open_store
+from pdk.app.store import FileStore, Stored, StoreUnavailable, VersionConflict, open_store
 from pdk.app.store_sqlite import SqliteStore
 from pdk.app.tables import TableStore, new_token
 
@@ -169,6 +170,38 @@ def test_old_web_saves_move_into_the_store_once(tmp_path: Path) -> None:
     tables.saves.close()
     again = TableStore(tmp_path, profile, "classic16")  # a second start moves nothing again
     assert again.saves.keys() == [token]
+
+
+def test_versioned_web_saves_move_in_at_their_version_and_play_saves_stay(tmp_path: Path) -> None:
+    """A table the file store kept (``{"rev": 5, ...``) keeps its version in the database;
+    ``pdk play``'s saves in the same data directory are its own and are not touched."""
+    profile = load_profile("classic16")
+    token = new_token()
+    session = new_session(profile, "classic16", "easy", seed=5)
+    FileStore(tmp_path / "web").save(token, save_text(session), 5, None)
+    FileStore(tmp_path).save("save", save_text(session), 3, None)  # as pdk play writes it
+    store = open_store(None, tmp_path)
+    stored = store.load(token)
+    assert stored is not None and stored.version == 5 and '"rev"' not in stored.data
+    assert not (tmp_path / "web" / f"{token}.json").exists()
+    assert store.keys() == [token]
+    assert FileStore(tmp_path).load("save") == Stored(3, save_text(session))
+    store.close()
+
+
+def test_the_file_store_tells_versions_and_clears_idle_files(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    old, absent = "o" * 32, "n" * 32
+    store.save(KEY, '{"a": 1}', 1, None)
+    store.save(KEY, '{"a": 2}', 2, 1)
+    store.save(old, "{}", 1, None)
+    an_hour_ago = time.time() - 3600
+    os.utime(store.path(old), (an_hour_ago, an_hour_ago))
+    assert store.versions([KEY, old, absent]) == {KEY: 2, old: 1}
+    assert store.expire(600) == [old]
+    assert store.keys() == [KEY] and store.load(old) is None
+    with pytest.raises(VersionConflict):
+        store.save(old, "{}", 2, 1)  # a cleared table is never written back by a stale copy
 
 
 def test_a_store_that_cannot_open_says_why(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-_REV = re.compile(r'\{"rev": (\d{1,18}), ')
+_REV = re.compile(r'\{"rev": (\d{1,18})(?:, |(?=\}))')  # a lone {"rev": 1} is the save {}
 _KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
