@@ -22,6 +22,7 @@ and the seat, so a reloaded table continues exactly as it would have.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -189,10 +190,13 @@ class TableService:
 
     def settle_pending(self) -> None:
         """A deal that ended in a save written before the archive was (a save of an older
-        pdk, or a crash between the two): archived and settled now, once."""
+        pdk, or a crash between the two): archived and settled now, once. If another
+        process saved the table first (several workers opening it at once), its copy is
+        the one read back (its record and history row are the same facts, counted once)."""
         with self.lock:
             if self.session.state.over and not self.session.settled:
-                self._commit(None, lambda s: ())
+                with contextlib.suppress(TableRefused):
+                    self._commit(None, lambda s: ())
 
     # -- reading ---------------------------------------------------------------------------
 
