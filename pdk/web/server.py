@@ -201,12 +201,13 @@ class WebLimits:
 
 
 def idle_text(seconds: float, lang: Lang) -> str:
+    """How long a table may stay idle, in the page's words (``--idle-hours``)."""
     days, hours = seconds / 86400, seconds / 3600
     if days >= 1:
-        return f"{days:g} 天" if lang == "zh" else f"{days:g} day{'s' if days != 1 else ''}"
+        return tr("web_age_day" if days == 1 else "web_age_days", lang, n=f"{days:g}")
     if hours >= 1:
-        return f"{hours:g} 小时" if lang == "zh" else f"{hours:g} hour{'s' if hours != 1 else ''}"
-    return f"{seconds:g} 秒" if lang == "zh" else f"{seconds:g} s"
+        return tr("web_age_hour" if hours == 1 else "web_age_hours", lang, n=f"{hours:g}")
+    return tr("web_age_seconds", lang, n=f"{seconds:g}")
 
 
 def create_app(store: TableStore, pace_ms: int = 700, limits: WebLimits | None = None) -> Any:

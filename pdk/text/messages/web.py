@@ -19,6 +19,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Your earlier table was left idle for more than {age} and was cleared: this is a new one.",
         "你之前的牌桌闲置超过 {age}，已被清除：这是一张新牌桌。",
     ),
+    "web_age_day": ("{n} day", "{n} 天"),
+    "web_age_days": ("{n} days", "{n} 天"),
+    "web_age_hour": ("{n} hour", "{n} 小时"),
+    "web_age_hours": ("{n} hours", "{n} 小时"),
+    "web_age_seconds": ("{n} s", "{n} 秒"),
     "web_slow_down": (
         "Too many new tables from your address: try again in {s} s.",
         "你的地址开桌过于频繁：请 {s} 秒后再试。",
