@@ -35,7 +35,7 @@ def serve() -> str:
 
     root = Path(tempfile.mkdtemp(prefix="pdk-room-shots-"))
     store = TableStore(root, load_profile("classic16"), "classic16", seed=3, difficulty="normal")
-    rooms = Rooms(store.store_of(), store.archive, pace_ms=300, away_after=60, seed=3)
+    rooms = Rooms(store.saves, store.archive, pace_ms=300, away_after=60, seed=3)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

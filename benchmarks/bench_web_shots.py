@@ -19,11 +19,11 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from tooling import CHROMIUM_ARGS, LAYOUTS
+from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
 
 
 def my_turn(page: Page) -> bool:
-    page.wait_for_function(
+    wait_for(page,
         "() => !document.querySelector('[data-testid=hint]').disabled"
         " || !document.querySelector('[data-testid=settlement]').hidden",
         timeout=30_000,
@@ -55,7 +55,7 @@ def shoot(url: str, out: Path) -> None:
                 else:
                     page.click('[data-testid="hint"]')
                     page.click('[data-testid="play"]')
-                page.wait_for_function(
+                wait_for(page,
                     f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
                     " || document.querySelector('[data-testid=hint]').disabled"
                 )

@@ -5,9 +5,6 @@ refused request leaves every table file on disk as it was."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 import warnings
 from pathlib import Path
 from urllib.parse import quote
@@ -142,23 +139,31 @@ def test_fuzz_tokens(site: tuple[TableStore, TestClient, str], tmp_path: Path, t
     assert all(Path(p).is_relative_to(tmp_path) for p in snapshot(tmp_path))
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("chattr") is None, reason="needs chattr +i (root)")
-def test_a_read_only_tables_dir_is_a_503_with_its_reason(site: tuple[TableStore, TestClient, str]) -> None:
-    store, _, token = site
-    fresh = TestClient(
-        create_app(TableStore(store.root, store.profile, "classic16", seed=3), pace_ms=0),
-        raise_server_exceptions=False,
-    )
-    path = store.path(token)
-    path.write_text("{broken")  # corrupt: the store moves it aside, which the folder refuses
-    subprocess.run(["chattr", "+i", str(path.parent)], check=True)
-    try:
-        r = fresh.get(f"/api/table/{token}")
-        r2 = fresh.post("/api/open", json={})
-    finally:
-        subprocess.run(["chattr", "-i", str(path.parent)], check=True)
-    # The server's folder is at fault, not the request: 503 and one line, never a 500.
-    for resp in (r, r2):
+def test_a_full_disk_is_a_503_with_its_reason_and_nothing_is_applied(
+    site: tuple[TableStore, TestClient, str],
+) -> None:
+    store, client, token = site
+    db = store.saves._writer  # type: ignore[attr-defined]  # the SQLite store's writing connection
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "database or disk is full"
+    refused = client.post("/api/open", json={})
+    table = client.get(f"/api/table/{token}").json()
+    answer = None
+    for _ in range(200):  # moves until one needs a page the "disk" no longer has
+        kind = "step" if table["bot_turn"] else "pass" if table["model"]["task"]["kind"] == "none" else "play"
+        body: dict[str, object] = {"seq": table["seq"]}
+        if kind == "play":
+            body["cards"] = table["model"]["hints"][0]["cards"]
+        answer = client.post(f"/api/table/{token}/{kind}", json=body)
+        if answer.status_code != 200 or answer.json()["model"]["settlement"] is not None:
+            break
+        table = answer.json()
+    db.execute("PRAGMA max_page_count = 1073741823")
+    # The server's disk is at fault, not the request: 503 and one line, never a 500.
+    assert answer is not None
+    for resp in (refused, answer):
         assert resp.status_code == 503, resp.text
         error = resp.json()["error"]
-        assert error["key"] == "web_storage" and "\n" not in error["text"]
+        assert error["key"] == "web_storage" and "\n" not in error["text"] and "full" in error["text"]
+    after = client.get(f"/api/table/{token}").json()
+    assert after["seq"] == table["seq"], "the refused move was applied"

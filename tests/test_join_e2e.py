@@ -35,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     root = tmp_path_factory.mktemp("join")
     store = TableStore(root, load_profile("classic16"), "classic16", seed=5, difficulty="easy")
-    rooms = Rooms(store.store_of(), store.archive, pace_ms=20, away_after=30, seed=5)
+    rooms = Rooms(store.saves, store.archive, pace_ms=20, away_after=30, seed=5)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -47,7 +47,7 @@ class Clock:
 
 def site(root: Path, clock: Clock | None = None, away: float = 30.0) -> tuple[Rooms, TestClient]:
     store = TableStore(root, load_profile("classic16"), "classic16", seed=7, difficulty="easy")
-    rooms = Rooms(store.store_of(), store.archive, pace_ms=0, away_after=away, seed=7)
+    rooms = Rooms(store.saves, store.archive, pace_ms=0, away_after=away, seed=7)
     if clock is not None:
         rooms.clock = clock
     return rooms, TestClient(create_app(store, pace_ms=0, rooms=rooms))

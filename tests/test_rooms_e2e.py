@@ -39,7 +39,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Room
 
     root = tmp_path_factory.mktemp("rooms")
     store = TableStore(root, load_profile("classic16"), "classic16", seed=11, difficulty="easy")
-    rooms = Rooms(store.store_of(), store.archive, pace_ms=30, away_after=AWAY, seed=11)
+    rooms = Rooms(store.saves, store.archive, pace_ms=30, away_after=AWAY, seed=11)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

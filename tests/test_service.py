@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from pdk.app.history import History
 from pdk.app.registry import load_profile
 from pdk.app.service import Archive, TableReason, TableRefused, TableService
-from pdk.app.session import HUMAN, new_session, session_from_dict
+from pdk.app.session import HUMAN, new_session, save_text, session_from_dict, session_from_text
 from pdk.app.store import FileStore, Stored, StoreUnavailable, VersionConflict
 from pdk.app.tables import TableStore
 from pdk.engine.events import DealOver, Event
@@ -207,6 +208,30 @@ def test_a_failed_write_at_each_point_applies_nothing_and_loses_no_record(tmp_pa
     assert sum(t.session.totals) == total and History(history).stats().games == 1
 
 
+def test_two_workers_opening_a_finished_unsettled_deal_at_once_settle_it_once(tmp_path: Path) -> None:
+    """A save whose deal ended before it was archived, read by two processes at once: the
+    first settles it, the second finds the table moved on and reads the settled copy back
+    (not an error on opening, and not a second settlement)."""
+    store = FileStore(tmp_path / "web")
+    t = service(tmp_path, store=store)
+    play_to_last_turn(t)
+    ended = t.session.copy()
+    ended.state.step(ended.auto_move() if ended.state.turn == HUMAN else ended.bot_move())
+    assert ended.state.over and not ended.settled
+    store.save(t.key, save_text(ended), t.version + 1, t.version)  # saved, not yet archived
+    stored = store.load(t.key)
+    assert stored is not None
+    one, two = (
+        TableService(store, t.key, t.archive, session_from_text(stored.data), stored.version) for _ in "12"
+    )
+    one.settle_pending()
+    two.settle_pending()
+    assert one.session.settled and two.session.settled
+    assert one.version == two.version == stored.version + 1
+    assert one.session.totals == two.session.totals
+    assert History(tmp_path / "history.sqlite3").stats().games == 1
+
+
 def test_two_services_on_one_directory_never_both_accept_a_move(tmp_path: Path) -> None:
     first = TableStore(tmp_path, PROFILE, "classic16", seed=3, difficulty="easy")
     second = TableStore(tmp_path, PROFILE, "classic16", seed=3, difficulty="easy")
@@ -369,6 +394,10 @@ def test_every_get_is_one_consistent_snapshot(tmp_path: Path) -> None:
         t.set_auto(True)
         while not t.session.state.over:
             t.step(t.seq)
+            read_so_far = len(seen)
+            deadline = time.monotonic() + 2
+            while len(seen) == read_so_far and time.monotonic() < deadline:
+                time.sleep(0.001)  # the reader gets its turn between moves, however slow it runs
     finally:
         stop.set()
         reader.join()

@@ -219,7 +219,8 @@ def test_requests_are_validated_tokens_checked_bodies_bounded(tmp_path: Path) ->
     # A malformed token in the body is never joined to a path: a new table is opened.
     r = client.post("/api/open", json={"token": "../../../../tmp/x"})
     assert r.status_code == 200 and r.json()["token"] != "../../../../tmp/x"
-    assert {p.name for p in tmp_path.iterdir()} <= {"web", "records", "history.sqlite3"}
+    stores = {"tables.sqlite3", "tables.sqlite3-wal", "tables.sqlite3-shm"}
+    assert {p.name for p in tmp_path.iterdir()} <= {"records", "history.sqlite3", *stores}
 
 
 def test_tables_survive_eviction_and_a_restart(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooling import CHROMIUM_ARGS, LAYOUTS
+from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
 
 from pdk.app.registry import load_profile
 from pdk.app.tables import TableStore
@@ -81,7 +81,7 @@ def page_at(browser: Any, url: str, size: str = "desktop", locale: str = "en-US"
 
 def wait_my_turn(page: Any) -> bool:
     """Wait until the human may act (True) or the settlement shows (False)."""
-    page.wait_for_function(
+    wait_for(page,
         "() => !document.querySelector('[data-testid=hint]').disabled"
         " || !document.querySelector('[data-testid=settlement]').hidden",
         timeout=20_000,
@@ -116,7 +116,7 @@ def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server
             page.click('[data-testid="hint"]')
             assert page.locator('[aria-pressed="true"][data-testid="card"]').count() > 0
             page.click('[data-testid="play"]')
-        page.wait_for_function(
+        wait_for(page,
             f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
             " || document.querySelector('[data-testid=hint]').disabled",
             timeout=10_000,
@@ -138,7 +138,7 @@ def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server
     assert page.locator("#replay-hands .rseat.acting").count() == 1
     page.click("#replay-close")
     page.click('[data-testid="next-deal"]')
-    page.wait_for_function("document.querySelector('[data-testid=settlement]').hidden")
+    wait_for(page, "document.querySelector('[data-testid=settlement]').hidden")
     assert len(hand(page)) == 16
     assert not page.errors
 
@@ -165,7 +165,7 @@ def test_refused_pass_refused_play_keys_and_counter(browser: Any, server: str) -
         assert page.locator('[data-testid="pass"]').is_disabled()
         assert page.locator("#pass-why").inner_text().strip()
         page.keyboard.press("p")
-        page.wait_for_function(
+        wait_for(page,
             "document.querySelector('[data-testid=message]').classList.contains('refused')"
         )
     # An illegal play (two different ranks) is refused with its reason, the hand unchanged.
@@ -177,7 +177,7 @@ def test_refused_pass_refused_play_keys_and_counter(browser: Any, server: str) -
     page.locator('[data-testid="card"]').nth(other).click()  # tap again: unselected
     page.locator('[data-testid="card"]').nth(other).click()
     page.click('[data-testid="play"]')
-    page.wait_for_function(
+    wait_for(page,
         "document.querySelector('[data-testid=message]').textContent.startsWith('Refused')"
     )
     assert "combination" in msg.inner_text() or "beat" in msg.inner_text() or "♠3" in msg.inner_text()
@@ -191,7 +191,7 @@ def test_refused_pass_refused_play_keys_and_counter(browser: Any, server: str) -
     page.keyboard.press("Escape")
     page.keyboard.type("".join(c[0] for c in chosen))
     page.keyboard.press("Enter")
-    page.wait_for_function(
+    wait_for(page,
         f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length === {16 - len(chosen)}"
     )
     assert not page.errors
@@ -203,7 +203,7 @@ def test_reload_resumes_the_same_hand_in_the_chosen_language(browser: Any, serve
     assert wait_my_turn(page)
     page.click('[data-testid="hint"]')
     page.click('[data-testid="play"]')
-    page.wait_for_function("document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < 16")
+    wait_for(page, "document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < 16")
     before = hand(page)
     token = page.evaluate("localStorage.getItem('pdk.token')")
     page.reload()
@@ -211,7 +211,7 @@ def test_reload_resumes_the_same_hand_in_the_chosen_language(browser: Any, serve
     assert hand(page) == before
     assert page.evaluate("localStorage.getItem('pdk.token')") == token
     page.click("#lang-toggle")
-    page.wait_for_function("document.querySelector('[data-testid=play]').textContent === 'Play'")
+    wait_for(page, "document.querySelector('[data-testid=play]').textContent === 'Play'")
     assert "Pass" in page.locator('[data-testid="pass"]').inner_text()
     page.reload()
     page.wait_for_selector('[data-testid="card"]')
@@ -230,7 +230,7 @@ def test_tuo_guan_plays_for_you_until_taken_back_and_ends_with_the_deal(browser:
     assert page.locator('[data-testid="play"]').is_disabled()
     assert "托管中" in page.locator('[data-testid="message"]').inner_text()
     # Nobody clicks: the seat plays by itself.
-    page.wait_for_function(
+    wait_for(page,
         f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {n}", timeout=20_000
     )
     auto.click()  # taken back: the next turn is the player's again
@@ -296,12 +296,12 @@ def test_a_second_tab_moving_the_table_on_is_shown_quietly(browser: Any, server:
     second.wait_for_selector('[data-testid="card"]')
     second.click('[data-testid="hint"]')
     second.click('[data-testid="play"]')
-    second.wait_for_function("document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < 16")
+    wait_for(second, "document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < 16")
     first.bring_to_front()
     first.locator('[data-testid="hand"] [data-testid="card"]').first.click()
     if first.locator('[data-testid="play"]').is_enabled():
         first.click('[data-testid="play"]')
-    first.wait_for_function("document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < 16")
+    wait_for(first, "document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < 16")
     message = first.locator('[data-testid="message"]').inner_text()
     assert "answers move" not in message and "Refused" not in message
     assert hand(first) == hand(second)
@@ -327,13 +327,13 @@ def test_nothing_beats_so_the_page_passes_for_you_and_x_turns_it_off(browser: An
             break
         kind = page.evaluate("() => document.querySelector('[data-testid=play]').disabled")
         if kind:  # nothing beats: wait, the page passes by itself
-            page.wait_for_function("document.querySelector('[data-testid=hint]').disabled", timeout=5_000)
+            wait_for(page, "document.querySelector('[data-testid=hint]').disabled", timeout=5_000)
             passed = True
             break
         before = len(hand(page))
         page.click('[data-testid="hint"]')
         page.click('[data-testid="play"]')
-        page.wait_for_function(
+        wait_for(page,
             f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
         )
     assert passed, "a turn where nothing beats came up and passed by itself"

@@ -7,7 +7,9 @@ scripts in ``benchmarks/`` put ``tests/`` on their path first.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 # Headless Chromium as Debian packages it, run as root on CI, without the background
 # traffic (updates, sync, QUIC) that makes page timings noisy.
@@ -36,3 +38,15 @@ def running_in_group(pgid: int) -> list[int]:
         if int(fields[2]) == pgid and fields[0] != "Z":
             found.append(int(stat.parent.name))
     return found
+
+
+def wait_for(page: Any, expression: str, timeout: float = 30_000) -> None:
+    """Wait until ``expression`` (JavaScript, or an arrow function's text) is true in the
+    page. Polled from here rather than with ``page.wait_for_function``: that one compiles
+    its predicate with ``eval`` inside the page, which the page's Content-Security-Policy
+    (no ``unsafe-eval``) rightly refuses; ``page.evaluate`` goes through the debugger."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not true after {timeout / 1000:g} s: {expression}")
+        page.wait_for_timeout(16)  # about a frame, as Playwright polls

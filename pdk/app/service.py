@@ -22,7 +22,7 @@ and the seat, so a reloaded table continues exactly as it would have.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -33,7 +33,7 @@ from pathlib import Path
 from pdk.app.archive import archive_deal, record_path
 from pdk.app.history import History
 from pdk.app.notation import chosen_play, typed_play
-from pdk.app.session import HUMAN, SaveError, SaveReason, Session, session_from_dict
+from pdk.app.session import HUMAN, SaveError, Session, save_text, session_from_text
 from pdk.app.store import Store, StoreUnavailable, VersionConflict
 from pdk.app.table_model import PlayModel, Said, TableModel, hint_reason, move_play, play_model, table_model
 from pdk.bots import DIFFICULTIES
@@ -152,7 +152,7 @@ class TableService:
         cls, store: Store, key: str, archive: Archive, session: Session, *, hints: bool = True
     ) -> TableService:
         """A new table, saved before it is handed out (``VersionConflict`` if ``key`` exists)."""
-        store.save(key, _dumps(session), 1, None)
+        store.save(key, save_text(session), 1, None)
         return cls(store, key, archive, session, 1, hints)
 
     @classmethod
@@ -163,7 +163,7 @@ class TableService:
         stored = store.load(key)
         if stored is None:
             return None
-        table = cls(store, key, archive, _loads(stored.data), stored.version, hints)
+        table = cls(store, key, archive, session_from_text(stored.data), stored.version, hints)
         table.settle_pending()
         return table
 
@@ -181,7 +181,7 @@ class TableService:
         current = None if stored is None else stored.version
         table = cls(store, key, archive, session, current or 0, hints)
         try:
-            store.save(key, _dumps(session), (current or 0) + 1, current)
+            store.save(key, save_text(session), (current or 0) + 1, current)
         except StoreUnavailable as exc:
             return table, exc.detail
         table.version = (current or 0) + 1
@@ -193,10 +193,13 @@ class TableService:
 
     def settle_pending(self) -> None:
         """A deal that ended in a save written before the archive was (a save of an older
-        pdk, or a crash between the two): archived and settled now, once."""
+        pdk, or a crash between the two): archived and settled now, once. If another
+        process saved the table first (several workers opening it at once), its copy is
+        the one read back (its record and history row are the same facts, counted once)."""
         with self.lock:
             if self.session.state.over and not self.session.settled:
-                self._commit(None, lambda s: ())
+                with contextlib.suppress(TableRefused):
+                    self._commit(None, lambda s: ())
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -218,7 +221,7 @@ class TableService:
         with self.lock:
             stored = self.store.load(self.key)
             if stored is not None and stored.version != self.version:
-                self.session, self.version = _loads(stored.data), stored.version
+                self.session, self.version = session_from_text(stored.data), stored.version
 
     # -- the seat's commands ---------------------------------------------------------------
 
@@ -386,7 +389,7 @@ class TableService:
                 draft.settle()
                 draft.auto_seats = frozenset()
             try:
-                self.store.save(self.key, _dumps(draft), self.version + 1, self.version)
+                self.store.save(self.key, save_text(draft), self.version + 1, self.version)
             except VersionConflict:
                 self._reload()
                 raise TableRefused(TableReason.STALE, seq=-1 if seq is None else seq, now=self.seq) from None
@@ -398,7 +401,7 @@ class TableService:
         if stored is None:
             return
         try:
-            self.session, self.version = _loads(stored.data), stored.version
+            self.session, self.version = session_from_text(stored.data), stored.version
         except SaveError as exc:
             raise StoreUnavailable(exc.message()) from None
 
@@ -456,15 +459,6 @@ def _nothing_beats(s: Session) -> bool:
     )
 
 
-def _dumps(session: Session) -> str:
-    return json.dumps(session.to_dict(), ensure_ascii=False)
-
-
-def _loads(data: str) -> Session:
-    try:
-        return session_from_dict(json.loads(data))
-    except json.JSONDecodeError as exc:
-        raise SaveError(SaveReason.JSON, line=exc.lineno, col=exc.colno) from None
 
 
 __all__ = [

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pdk.app.files import atomic_write, remove_stale_temps
-from pdk.app.limits import RECORD_BYTES, LimitError, loads_json, read_bounded
+from pdk.app.limits import RECORD_BYTES, LimitError, check_length, loads_json, read_bounded
 from pdk.bots import make_bot
 from pdk.bots.hints import hints
 from pdk.engine.combos import Move
@@ -363,15 +363,30 @@ def load_save(path: Path) -> Session:
     file, too big, too deeply nested or holding absurd numbers is a ``SaveError`` like any
     other unreadable save."""
     try:
-        data = loads_json(read_bounded(path, RECORD_BYTES))
+        text = read_bounded(path, RECORD_BYTES)
     except (OSError, UnicodeDecodeError) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise SaveError(SaveReason.CANNOT_READ, detail=detail) from None
     except LimitError as exc:
         raise SaveError(SaveReason.CANNOT_READ, detail=exc) from None
+    return session_from_text(text)
+
+
+def session_from_text(text: str) -> Session:
+    """A save's JSON text (from a file or a store) read back within the same bounds."""
+    try:
+        check_length(text, RECORD_BYTES)
+        data = loads_json(text)
+    except LimitError as exc:
+        raise SaveError(SaveReason.CANNOT_READ, detail=exc) from None
     except json.JSONDecodeError as exc:
         raise SaveError(SaveReason.JSON, line=exc.lineno, col=exc.colno) from None
     return session_from_dict(data)
+
+
+def save_text(session: Session) -> str:
+    """The one way a session becomes its save's text (files and stores alike)."""
+    return json.dumps(session.to_dict(), ensure_ascii=False) + "\n"
 
 
 def move_aside(path: Path) -> Path:
@@ -446,5 +461,7 @@ __all__ = [
     "load_save",
     "move_aside",
     "new_session",
+    "save_text",
     "session_from_dict",
+    "session_from_text",
 ]

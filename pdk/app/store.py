@@ -1,22 +1,27 @@
 """Where tables are kept: one versioned save per key, written only if nobody moved it on.
 
-The table service (``pdk.app.service``) keeps memory equal to disk: it computes a table's
-next state on a copy, asks the store to ``save`` it with the version it started from, and
-swaps the copy in only when the store says it is durable. The version check is what lets
-two processes share a data directory: the second to answer the same move finds the
-version moved on (``VersionConflict``) instead of overwriting the first.
+The table service (``pdk.app.service``) keeps memory equal to the store: it computes a
+table's next state on a copy, asks the store to ``save`` it with the version it started
+from, and swaps the copy in only when the store says it is durable (it would survive a
+``kill -9``). The version check is what lets two processes share a data directory or a
+database: the second to answer the same move finds the version moved on
+(``VersionConflict``) instead of overwriting the first.
 
-``FileStore`` keeps each key in ``<root>/<key>.json`` through the one ``atomic_write``; the
-version is the first field of the file (``{"rev": 12, ...``), so the save stays a plain
-``pdk play`` save that ``load_save`` reads. Its read-check-write runs under an advisory
-``flock`` on ``<root>/.<key>.lock``, which holds across threads and processes alike.
-``open_store`` picks the store for a ``--store`` spec (the file store for now).
+``open_store`` picks the store of ``pdk serve --store``: SQLite in the data directory by
+default (``pdk.app.store_sqlite``, one process), or PostgreSQL (``postgresql://...``,
+``pdk.app.store_postgres``) for several processes or machines serving the same tables.
+``pdk play`` keeps its saves as files: ``FileStore`` keeps each key in ``<root>/<key>.json``
+through the one ``atomic_write``; the version is the first field of the file (``{"rev":
+12, ...``), so the save stays a plain ``pdk play`` save that ``load_save`` reads. Its
+read-check-write runs under an advisory ``flock`` on ``<root>/.<key>.lock``, which holds
+across threads and processes alike.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +50,8 @@ class VersionConflict(StoreError):
 
 
 class StoreUnavailable(StoreError):
-    """The store could not read or write durably (a full disk, a read-only folder)."""
+    """The store could not read or write durably (a full disk, a read-only folder, a
+    database that is down)."""
 
 
 class Store(Protocol):
@@ -61,10 +67,20 @@ class Store(Protocol):
 
     def keys(self) -> list[str]: ...
 
+    def versions(self, keys: list[str]) -> dict[str, int]:
+        """The stored versions of those of ``keys`` that exist, without their saves (cheap:
+        what a server sharing the store checks its cached tables against, and what
+        ``pdk.app.changes`` polls)."""
+        ...
+
+    def expire(self, idle_seconds: float) -> list[str]:
+        """Delete the keys nobody saved for ``idle_seconds``; the keys deleted."""
+        ...
+
     def close(self) -> None: ...
 
 
-_REV = re.compile(r'\{"rev": (\d{1,18}), ')
+_REV = re.compile(r'\{"rev": (\d{1,18})(?:, |(?=\}))')  # a lone {"rev": 1} is the save {}
 _KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -97,10 +113,6 @@ class FileStore:
             raise StoreUnavailable(_oserror(exc)) from None
         return _split(text)
 
-    def version(self, key: str) -> int | None:
-        stored = self.load(key)
-        return None if stored is None else stored.version
-
     def save(self, key: str, data: str, version: int, expected: int | None) -> None:
         if not data.startswith("{"):
             raise ValueError("a save is a JSON object")
@@ -126,6 +138,28 @@ class FileStore:
             return sorted(p.stem for p in self.root.glob("*.json") if _KEY.fullmatch(p.stem))
         except OSError:
             return []
+
+    def versions(self, keys: list[str]) -> dict[str, int]:
+        found = {key: self._current(self.path(key)) for key in keys}
+        return {key: v for key, v in found.items() if v is not None}
+
+    def expire(self, idle_seconds: float) -> list[str]:
+        """The files not written for ``idle_seconds`` (their modification time) deleted."""
+        cutoff = time.time() - idle_seconds
+        gone = []
+        for key in self.keys():
+            with self._locked(key):  # looked at again under the lock: a save may just have landed
+                path = self.path(key)
+                try:
+                    if path.stat().st_mtime >= cutoff:
+                        continue
+                    path.unlink()
+                except FileNotFoundError:
+                    continue
+                except OSError as exc:
+                    raise StoreUnavailable(_oserror(exc)) from None
+            gone.append(key)
+        return gone
 
     def close(self) -> None:
         return None
@@ -171,13 +205,35 @@ def _split(text: str) -> Stored:
     return Stored(int(m.group(1)), "{" + text[m.end() :])
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
 def open_store(spec: str | None, data_dir: Path) -> Store:
-    """The store for ``--store`` (``None``: files in ``data_dir/web``)."""
-    del spec  # one kind of store so far: the files
-    return FileStore(data_dir / "web")
+    """The store ``spec`` names: None or ``sqlite`` is SQLite in ``data_dir``
+    (``tables.sqlite3``, WAL), ``sqlite:PATH`` another file, ``postgresql://...`` a
+    PostgreSQL database (the ``postgres`` extra). The web saves of earlier versions
+    (``data_dir/web/*.json``) are moved into it once. ``StoreUnavailable`` (with the
+    reason) when it cannot open."""
+    from pdk.app.store_migrate import import_json_saves
+
+    store: Store
+    if spec is not None and spec.startswith(POSTGRES_SCHEMES):
+        from pdk.app.store_postgres import PostgresStore
+
+        store = PostgresStore(spec)
+    elif spec is None or spec == "sqlite" or spec.startswith("sqlite:"):
+        from pdk.app.store_sqlite import SqliteStore
+
+        path = data_dir / "tables.sqlite3" if spec in (None, "sqlite") else Path(spec.removeprefix("sqlite:"))
+        store = SqliteStore(path)
+    else:
+        raise StoreUnavailable(f"unknown store {spec!r}: sqlite, sqlite:PATH or postgresql://...")
+    import_json_saves(store, FileStore(data_dir / "web"))
+    return store
 
 
 __all__ = [
+    "POSTGRES_SCHEMES",
     "FileStore",
     "Store",
     "StoreError",

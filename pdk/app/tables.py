@@ -1,18 +1,23 @@
 """The browser tables: one table service (``pdk.app.service``) per token, kept in a store.
 
 ``pdk serve`` keeps each browser's game under an unguessable token the page holds. The
-store (``pdk.app.store``) is the truth: every change is written there, with its version,
-before it is acknowledged, so a reload, a closed tab, a restarted server or a second
-server on the same ``--save-dir`` continues the same position, and two servers never
-both accept one move. Only ``max_live`` tables stay in memory (least recently used first
-out, never the one just asked for); the others live in the store only, and a table read
-back is always the store's newest copy.
+store (``pdk.app.store``: SQLite in the data directory by default, or PostgreSQL) is the
+truth: every change is written there, with its version, before it is acknowledged, so a
+reload, a closed tab, a restarted server or a second server on the same store continues
+the same position, and two servers never both accept one move. Only ``max_live`` tables
+stay in memory (least recently used first out, never the one just asked for); the others
+live in the store only, and a table read back is always the store's newest copy. With
+``shared`` (several processes serving one store, ``pdk serve --workers``) a cached table
+is checked against the stored version (its number alone) whenever it is asked for, so a
+page is never shown a table another worker has moved on. Tables nobody moved for a while
+are cleared (``expire``).
 
 A token is checked against ``TOKEN`` before it is ever given to the store.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 import threading
@@ -30,6 +35,7 @@ from pdk.engine.profile import Profile
 # 24 random bytes in URL-safe base64 (``secrets.token_urlsafe(24)``): 32 characters.
 TOKEN_PATTERN = r"^[A-Za-z0-9_-]{32}$"
 TOKEN = re.compile(TOKEN_PATTERN)
+_log = logging.getLogger(__name__)
 
 
 def new_token() -> str:
@@ -50,7 +56,8 @@ class TableStore:
     seed: int | None = None
     max_live: int = 256
     difficulty: str = "normal"
-    store: Store | None = None
+    store: Store | None = None  # None: SQLite in ``root`` (``open_store``)
+    shared: bool = False  # other processes write the same store: check versions on every get
     _live: OrderedDict[str, TableService] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     # The version each evicted table had: a copy read from the store before that version
@@ -63,13 +70,10 @@ class TableStore:
         self.archive = Archive(self.root / "records", History(self.root / "history.sqlite3"))
 
     @property
-    def _store(self) -> Store:
-        assert self.store is not None
-        return self.store
-
-    def store_of(self) -> Store:
+    def saves(self) -> Store:
         """The store the tables are kept in (rooms keep theirs there too, under their own keys)."""
-        return self._store
+        assert self.store is not None  # set in __post_init__
+        return self.store
 
     def path(self, token: str) -> Path:
         """The file of ``token`` in a file store."""
@@ -82,27 +86,56 @@ class TableStore:
     def create(self, difficulty: str | None = None) -> TableService:
         diff = difficulty if difficulty in DIFFICULTIES else self.difficulty
         session = new_session(self.profile, self.variant, diff, self.seed)
-        table = TableService.create(self._store, new_token(), self.archive, session)
+        table = TableService.create(self.saves, new_token(), self.archive, session)
         return self._keep(table)
 
     def get(self, token: str) -> TableService | None:
-        """The table of ``token``: the live one, else the store's newest copy; None if there
-        is none (or the token is malformed, or its save cannot be read: a file save is then
-        moved aside). ``StoreUnavailable`` when the store cannot be read."""
+        """The table of ``token``: the live one (``shared``: once checked against the stored
+        version), else the store's newest copy; None if there is none (or the token is
+        malformed, or its save cannot be read: a file save is then moved aside, a database
+        row left as it is). ``StoreUnavailable`` when the store cannot be read."""
         if not valid_token(token):
             return None
         with self._lock:
             table = self._live.get(token)
             if table is not None:
                 self._live.move_to_end(token)
-                return table
         try:
-            table = TableService.open(self._store, token, self.archive)
-        except SaveError:
+            if table is not None:
+                return table if not self.shared else self._current(table)
+            table = TableService.open(self.saves, token, self.archive)
+        except SaveError as exc:
+            self._forget([token])
             if isinstance(self.store, FileStore):
                 move_aside(self.store.path(token))
+            else:
+                _log.warning("table %s: its save cannot be read (%s)", token, exc)
             return None
         return None if table is None else self._keep(table)
+
+    def _current(self, table: TableService) -> TableService | None:
+        """The cached ``table`` as the store has it now: read again only if another process
+        moved it on (asked by version alone), None if it was cleared meanwhile."""
+        stored = self.saves.versions([table.key]).get(table.key)
+        if stored is None:
+            self._forget([table.key])
+            return None
+        if stored != table.version:
+            table.refresh()
+        return table
+
+    def expire(self, idle_seconds: float) -> list[str]:
+        """Clear the tables nobody moved for ``idle_seconds``; their tokens. A page that
+        comes back with one of them is told so and given a new table."""
+        gone = self.saves.expire(idle_seconds)
+        self._forget(gone)
+        return gone
+
+    def _forget(self, tokens: list[str]) -> None:
+        with self._lock:
+            for token in tokens:
+                self._live.pop(token, None)
+                self._evicted.pop(token, None)
 
     def _keep(self, table: TableService) -> TableService:
         """Cache ``table`` (or the copy another request cached first: both act through the

@@ -94,7 +94,11 @@ class GameRecord:
 
     @classmethod
     def of(cls, state: GameState, seed: int | None = None, **meta: Any) -> GameRecord:
-        return cls(state.profile, state.deal, seed, tuple(state.history), dict(meta))
+        record = cls(state.profile, state.deal, seed, tuple(state.history), dict(meta))
+        # The state played is the replay's end: its settlement is known without replaying
+        # the deal again (a table saved after every move would otherwise replay it each time).
+        record.__dict__["settlement"] = state.settlement() if state.over else None
+        return record
 
     @cached_property
     def _final(self) -> GameState:

@@ -5,16 +5,22 @@ answer is the events it made happen plus the human seat's table (``SeatTable``, 
 ``TableModel`` rendered in the page's language by ``pdk.text``), so the browser only ever
 learns what that seat may see; the deal's full record (every hand face up) is served only
 once it is over, for the replay view. The page sends cards as the player typed or tapped
-them; the service reads them. Requests are pydantic models that refuse unknown fields,
-bodies are capped at ``MAX_BODY`` bytes, tokens are matched against a strict pattern
-before the store is asked, a refused action (illegal, stale, out of turn) answers 409 with
-the reason and the unchanged table, and a write the store could not make answers 503 with
-its reason in one line, nothing applied.
+them; the service reads them. Requests are strict pydantic models that refuse unknown
+fields, bodies are capped at ``MAX_BODY`` bytes and every answer carries the headers of
+``pdk.web.guard``, tokens are matched against a strict pattern before the store is asked,
+a refused action (illegal, stale, out of turn) answers 409 with the reason and the
+unchanged table, and a write the store could not make answers 503 with its reason in one
+line, nothing applied. Opening tables is rate-limited per address, hard bots think in a
+queue, and idle tables are cleared (``WebLimits``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib.resources import files
 from typing import Annotated, Any, Literal
 
@@ -24,24 +30,28 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pdk.app.notation import one_card
 from pdk.app.rooms import Rooms
 from pdk.app.rules_in_words import sections
 from pdk.app.service import Reply, SeatTable, TableService
 from pdk.app.session import HUMAN
-from pdk.app.store import StoreUnavailable
+from pdk.app.store import StoreError
 from pdk.app.table_model import card_name, play_model, seat_name, settlement_model
-from pdk.app.tables import TOKEN_PATTERN, TableStore
+from pdk.app.tables import TOKEN_PATTERN, TableStore, valid_token
 from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import cards_of
 from pdk.engine.events import BaoDan, BombStands, DealOver, Event, Passed, Played, PlayerOut, TrickWon
 from pdk.text.catalog import MESSAGES, Lang, LocalizedError, tr
+from pdk.web.guard import Busy, RateLimit, ThinkingQueue, guarded
 from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
 
 MAX_BODY = 4096
 STATIC = files("pdk.web") / "static"
+_log = logging.getLogger(__name__)
 LangQ = Annotated[Literal["en", "zh"], Query()]
 TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
 CardStr = Annotated[str, Field(max_length=3), AfterValidator(one_card)]  # read by the service's notation
@@ -66,7 +76,8 @@ Difficulty = Annotated[str, AfterValidator(_difficulty)]
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a number is a JSON number ({"seq": true} and {"seq": "0"} are refused)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class OpenBody(_Body):
@@ -210,57 +221,46 @@ def replay_json(table: TableService, lang: Lang) -> dict[str, Any]:
 # -- the app ----------------------------------------------------------------------------------
 
 
-def body_limit(app: Any, limit: int = MAX_BODY) -> Any:
-    """ASGI middleware: a request body over ``limit`` bytes is answered 413, whether it
-    says its length or streams it."""
+@dataclass(frozen=True)
+class WebLimits:
+    """The bounds of one server (``pdk serve``'s options; see ``pdk.web.guard``)."""
 
-    async def guarded(
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
-        if scope["type"] != "http":
-            await app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _too_large(send)
-            return
-        seen = 0
-
-        async def counted() -> MutableMapping[str, Any]:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                raise _TooLarge
-            return message
-
-        try:
-            await app(scope, counted, send)
-        except _TooLarge:
-            await _too_large(send)
-
-    return guarded
+    max_body: int = MAX_BODY
+    hosts: frozenset[str] | None = None  # Host names accepted (None: any; loopback: its names)
+    opens_per_minute: float = 30  # new tables per client address (0: no limit)
+    hard_slots: int = 1  # hard bots thinking at once in this process
+    idle_seconds: float = 14 * 86400  # a table nobody moved for this long is cleared (0: never)
 
 
-class _TooLarge(Exception):
-    pass
+def idle_text(seconds: float, lang: Lang) -> str:
+    """How long a table may stay idle, in the page's words (``--idle-hours``)."""
+    days, hours = seconds / 86400, seconds / 3600
+    if days >= 1:
+        return tr("web_age_day" if days == 1 else "web_age_days", lang, n=f"{days:g}")
+    if hours >= 1:
+        return tr("web_age_hour" if hours == 1 else "web_age_hours", lang, n=f"{hours:g}")
+    return tr("web_age_seconds", lang, n=f"{seconds:g}")
 
 
-async def _too_large(send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
-    body = b'{"error":{"key":"web_too_large","text":"Request too large."}}'
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 413, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-
-def create_app(store: TableStore, pace_ms: int = 700, rooms: Rooms | None = None) -> Any:
+def create_app(
+    store: TableStore, pace_ms: int = 700, limits: WebLimits | None = None, rooms: Rooms | None = None
+) -> Any:
     """The app for one store; ``pace_ms`` is how long the page shows each bot move.
     ``rooms`` are the tables for friends (by default kept in the same store)."""
     from pdk.web.rooms_api import mount_rooms  # it renders tables with this module's JSON
 
-    app = FastAPI(title="pdk", docs_url=None, redoc_url=None, openapi_url=None)
+    bounds = limits or WebLimits()
+    opens = RateLimit(bounds.opens_per_minute)
+    thinking = ThinkingQueue(bounds.hard_slots)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(_sweep(store, bounds.idle_seconds)) if bounds.idle_seconds else None
+        yield
+        if sweeper is not None:
+            sweeper.cancel()
+
+    app = FastAPI(title="pdk", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # phones on slow links: 32 KB -> 11 KB
 
     def refused(exc: LocalizedError, table: TableService, lang: Lang, status: int = 409) -> JSONResponse:
@@ -271,8 +271,10 @@ def create_app(store: TableStore, pace_ms: int = 700, rooms: Rooms | None = None
     def missing(lang: Lang) -> JSONResponse:
         return JSONResponse({"error": {"key": "web_no_table", "text": tr("web_no_table", lang)}}, 404)
 
-    def acted(token: str, lang: Lang, command: Callable[[TableService], Reply]) -> Response:
-        table = store.get(token)
+    def acted(
+        token: str, lang: Lang, command: Callable[[TableService], Reply], found: TableService | None = None
+    ) -> Response:
+        table = found or store.get(token)
         if table is None:
             return missing(lang)
         try:
@@ -280,6 +282,7 @@ def create_app(store: TableStore, pace_ms: int = 700, rooms: Rooms | None = None
         except LocalizedError as exc:  # IllegalPlay, CardParseError, InputError, TableRefused
             return refused(exc, table, lang)
         return JSONResponse(table_json(reply.table, lang, pace_ms, reply.events))
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         # Said in the player's words: which part of the request is wrong, never pydantic's
@@ -295,22 +298,25 @@ def create_app(store: TableStore, pace_ms: int = 700, rooms: Rooms | None = None
             {"error": {"key": "web_bad_request", "text": tr("web_bad_request", lang, detail=detail)}}, 422
         )
 
-    def unavailable(request: Request, detail: str) -> JSONResponse:
-        # The server's own storage, not the request, is at fault (read-only, full, gone):
-        # 503 with the reason in one line; nothing was applied.
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         lang: Lang = "zh" if request.query_params.get("lang") == "zh" else "en"
-        error = {"key": "web_storage", "text": tr("web_storage", lang, detail=" ".join(detail.split()))}
-        return JSONResponse({"error": error}, 503)
+        key = {404: "web_not_found", 405: "web_method"}.get(exc.status_code)
+        text = tr(key, lang) if key else tr("web_bad_request", lang, detail=str(exc.detail))
+        error = {"key": key or "web_bad_request", "text": text}
+        return JSONResponse({"error": error}, exc.status_code, headers=exc.headers)
 
     @app.exception_handler(OSError)
-    async def storage(request: Request, exc: OSError) -> JSONResponse:
-        return unavailable(request, exc.strerror or type(exc).__name__)
+    @app.exception_handler(StoreError)
+    async def storage(request: Request, exc: Exception) -> JSONResponse:
+        # The server's own folder or database, not the request, is at fault (read-only,
+        # full, stopped): 503 with the reason in one line, and the stored table untouched.
+        lang: Lang = "zh" if request.query_params.get("lang") == "zh" else "en"
+        detail = (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
+        error = {"key": "web_storage", "text": tr("web_storage", lang, detail=detail.splitlines()[0])}
+        return JSONResponse({"error": error}, 503, headers={"Retry-After": "5"})
 
-    @app.exception_handler(StoreUnavailable)
-    async def store_down(request: Request, exc: StoreUnavailable) -> JSONResponse:
-        return unavailable(request, exc.detail)
-
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
 
@@ -340,12 +346,23 @@ def create_app(store: TableStore, pace_ms: int = 700, rooms: Rooms | None = None
         return labels(lang)
 
     @app.post("/api/open")
-    def open_table(body: OpenBody, lang: LangQ = "en") -> Response:
-        """Resume the table of ``token`` if there is one, else start a new one."""
+    def open_table(request: Request, body: OpenBody, lang: LangQ = "en") -> Response:
+        """Resume the table of ``token`` if there is one, else start a new one (at most
+        ``opens_per_minute`` per client address); a token that names no table any more was
+        cleared as idle, and the player is told so."""
         table = store.get(body.token) if body.token else None
-        if table is None:
-            table = store.create(body.difficulty)
-        return JSONResponse(table_json(table.snapshot(), lang, pace_ms))
+        if table is not None:
+            return JSONResponse(table_json(table.snapshot(), lang, pace_ms))
+        wait = opens.wait(request.client.host if request.client else "-")
+        if wait:
+            s = max(1, round(wait))
+            err = {"key": "web_slow_down", "text": tr("web_slow_down", lang, s=s)}
+            return JSONResponse({"error": err}, 429, headers={"Retry-After": str(s)})
+        answer = table_json(store.create(body.difficulty).snapshot(), lang, pace_ms)
+        if body.token and valid_token(body.token) and bounds.idle_seconds:
+            age = idle_text(bounds.idle_seconds, lang)
+            answer["notice"] = {"key": "web_expired", "text": tr("web_expired", lang, age=age)}
+        return JSONResponse(answer)
 
     @app.get("/api/table/{token}")
     def get_table(token: TokenP, lang: LangQ = "en") -> Response:
@@ -379,8 +396,22 @@ def create_app(store: TableStore, pace_ms: int = 700, rooms: Rooms | None = None
         return acted(token, lang, lambda t: t.pass_turn(body.seq))
 
     @app.post("/api/table/{token}/step")
-    def step(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
-        return acted(token, lang, lambda t: t.step(body.seq))
+    async def step(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
+        """A move of the machine; hard bots wait for a thinking slot (off the threads) first."""
+        table = await run_in_threadpool(store.get, token)
+        if table is None:
+            return missing(lang)
+
+        async def move() -> Response:
+            return await run_in_threadpool(acted, token, lang, lambda t: t.step(body.seq), table)
+
+        if table.session.difficulty != "hard":
+            return await move()
+        try:
+            return await thinking.run(move)
+        except Busy:
+            err = {"key": "web_busy", "text": tr("web_busy", lang)}
+            return JSONResponse({"error": err}, 503, headers={"Retry-After": "2"})
 
     @app.post("/api/table/{token}/auto")
     def auto(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
@@ -423,10 +454,24 @@ def create_app(store: TableStore, pace_ms: int = 700, rooms: Rooms | None = None
     add_review_routes(app, store)
     add_puzzle_routes(app)
     if rooms is None:
-        rooms = Rooms(store.store_of(), store.archive, pace_ms=pace_ms, seed=store.seed)
+        rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)
     mount_rooms(app, rooms)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    return body_limit(app)
+    return guarded(app, bounds.max_body, bounds.hosts)
 
 
-__all__ = ["MAX_BODY", "create_app", "labels", "rendered", "replay_json", "table_json"]
+async def _sweep(store: TableStore, idle_seconds: float) -> None:
+    """Clear the idle tables now and then (every tenth of the age, at most hourly)."""
+    every = min(3600.0, max(1.0, idle_seconds / 10))
+    while True:
+        try:
+            gone = await run_in_threadpool(store.expire, idle_seconds)
+        except StoreError as exc:
+            _log.warning("idle tables not cleared: %s", exc)
+        else:
+            if gone:
+                _log.info("%d idle tables cleared", len(gone))
+        await asyncio.sleep(every)
+
+
+__all__ = ["MAX_BODY", "WebLimits", "create_app", "labels", "rendered", "replay_json", "table_json"]

@@ -12,8 +12,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_over": ("The deal is over: start the next deal.", "本局已结束：请开始下一局。"),
     "web_no_table": ("No such table (it may have been removed).", "没有这张牌桌（可能已被删除）。"),
     "web_storage": (
-        "The server cannot keep tables in its folder ({detail}); nothing was changed.",
-        "服务器无法在其文件夹中保存牌桌（{detail}）；未做任何更改。",
+        "The server cannot keep tables just now ({detail}); nothing was changed.",
+        "服务器暂时无法保存牌桌（{detail}）；未做任何更改。",
+    ),
+    "web_expired": (
+        "Your earlier table was left idle for more than {age} and was cleared: this is a new one.",
+        "你之前的牌桌闲置超过 {age}，已被清除：这是一张新牌桌。",
+    ),
+    "web_age_day": ("{n} day", "{n} 天"),
+    "web_age_days": ("{n} days", "{n} 天"),
+    "web_age_hour": ("{n} hour", "{n} 小时"),
+    "web_age_hours": ("{n} hours", "{n} 小时"),
+    "web_age_seconds": ("{n} s", "{n} 秒"),
+    "web_slow_down": (
+        "Too many new tables from your address: try again in {s} s.",
+        "你的地址开桌过于频繁：请 {s} 秒后再试。",
+    ),
+    "web_busy": ("The server is busy: try again in a moment.", "服务器繁忙：请稍后再试。"),
+    "web_not_found": ("No such page or action.", "没有这个页面或操作。"),
+    "web_method": ("That method is not allowed here.", "此处不允许该请求方法。"),
+    "web_bad_host": (
+        "This server answers only to its own address, not to {host}.",
+        "本服务器只接受发往其自身地址的请求，不接受 {host}。",
+    ),
+    "web_timeout": ("The request took too long to arrive.", "请求传输超时。"),
+    "web_too_many_connections": (
+        "Too many connections from your address at once.",
+        "你的地址同时打开的连接过多。",
     ),
     "web_too_large": ("Request too large.", "请求过大。"),
     "web_bad_request": ("Bad request: {detail}", "请求无效：{detail}"),
@@ -149,4 +174,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "同一网络中的手机请打开 {url}（或扫描下方二维码）；点“和朋友玩”开房间。",
     ),
     "serve_failed": ("cannot serve: {detail}", "无法启动服务：{detail}"),
+    "serve_workers_sqlite": (
+        "--workers {n} needs --store postgresql://...: the SQLite store serves one process.",
+        "--workers {n} 需要 --store postgresql://...：SQLite 只能供一个进程使用。",
+    ),
+    "serve_store": ("cannot open the store: {detail}", "无法打开存储：{detail}"),
 }

@@ -99,11 +99,16 @@ async function open() {
   const difficulty = store.getItem("pdk.difficulty") || undefined;
   let { data } = await api("open", token ? { token, difficulty } : { difficulty });
   store.setItem("pdk.token", data.token);
+  const notice = data.notice; // the old table was cleared as idle: said over the new one
   if (data.auto_pass !== autoPass) {
     const synced = await api(`table/${data.token}/settings`, { auto_pass: autoPass });
     if (synced.ok) data = synced.data;
   }
   show(data);
+  if (notice) {
+    note = { text: notice.text, refused: false };
+    render();
+  }
 }
 
 function show(data, keepNote = false) {
