@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooling import CHROMIUM_ARGS, LAYOUTS
+from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
 
 from pdk.app.registry import load_profile
 from pdk.app.rooms import Rooms
@@ -158,14 +158,13 @@ def test_people_play_whole_deals_to_the_settlement(
         g.wait_for_selector('[data-testid="seat-name"]')
     watcher = person(browser, watch, "portrait")
     # everyone has sat down before the host deals
-    host.wait_for_function(
-        f"document.querySelectorAll('.invite [data-testid=invite-link]').length === {3 - people}"
+    wait_for(host, f"document.querySelectorAll('.invite [data-testid=invite-link]').length === {3 - people}"
     )
     host.click('[data-testid="start-room"]')
     pages = [host, *guests]
     for p in pages:
         p.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
-    watcher.wait_for_function("document.querySelector('#deal').textContent !== ''")
+    wait_for(watcher, "document.querySelector('#deal').textContent !== ''")
     # each seat's name inside its seat; the host sees the guests' names at their seats
     names = host.locator('.felt [data-testid="seat-name"]').all_inner_texts()
     assert len(names) == 2 and ("computer" in " ".join(names)) == (people == 2)
@@ -193,7 +192,7 @@ def test_a_closed_page_goes_to_auto_and_comes_back_from_another_device(
     host, links, _watch = host_room(browser, base)
     guest = person(browser, links[0], "portrait")
     guest.wait_for_selector('[data-testid="seat-name"]')
-    host.wait_for_function("document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")
+    wait_for(host, "document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")
     host.click('[data-testid="start-room"]')
     guest.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
     guest.context.close()  # the tab is gone
@@ -206,8 +205,7 @@ def test_a_closed_page_goes_to_auto_and_comes_back_from_another_device(
     assert again.locator('[data-testid="hand"] [data-testid="card"]').count() > 0
     # the seat link opened twice at once: the second device is told why
     third = person(browser, links[0], "portrait")
-    third.wait_for_function(
-        "document.querySelector('[data-testid=message]').textContent.includes('another device')"
+    wait_for(third, "document.querySelector('[data-testid=message]').textContent.includes('another device')"
     )
     for p in (host, again, third):
         p.context.close()
@@ -220,7 +218,7 @@ def test_a_turn_time_running_out_puts_the_seat_in_auto_for_all_to_see(
     host, links, _watch = host_room(browser, base, turn_time="15")
     guest = person(browser, links[0])
     guest.wait_for_selector('[data-testid="seat-name"]')
-    host.wait_for_function("document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")
+    wait_for(host, "document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")
     host.click('[data-testid="start-room"]')
     host.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
     guest.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
@@ -231,8 +229,7 @@ def test_a_turn_time_running_out_puts_the_seat_in_auto_for_all_to_see(
     # whoever it was takes the seat back with the 托管 button
     mine = next(p for p in (host, guest) if p.get_attribute('[data-testid="auto"]', "aria-pressed") == "true")
     mine.click('[data-testid="auto"]')
-    mine.wait_for_function(
-        "document.querySelector('[data-testid=auto]').getAttribute('aria-pressed') === 'false'",
+    wait_for(mine, "document.querySelector('[data-testid=auto]').getAttribute('aria-pressed') === 'false'",
         timeout=10_000,
     )
     for p in (host, guest):

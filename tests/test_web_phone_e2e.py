@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 import test_web_e2e as base
-from tooling import LAYOUTS
+from tooling import LAYOUTS, wait_for
 
 from pdk.app.registry import load_profile
 from pdk.app.rules_in_words import sections
@@ -55,8 +55,7 @@ def phone(browser: Any, url: str, size: tuple[int, int], locale: str = "en-US", 
 
 def settled(page: Any) -> None:
     """Wait until the hand's cards have been dealt (their deal animation is over)."""
-    page.wait_for_function(
-        "document.querySelector('[data-testid=hand]').getAnimations({subtree: true}).length === 0"
+    wait_for(page, "document.querySelector('[data-testid=hand]').getAnimations({subtree: true}).length === 0"
     )
 
 
@@ -68,8 +67,7 @@ def play_one(page: Any) -> None:
     else:
         page.click('[data-testid="hint"]')
         page.click('[data-testid="play"]')
-    page.wait_for_function(
-        f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
+    wait_for(page, f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
         " || document.querySelector('[data-testid=hint]').disabled",
         timeout=10_000,
     )
@@ -108,8 +106,7 @@ def test_tapping_pass_before_the_pages_own_pass_never_stalls_the_table(browser: 
             seq = len(hand(page))
             raced += 1
             # The table goes on: the bots move and it is the player's turn again (or over).
-            page.wait_for_function(
-                "() => !document.querySelector('[data-testid=hint]').disabled"
+            wait_for(page, "() => !document.querySelector('[data-testid=hint]').disabled"
                 " || !document.querySelector('[data-testid=settlement]').hidden",
                 timeout=8_000,
             )
@@ -204,12 +201,14 @@ def test_plays_move_unless_reduced_motion_and_thinking_dots_exist(browser: Any, 
     assert {"dots", "deal-in", "from-prev", "from-next", "from-you", "bomb", "clear-trick"} <= set(names)
     assert wait_my_turn(page)
     play_one(page)
-    anim = page.wait_for_function(MOVING).json_value()
+    wait_for(page, MOVING)
+    anim = page.evaluate(MOVING)
     assert anim.startswith("from-")
     still = phone(browser, server, LAYOUTS["portrait"], reduced_motion="reduce")
     assert wait_my_turn(still)
     play_one(still)
-    assert still.wait_for_function(MOVING).json_value() == "none"
+    wait_for(still, MOVING)
+    assert still.evaluate(MOVING) == "none"
 
 
 def test_sounds_are_off_until_turned_on_and_the_choice_is_kept(browser: Any, server: str) -> None:
@@ -228,7 +227,7 @@ def test_sounds_are_off_until_turned_on_and_the_choice_is_kept(browser: Any, ser
     page.click("#menu-close")
     if wait_my_turn(page):
         play_one(page)
-        page.wait_for_function("!!document.body.dataset.sound", timeout=10_000)
+        wait_for(page, "!!document.body.dataset.sound", timeout=10_000)
     page.reload()
     page.wait_for_selector('[data-testid="card"]')
     page.click('[data-testid="menu"]')
@@ -243,10 +242,10 @@ def test_sounds_are_off_until_turned_on_and_the_choice_is_kept(browser: Any, ser
 def test_settlement_shows_every_hand_and_keeps_the_header_in_reach(browser: Any, server: str) -> None:
     page = phone(browser, server, LAYOUTS["portrait"])
     assert wait_my_turn(page)
-    play_one(page)  # a computer player moves after this: a new level waits for the next deal
+    play_one(page)
+    assert wait_my_turn(page)  # the computer players have moved: a new level waits for the next deal
     page.locator("#difficulty").select_option("hard")
-    page.wait_for_function(
-        "document.querySelector('[data-testid=message]').textContent.includes('next deal')"
+    wait_for(page, "document.querySelector('[data-testid=message]').textContent.includes('next deal')"
     )
     assert "(next deal)" in page.locator("#difficulty option:checked").inner_text()
     play_out(page)
@@ -265,7 +264,7 @@ def test_settlement_shows_every_hand_and_keeps_the_header_in_reach(browser: Any,
         )
         assert hit, f"{sel} is covered by the settlement"
     page.click("#lang-toggle")
-    page.wait_for_function("document.querySelector('[data-testid=next-deal]').textContent === '下一局'")
+    wait_for(page, "document.querySelector('[data-testid=next-deal]').textContent === '下一局'")
     assert not page.errors
 
 
@@ -284,7 +283,7 @@ def test_replay_shows_the_play_to_beat_who_won_and_plays_itself(browser: Any, se
     page.click('[data-testid="replay-auto"]')
     title = page.locator("#replay-title")
     first = title.inner_text()
-    page.wait_for_function(f"document.querySelector('#replay-title').textContent !== {json.dumps(first)}")
+    wait_for(page, f"document.querySelector('#replay-title').textContent !== {json.dumps(first)}")
     page.click('[data-testid="replay-auto"]')  # stop; then step to the end
     while page.locator("#replay-next").is_enabled():
         page.click("#replay-next")
@@ -418,7 +417,7 @@ def test_a_refused_play_says_why_and_the_console_stays_clean(browser: Any, serve
     cards.first.tap()
     cards.last.tap()
     page.click('[data-testid="play"]')
-    page.wait_for_function("document.querySelector('[data-testid=message]').textContent.length > 0")
+    wait_for(page, "document.querySelector('[data-testid=message]').textContent.length > 0")
     said = page.locator('[data-testid="message"]').inner_text()
     assert said and len(hand(page)) == len(ranks)  # refused, with its reason; nothing played
     assert not [m for m in logged if "409" in m or "Failed to load" in m], logged

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tooling import CHROMIUM_ARGS
+from tooling import CHROMIUM_ARGS, wait_for
 
 from pdk.app.puzzles import Puzzle
 from pdk.app.registry import load_profile
@@ -115,7 +115,7 @@ def test_the_review_view_and_the_numbers_toggle_in_chromium(
         page.wait_for_selector('[data-testid="card"]')
         toggle = page.locator('[data-testid="numbers-toggle"]')
         assert toggle.get_attribute("aria-pressed") == "false"  # off by default
-        page.wait_for_function("() => !document.querySelector('[data-testid=hint]').disabled", timeout=20_000)
+        wait_for(page, "() => !document.querySelector('[data-testid=hint]').disabled", timeout=20_000)
         page.click('[data-testid="menu"]')  # the switch sits in the ☰ menu with the others
         toggle.click()
         page.click("#menu-close")
