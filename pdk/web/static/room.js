@@ -30,6 +30,16 @@ if (!client) {
   sessionStorage.setItem("pdk.client", client);
 }
 
+// One id per person (kept in this browser across rooms): the server keeps each deal in
+// its history under it, and shows this person's record to whoever holds it, only.
+let person = store.getItem("pdk.person");
+if (!person || !/^[A-Za-z0-9_-]{32}$/.test(person)) {
+  const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  person = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => abc[b % 64]).join("");
+  store.setItem("pdk.person", person);
+}
+let recordDeal = null; // the deal whose settlement last asked for this person's record
+
 function fill(template, params = {}) {
   return template.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, k, fmt) => {
     const v = params[k];
@@ -94,6 +104,7 @@ $("#room-form").addEventListener("submit", async (e) => {
     difficulty: $("#f-difficulty").value,
     turn_time: Number($("#f-turn").value || 0),
     name,
+    person,
   };
   const { ok, data } = await api("rooms", body);
   if (!ok) { $("#form-error").textContent = data.error?.text ?? t("error"); return; }
@@ -128,7 +139,7 @@ async function enter() {
     const first = await api(`room/${roomId}?key=${key}`);
     if (!first.ok) { fail(first.data); return; }
     const mine = first.data.seats[first.data.you];
-    const body = { key, client };
+    const body = { key, client, person };
     if (!mine.taken) body.name = name || t("room_seat", { n: first.data.you + 1 });
     const { ok, data } = await api(`room/${roomId}/join`, body);
     if (!ok) { fail(data); return; }
@@ -302,7 +313,7 @@ function renderLobby() {
         const name = input.value.trim();
         if (!name) return;
         store.setItem("pdk.name", name);
-        const { ok, data } = await api(`room/${roomId}/join`, { key, client, name });
+        const { ok, data } = await api(`room/${roomId}/join`, { key, client, name, person });
         if (ok) show(data); else fail(data);
       });
       li.append(input);
@@ -547,6 +558,20 @@ function renderSettlement(m) {
   $("#settle-table").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${rows}${notes}</tbody>`;
   $("#next-deal").hidden = !room.host;
   $("#settle-next").textContent = room.host ? "" : t("room_next_host");
+  if (room.you !== null && recordDeal !== m.deal_no) {
+    recordDeal = m.deal_no;
+    showRecord();
+  }
+}
+
+// This person's record on this server (the numbers `pdk stats --person` shows), asked for
+// with the secret only this browser keeps: the deal just settled is in it already.
+async function showRecord() {
+  const el = $("#my-record");
+  const { ok, data } = await api("rooms/record", { person });
+  el.textContent = ok ? data.text : (data.error?.text ?? t("error"));
+  el.dataset.games = ok ? String(data.games) : "0";
+  el.dataset.total = ok ? String(data.total) : "0";
 }
 
 function esc(text) {
@@ -629,7 +654,7 @@ $("#start-room").addEventListener("click", () => act("start"));
 $("#close-room").addEventListener("click", () => act("close"));
 $("#take-seat").addEventListener("click", async () => {
   const name = store.getItem("pdk.name") || t("room_seat", { n: room.seats.findIndex((s) => !s.taken) + 1 });
-  const { ok, data } = await api(`room/${roomId}/claim`, { key, client, name });
+  const { ok, data } = await api(`room/${roomId}/claim`, { key, client, name, person });
   if (!ok) { fail(data); return; }
   store.setItem(`pdk.room.${roomId}`, data.key);
   if (source) { source.close(); source = null; }
