@@ -33,7 +33,9 @@ CREATE TABLE IF NOT EXISTS deals (
     won         INTEGER NOT NULL,
     score       INTEGER NOT NULL,
     cards_left  INTEGER NOT NULL,
-    record_path TEXT
+    record_path TEXT,
+    person      TEXT NOT NULL DEFAULT '',
+    name        TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS deals_by_kind ON deals (difficulty, variant);
 """
@@ -190,14 +192,24 @@ class History:
             con.execute("PRAGMA busy_timeout = 30000")
             con.execute("PRAGMA journal_mode = WAL")
             con.executescript(SCHEMA)
-            have = {r[1] for r in con.execute("PRAGMA table_info(deals)")}
-            for column, kind in PERSON_COLUMNS:
-                if column not in have:
-                    con.execute(f"ALTER TABLE deals ADD COLUMN {column} {kind}")
+            if not self._has_persons(con):
+                con.execute("BEGIN IMMEDIATE")  # one writer adds them; the others then see them
+                try:
+                    if not self._has_persons(con):
+                        for column, kind in PERSON_COLUMNS:
+                            con.execute(f"ALTER TABLE deals ADD COLUMN {column} {kind}")
+                    con.execute("COMMIT")
+                except BaseException:
+                    con.execute("ROLLBACK")
+                    raise
             con.execute("CREATE INDEX IF NOT EXISTS deals_by_person ON deals (person)")
             yield con
         finally:
             con.close()
+
+    @staticmethod
+    def _has_persons(con: sqlite3.Connection) -> bool:
+        return "person" in {r[1] for r in con.execute("PRAGMA table_info(deals)")}
 
     def add(self, row: DealRow) -> bool:
         """Record a deal; False if that deal id was already there (never counted twice)."""
