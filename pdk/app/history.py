@@ -33,16 +33,15 @@ CREATE TABLE IF NOT EXISTS deals (
     won         INTEGER NOT NULL,
     score       INTEGER NOT NULL,
     cards_left  INTEGER NOT NULL,
-    record_path TEXT,
-    person      TEXT NOT NULL DEFAULT '',
-    name        TEXT NOT NULL DEFAULT ''
+    record_path TEXT
 );
 CREATE INDEX IF NOT EXISTS deals_by_kind ON deals (difficulty, variant);
 """
 
 # Added with tables for friends: the person a row belongs to ('' = this machine's own
-# player, as every row of ``pdk play`` is) and the name they played under. A database
-# from before gets the columns on first use (every old row is the machine's player).
+# player, as every row of ``pdk play`` is) and the name they played under. Every database
+# gets them on first use, once, under a write lock (a database from before has only
+# the machine's player's rows: they read as such).
 PERSON_COLUMNS = (("person", "TEXT NOT NULL DEFAULT ''"), ("name", "TEXT NOT NULL DEFAULT ''"))
 
 # (minimum cumulative score, 中文 title, English gloss), lowest first.
