@@ -260,6 +260,12 @@ def test_after_a_deal_each_person_sees_their_own_record(server: tuple[str, Rooms
         total = p.get_attribute(f'#settle-table tr[data-seat="{seat}"] td.total', "data-total")
         assert p.get_attribute('[data-testid="my-record"]', "data-total") == total
         assert "1" in p.inner_text('[data-testid="my-record"]')
+    # the settlement shows every seat's remaining cards, as the single-player page does
+    for row in host.locator("#settle-table tr[data-seat]:not(.why)").all():
+        left = int(row.locator("td").nth(1).inner_text())
+        seat = row.get_attribute("data-seat")
+        shown = host.locator(f'#settle-table tr.why[data-seat="{seat}"] [data-testid="left-cards"] .card')
+        assert shown.count() == left
     history = rooms.archive.history
     for secret in ids:
         (who,) = [q for q in history.persons() if q.person == person_id(secret)]

@@ -512,6 +512,7 @@ $("#lang-toggle").addEventListener("click", async () => {
   store.setItem("pdk.lang", lang);
   await loadLabels();
   note = null;
+  recordDeal = null; // the record is asked for again, in the new language
   if (!roomId) { openForm(); return; }
   if (source) { source.close(); source = null; connect(); }
 });
