@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdk.app.registry import load_profile
-from pdk.app.rooms import Room, RoomReason, RoomRefused, Rooms
+from pdk.app.rooms import Room, RoomReason, RoomRefused, Rooms, person_id, seat_person
 from pdk.app.session import session_from_dict
 from pdk.app.table_model import card_name
 from pdk.app.tables import TableStore
@@ -149,7 +149,12 @@ def test_whole_deals_with_and_without_a_bot_leak_nothing(tmp_path: Path, people:
     for seat in range(1, people):
         r = c.post(
             f"/api/room/{rid}/join",
-            json={"key": invites[seat - 1], "client": f"client-{seat}-xyz", "name": f"P{seat}"},
+            json={
+                "key": invites[seat - 1],
+                "client": f"client-{seat}-xyz",
+                "name": f"P{seat}",
+                "person": PERSONS[seat],
+            },
         )
         assert r.status_code == 200 and r.json()["you"] == seat
         keys[seat] = invites[seat - 1]
@@ -184,9 +189,52 @@ def test_whole_deals_with_and_without_a_bot_leak_nothing(tmp_path: Path, people:
     saved = session_from_dict(json.loads(stored.data))
     assert saved.totals == room.table.session.totals and saved.deals_done == 2
     assert saved.names[0] == "Ann" and saved.humans == tuple(range(people))
-    # each deal is in the history `pdk stats` reads (the server's history is the host's)
-    stats = room.archive.history.stats()
-    assert stats.games == 2 and stats.total == saved.totals[0]
+    # each deal is in the history `pdk stats` reads, a row per person under their own id
+    # (the host named no person: the host's seat stands for them); bots have none
+    history = room.archive.history
+    assert history.stats().games == 0  # none of it is the server machine's own player
+    ids = [seat_person(host)] + [person_id(PERSONS[s]) for s in range(1, people)]
+    assert {p.person for p in history.persons()} == set(ids)
+    for seat, pid in enumerate(ids):
+        mine = history.stats(pid)
+        assert mine.games == 2 and mine.total == saved.totals[seat]
+    wins = sum(history.stats(pid).wins for pid in ids)
+    assert wins == 2 if people == 3 else wins <= 2  # one winner a deal; with a bot, maybe it
+    (ann,) = history.find_person("Ann")
+    assert ann.person == ids[0] and ann.games == 2
+    # each person reads their own record with their secret, and nobody else's
+    for seat in range(1, people):
+        r = c.post("/api/rooms/record", json={"person": PERSONS[seat]})
+        assert r.status_code == 200, r.text
+        got = r.json()
+        assert got["name"] == f"P{seat}" and got["games"] == 2 and got["total"] == saved.totals[seat]
+        assert got["title"]["zh"] and f"{got['games']}" in got["text"]
+
+
+PERSONS = {1: "p" * 31 + "1", 2: "q" * 31 + "2", 3: "r" * 31 + "3"}
+
+
+def test_a_record_is_only_for_the_holder_of_a_person_secret(tmp_path: Path) -> None:
+    """A forged secret (well formed, never seen) is a 404 with its reason; a malformed one
+    a 422; a public id from ``pdk stats`` is not a secret and reads nothing."""
+    rooms, c = site(tmp_path)
+    rid, host, invites, watch = make_room(c)
+    r = c.post(
+        f"/api/room/{rid}/join",
+        json={"key": invites[0], "client": "client-1-xyz", "name": "Bo", "person": PERSONS[1]},
+    )
+    assert r.status_code == 200
+    c.post(f"/api/room/{rid}/start", json={"key": host, "client": "client-0-xyz"})
+    play_deal(c, rooms, rid, {0: host, 1: invites[0]}, watch)
+    assert c.post("/api/rooms/record", json={"person": PERSONS[1]}).json()["games"] == 1
+    for forged in ("x" * 32, person_id(PERSONS[1]) + "0" * 16):
+        r = c.post("/api/rooms/record", json={"person": forged})
+        assert r.status_code == 404 and r.json()["error"]["key"] == "web_room_no_person"
+        assert "P" not in r.text and "Bo" not in r.text
+    for bad in ({"person": "short"}, {"person": "x" * 32 + "!"}, {}, {"person": PERSONS[1], "x": 1}):
+        assert c.post("/api/rooms/record", json=bad).status_code == 422
+    zh = c.post("/api/rooms/record?lang=zh", json={"person": "y" * 32}).json()["error"]["text"]
+    assert "记录" in zh
 
 
 def test_bad_input_is_refused_with_its_reason_and_changes_nothing(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ import pytest
 from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
 
 from pdk.app.registry import load_profile
-from pdk.app.rooms import Rooms
+from pdk.app.rooms import Rooms, person_id
 from pdk.app.tables import TableStore
 from pdk.web.server import create_app
 
@@ -233,4 +233,40 @@ def test_a_turn_time_running_out_puts_the_seat_in_auto_for_all_to_see(
         timeout=10_000,
     )
     for p in (host, guest):
+        p.context.close()
+
+
+def test_after_a_deal_each_person_sees_their_own_record(server: tuple[str, Rooms], browser: Any) -> None:
+    """Two people (two browser contexts: two person ids in two localStorages) and a bot
+    play a deal; each page then shows that person's record from the server's history —
+    one game, their own seat's score — and not the other's."""
+    base, rooms = server
+    host, links, _ = host_room(browser, base)
+    guest = person(browser, links[0], "portrait")
+    guest.wait_for_selector('[data-testid="seat-name"]')
+    host.wait_for_function("document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")
+    host.click('[data-testid="start-room"]')
+    pages = [host, guest]
+    for p in pages:
+        p.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
+    play_to_settlement(pages)
+    ids = [p.evaluate("localStorage.getItem('pdk.person')") for p in pages]
+    assert ids[0] != ids[1] and all(len(i) == 32 for i in ids)
+    for seat, p in enumerate(pages):
+        p.wait_for_function("document.querySelector('[data-testid=my-record]').dataset.games === '1'")
+        total = p.get_attribute(f'#settle-table tr[data-seat="{seat}"] td.total', "data-total")
+        assert p.get_attribute('[data-testid="my-record"]', "data-total") == total
+        assert "1" in p.inner_text('[data-testid="my-record"]')
+    # the settlement shows every seat's remaining cards, as the single-player page does
+    for row in host.locator("#settle-table tr[data-seat]:not(.why)").all():
+        left = int(row.locator("td").nth(1).inner_text())
+        seat = row.get_attribute("data-seat")
+        shown = host.locator(f'#settle-table tr.why[data-seat="{seat}"] [data-testid="left-cards"] .card')
+        assert shown.count() == left
+    history = rooms.archive.history
+    for secret in ids:
+        (who,) = [q for q in history.persons() if q.person == person_id(secret)]
+        assert who.games == 1
+    for p in pages:
+        assert not p.errors, p.errors
         p.context.close()

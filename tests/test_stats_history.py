@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -122,3 +123,71 @@ def test_pdk_stats_fits_40_columns_and_keeps_record_paths_whole(tmp_path: Path, 
     lines = out.splitlines()
     assert long in lines  # the path alone on its line, to be copied
     assert all(cell_len(ln) <= 40 for ln in lines if ln != long), out
+
+
+def person_row(i: str, score: int, person: str, name: str) -> DealRow:
+    return DealRow(i, "easy", "classic16", 1, score > 0, score, 0, None, 0.0, person, name)
+
+
+def test_each_person_has_their_own_rows_and_totals(tmp_path: Path) -> None:
+    """A server's rooms keep a row per person; the machine's own player (person '') and
+    each person are counted apart, a person under the name of their latest deal."""
+    h = History(tmp_path / "h.sqlite3")
+    h.add(row("own-1", 10))
+    h.add(person_row("d-1-s0", 70, "aaaa", "Ann"))
+    h.add(person_row("d-1-s1", -70, "bbbb", "Bo"))
+    h.add(DealRow("d-2-s0", "easy", "classic16", 1, True, 5, 0, None, 9e9, "aaaa", "Annie"))
+    assert not h.add(person_row("d-1-s1", -70, "bbbb", "Bo"))  # re-archived: counted once
+    assert (h.stats().games, h.stats().total) == (1, 10)
+    ann = h.stats("aaaa")
+    assert (ann.games, ann.wins, ann.total) == (2, 2, 75) and ann.best is not None and ann.best.score == 70
+    people = {p.person: p for p in h.persons()}
+    assert set(people) == {"aaaa", "bbbb"}
+    assert people["aaaa"].name == "Annie" and people["bbbb"].total == -70
+    assert [p.person for p in h.find_person("Bo")] == ["bbbb"]
+    assert [p.person for p in h.find_person("aaaa")] == ["aaaa"] and h.find_person("nobody") == ()
+
+
+def test_a_history_from_before_persons_gains_the_columns(tmp_path: Path) -> None:
+    """An older database (no person column) is read as the machine's own player's rows."""
+    path = tmp_path / "h.sqlite3"
+    con = sqlite3.connect(path)
+    con.executescript(
+        "CREATE TABLE deals (id TEXT PRIMARY KEY, finished_at REAL NOT NULL, difficulty TEXT NOT NULL,"
+        " variant TEXT NOT NULL, seed INTEGER, won INTEGER NOT NULL, score INTEGER NOT NULL,"
+        " cards_left INTEGER NOT NULL, record_path TEXT);"
+        "INSERT INTO deals VALUES ('old-1', 1.0, 'easy', 'classic16', 1, 1, 30, 0, NULL);"
+    )
+    con.commit()
+    con.close()
+    h = History(path)
+    assert h.stats().total == 30 and h.persons() == ()
+    h.add(person_row("new-s1", 5, "cccc", "Cy"))
+    assert h.stats("cccc").total == 5 and h.stats().games == 1
+
+
+def test_pdk_stats_lists_people_and_shows_one(tmp_path: Path) -> None:
+    h = History(tmp_path / "history.sqlite3")
+    h.add(person_row("d-1-s0", 70, "aaaa", "Ann"))
+    h.add(person_row("d-1-s1", -70, "bbbb", "Bo"))
+    h.add(person_row("d-2-s2", 3, "dddd", "Bo"))
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["pdk", "stats", "--save-dir", str(tmp_path), *args], capture_output=True, text=True
+        )
+
+    listing = run("--lang", "en")
+    assert listing.returncode == 0 and "Ann" in listing.stdout and "aaaa" in listing.stdout
+    assert "小马驹" in listing.stdout and "+70" in listing.stdout
+    data = json.loads(run("--json").stdout)
+    assert data["games"] == 0 and {p["id"] for p in data["persons"]} == {"aaaa", "bbbb", "dddd"}
+    one = json.loads(run("--json", "--person", "Ann").stdout)
+    assert one["person"] == {"id": "aaaa", "name": "Ann"} and one["games"] == 1 and one["total"] == 70
+    assert json.loads(run("--json", "--person", "dddd").stdout)["total"] == 3
+    zh = run("--person", "Ann", "--lang", "zh")
+    assert zh.returncode == 0 and "Ann（aaaa）的战绩" in zh.stdout
+    many = run("--person", "Bo")
+    assert many.returncode != 0 and "bbbb" in many.stderr and "dddd" in many.stderr
+    none = run("--person", "Zed")
+    assert none.returncode != 0 and "Zed" in none.stderr and "Traceback" not in none.stderr

@@ -31,19 +31,49 @@ def write_record(session: Session, records: Path) -> Path:
 
 
 def add_to_history(session: Session, settlement: Settlement, history: History, path: Path) -> None:
-    """The human seat's result, in the history that ``pdk stats`` reads."""
-    seat = settlement.seats[HUMAN]
-    history.add(
-        DealRow(
-            id=session.deal_id,
-            difficulty=session.difficulty,
-            variant=session.profile.name,
-            seed=session.seed,
-            won=settlement.winner == HUMAN,
-            score=seat.total,
-            cards_left=seat.cards_left,
-            record_path=str(path),
-        )
+    """Each person's result, in the history that ``pdk stats`` reads: ``pdk play``'s one
+    seat as this machine's player; at a table for friends, a row per seat a person plays,
+    under that person's id and name (the row id names the seat, so a deal is counted once
+    per person)."""
+    if not session.persons:
+        history.add(_row(session, settlement, path, HUMAN, session.deal_id))
+        return
+    for seat in session.humans:
+        if session.persons[seat]:
+            history.add(
+                _row(
+                    session,
+                    settlement,
+                    path,
+                    seat,
+                    f"{session.deal_id}-s{seat}",
+                    session.persons[seat],
+                    session.names[seat] if session.names else "",
+                )
+            )
+
+
+def _row(
+    session: Session,
+    settlement: Settlement,
+    path: Path,
+    seat: int,
+    row_id: str,
+    person: str = "",
+    name: str = "",
+) -> DealRow:
+    result = settlement.seats[seat]
+    return DealRow(
+        id=row_id,
+        difficulty=session.difficulty,
+        variant=session.profile.name,
+        seed=session.seed,
+        won=settlement.winner == seat,
+        score=result.total,
+        cards_left=result.cards_left,
+        record_path=str(path),
+        person=person,
+        name=name,
     )
 
 

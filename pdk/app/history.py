@@ -38,6 +38,12 @@ CREATE TABLE IF NOT EXISTS deals (
 CREATE INDEX IF NOT EXISTS deals_by_kind ON deals (difficulty, variant);
 """
 
+# Added with tables for friends: the person a row belongs to ('' = this machine's own
+# player, as every row of ``pdk play`` is) and the name they played under. Every database
+# gets them on first use, once, under a write lock (a database from before has only
+# the machine's player's rows: they read as such).
+PERSON_COLUMNS = (("person", "TEXT NOT NULL DEFAULT ''"), ("name", "TEXT NOT NULL DEFAULT ''"))
+
 # (minimum cumulative score, 中文 title, English gloss), lowest first.
 TITLES: tuple[tuple[int, str, str], ...] = (
     (-(10**18), "蜗牛", "Snail"),
@@ -126,6 +132,8 @@ class DealRow:
     cards_left: int
     record_path: str | None
     finished_at: float = 0.0
+    person: str = ""  # '' for this machine's player; a room's person id otherwise
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +149,18 @@ class Group:
     @property
     def average(self) -> float:
         return self.total / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """One person of a server's rooms: their public id, the name they last played under,
+    and their totals."""
+
+    person: str
+    name: str
+    games: int
+    wins: int
+    total: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,9 +191,24 @@ class History:
             con.execute("PRAGMA busy_timeout = 30000")
             con.execute("PRAGMA journal_mode = WAL")
             con.executescript(SCHEMA)
+            if not self._has_persons(con):
+                con.execute("BEGIN IMMEDIATE")  # one writer adds them; the others then see them
+                try:
+                    if not self._has_persons(con):
+                        for column, kind in PERSON_COLUMNS:
+                            con.execute(f"ALTER TABLE deals ADD COLUMN {column} {kind}")
+                    con.execute("COMMIT")
+                except BaseException:
+                    con.execute("ROLLBACK")
+                    raise
+            con.execute("CREATE INDEX IF NOT EXISTS deals_by_person ON deals (person)")
             yield con
         finally:
             con.close()
+
+    @staticmethod
+    def _has_persons(con: sqlite3.Connection) -> bool:
+        return "person" in {r[1] for r in con.execute("PRAGMA table_info(deals)")}
 
     def add(self, row: DealRow) -> bool:
         """Record a deal; False if that deal id was already there (never counted twice)."""
@@ -182,7 +217,7 @@ class History:
             try:
                 cur = con.execute(
                     "INSERT OR IGNORE INTO deals (id, finished_at, difficulty, variant, seed, won,"
-                    " score, cards_left, record_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " score, cards_left, record_path, person, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         row.id,
                         row.finished_at or time.time(),
@@ -193,6 +228,8 @@ class History:
                         row.score,
                         row.cards_left,
                         row.record_path,
+                        row.person,
+                        row.name,
                     ),
                 )
                 con.execute("COMMIT")
@@ -201,13 +238,53 @@ class History:
                 raise
             return cur.rowcount == 1
 
-    def stats(self) -> Stats:
-        """The totals; no database yet is no games, but a data dir that is a file (or a
-        database that is not one) is an ``OSError`` / ``sqlite3.Error`` for the caller."""
-        if not self.path.exists():
-            folder = self.path.parent
-            if folder.exists() and not folder.is_dir():
-                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+    def _absent(self) -> bool:
+        """No database yet (no games); a data dir that is a file is an ``OSError``."""
+        if self.path.exists():
+            return False
+        folder = self.path.parent
+        if folder.exists() and not folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+        return True
+
+    def persons(self) -> tuple[Person, ...]:
+        """Every person of the server's rooms, most games first, each under the name of
+        their latest deal."""
+        if self._absent():
+            return ()
+        with self._connect() as con:
+            rows = con.execute(
+                "SELECT person, COUNT(*), SUM(won), SUM(score), MAX(finished_at) FROM deals"
+                " WHERE person != '' GROUP BY person ORDER BY COUNT(*) DESC, person"
+            ).fetchall()
+            out = []
+            for person, games, won, score, at in rows:
+                (name,) = con.execute(
+                    "SELECT name FROM deals WHERE person = ? AND finished_at = ? LIMIT 1", (person, at)
+                ).fetchone()
+                out.append(
+                    Person(
+                        str(_text(person, "person")),
+                        str(_text(name, "name")),
+                        _int(games, "games"),
+                        _int(won or 0, "won"),
+                        _int(score or 0, "score"),
+                    )
+                )
+        return tuple(out)
+
+    def find_person(self, name_or_id: str) -> tuple[Person, ...]:
+        """The persons whose id is ``name_or_id``, else those who last played under that
+        name (several people may share a name)."""
+        everyone = self.persons()
+        by_id = tuple(p for p in everyone if p.person == name_or_id)
+        return by_id or tuple(p for p in everyone if p.name == name_or_id)
+
+    def stats(self, person: str = "") -> Stats:
+        """The totals of one person (``''``: this machine's own player); no database yet
+        is no games, but a data dir that is a file (or a database that is not one) is an
+        ``OSError`` / ``sqlite3.Error`` for the caller."""
+        if self._absent():
             return Stats(0, 0, 0, (), None, None)
         with self._connect() as con:
             groups = tuple(
@@ -220,11 +297,12 @@ class History:
                 )
                 for d, v, g, w, t in con.execute(
                     "SELECT difficulty, variant, COUNT(*), SUM(won), SUM(score) FROM deals"
-                    " GROUP BY difficulty, variant ORDER BY difficulty, variant"
+                    " WHERE person = ? GROUP BY difficulty, variant ORDER BY difficulty, variant",
+                    (person,),
                 )
             )
-            best = self._one(con, "ORDER BY score DESC, finished_at ASC")
-            worst = self._one(con, "ORDER BY score ASC, finished_at ASC")
+            best = self._one(con, person, "ORDER BY score DESC, finished_at ASC")
+            worst = self._one(con, person, "ORDER BY score ASC, finished_at ASC")
         return Stats(
             games=sum(g.games for g in groups),
             wins=sum(g.wins for g in groups),
@@ -235,10 +313,11 @@ class History:
         )
 
     @staticmethod
-    def _one(con: sqlite3.Connection, order: str) -> DealRow | None:
+    def _one(con: sqlite3.Connection, person: str, order: str) -> DealRow | None:
         row = con.execute(
             "SELECT id, difficulty, variant, seed, won, score, cards_left, record_path, finished_at"
-            f" FROM deals {order} LIMIT 1"
+            f" FROM deals WHERE person = ? {order} LIMIT 1",
+            (person,),
         ).fetchone()
         if row is None:
             return None
@@ -253,7 +332,8 @@ class History:
             _int(left, "cards_left"),
             _text(path, "record_path", optional=True),
             _time(at),
+            person,
         )
 
 
-__all__ = ["TITLES", "DealRow", "Group", "History", "HistoryError", "Stats", "title_for"]
+__all__ = ["TITLES", "DealRow", "Group", "History", "HistoryError", "Person", "Stats", "title_for"]

@@ -25,9 +25,11 @@ away caused; the 托管 switch ends any).
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 import secrets
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -36,6 +38,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
 
+from pdk.app.history import HistoryError, Person, Stats
 from pdk.app.registry import available_profiles
 from pdk.app.service import Archive, SeatTable, TableRefused, TableService
 from pdk.app.session import HUMAN, SaveError, new_session
@@ -47,6 +50,7 @@ from pdk.text.catalog import LocalizedError
 ROOM_ID_PATTERN = r"^[A-Za-z0-9_-]{16}$"
 KEY_PATTERN = r"^[A-Za-z0-9_-]{32}$"
 CLIENT_PATTERN = r"^[A-Za-z0-9_-]{8,40}$"
+PERSON_PATTERN = r"^[A-Za-z0-9_-]{32}$"
 ROOM_ID = re.compile(ROOM_ID_PATTERN)
 KEY = re.compile(KEY_PATTERN)
 NAME_CHARS = 24
@@ -70,6 +74,7 @@ class RoomReason(Enum):
     BAD_NAME = "web_room_bad_name"
     TOO_MANY = "web_room_too_many"
     MOVED = "web_room_moved"
+    NO_PERSON = "web_room_no_person"
 
 
 class RoomRefused(LocalizedError, ValueError):
@@ -91,11 +96,25 @@ def clean_name(name: str) -> str:
     return text
 
 
+def person_id(secret: str) -> str:
+    """The public id of the person whose browser keeps ``secret``: what the history
+    stores and ``pdk stats --person`` shows. Only its holder can ask for its record; the
+    id cannot be turned back into the secret."""
+    return hashlib.sha256(f"pdk-person:{secret}".encode()).hexdigest()[:16]
+
+
+def seat_person(key: str) -> str:
+    """The person of a seat whose holder named none (a terminal, an older page): the seat
+    itself, so its deals are still kept under one id on the server."""
+    return person_id(f"seat:{key}")
+
+
 @dataclass
 class SeatInfo:
     key: str  # the seat's secret (the link carries it)
     name: str  # as the person typed it ("" until the seat is taken)
     taken: bool = False
+    person: str = ""  # the public id of whoever took the seat last (``person_id``)
 
 
 @dataclass
@@ -122,7 +141,9 @@ class RoomInfo:
                 "watch": self.watch,
                 "phase": self.phase,
                 "pace_ms": self.pace_ms,
-                "seats": [{"key": s.key, "name": s.name, "taken": s.taken} for s in self.seats],
+                "seats": [
+                    {"key": s.key, "name": s.name, "taken": s.taken, "person": s.person} for s in self.seats
+                ],
             },
             ensure_ascii=False,
         )
@@ -142,7 +163,10 @@ class RoomInfo:
             difficulty=str(d["difficulty"]),
             turn_time=int(d["turn_time"]),
             watch=str(d["watch"]),
-            seats=[SeatInfo(str(s["key"]), str(s["name"]), bool(s["taken"])) for s in seats],
+            seats=[
+                SeatInfo(str(s["key"]), str(s["name"]), bool(s["taken"]), str(s.get("person", "")))
+                for s in seats
+            ],
             phase=d["phase"] if d["phase"] in ("waiting", "playing", "closed") else "closed",
             pace_ms=int(d["pace_ms"]),
         )
@@ -291,11 +315,14 @@ class Room:
 
     # -- the seat's side ----------------------------------------------------------------------
 
-    def join(self, key: str, client: str, name: str | None, *, streaming: bool = False) -> int:
+    def join(
+        self, key: str, client: str, name: str | None, *, streaming: bool = False, person: str | None = None
+    ) -> int:
         """The person with ``key`` takes its seat (named ``name`` if given) from ``client``:
         refused when the room is closed, the key is not a seat's, or the seat is open on
         another device right now. A seat held by 托管 because its person went away is
-        theirs again."""
+        theirs again. ``person`` is the secret their browser keeps: the deals they play
+        from the next one dealt go into the history under its ``person_id``."""
         with self.lock:
             seat = self.seat_of(key)
             if self.info.phase == "closed":
@@ -304,8 +331,9 @@ class Room:
                 raise RoomRefused(RoomReason.IN_USE)
             s = self.info.seats[seat]
             wanted = clean_name(name) if name is not None else s.name or f"P{seat + 1}"
-            if not s.taken or wanted != s.name:
-                self._save_info(lambda info: _take(info, seat, wanted))
+            who = person_id(person) if person is not None else s.person or seat_person(s.key)
+            if not s.taken or wanted != s.name or who != s.person:
+                self._save_info(lambda info: _take(info, seat, wanted, who))
             p = self.presence.setdefault(seat, Presence())
             p.client = client
             if streaming:
@@ -314,7 +342,7 @@ class Room:
             self._welcome_back(seat)
             return seat
 
-    def claim(self, key: str, client: str, name: str) -> str:
+    def claim(self, key: str, client: str, name: str, person: str | None = None) -> str:
         """A spectator (``key`` is the watch key) takes the first free seat: its key, or
         ``RoomRefused(FULL)`` when every seat is taken."""
         with self.lock:
@@ -326,7 +354,7 @@ class Room:
             if not free:
                 raise RoomRefused(RoomReason.FULL)
             seat_key = self.info.seats[free[0]].key
-            self.join(seat_key, client, name)
+            self.join(seat_key, client, name, person=person)
             return seat_key
 
     def leave(self, seat: int, client: str) -> None:
@@ -405,6 +433,7 @@ class Room:
             session = new_session(profile, self.info.variant, self.info.difficulty, seed)
             session.humans = self._humans()
             session.names = self._names()
+            session.persons = self._persons()
             table_key = f"rt-{self.id}"
             try:
                 table: TableService | None = TableService.create(self.store, table_key, self.archive, session)
@@ -421,7 +450,7 @@ class Room:
             self._host(key)
             if self.table is None:
                 raise RoomRefused(RoomReason.NOT_STARTED)
-            self.table.next_deal(self.table.seq, None, self._humans(), self._names())
+            self.table.next_deal(self.table.seq, None, self._humans(), self._names(), self._persons())
             self.away_auto.clear()
             self._moved()
 
@@ -436,6 +465,9 @@ class Room:
 
     def _names(self) -> tuple[str, ...]:
         return tuple(s.name if s.taken else f"bot:{self.info.difficulty}" for s in self.info.seats)
+
+    def _persons(self) -> tuple[str, ...]:
+        return tuple((s.person or seat_person(s.key)) if s.taken else "" for s in self.info.seats)
 
     def _save_info(self, change: Callable[[RoomInfo], None]) -> None:
         draft = RoomInfo.from_json(self.info.to_json())
@@ -551,9 +583,10 @@ class Room:
             )
 
 
-def _take(info: RoomInfo, seat: int, name: str) -> None:
+def _take(info: RoomInfo, seat: int, name: str, person: str) -> None:
     info.seats[seat].taken = True
     info.seats[seat].name = name
+    info.seats[seat].person = person
 
 
 def new_key() -> str:
@@ -575,7 +608,9 @@ class Rooms:
     _live: OrderedDict[str, Room] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def create(self, variant: str, difficulty: str, turn_time: int, name: str) -> tuple[Room, str]:
+    def create(
+        self, variant: str, difficulty: str, turn_time: int, name: str, person: str | None = None
+    ) -> tuple[Room, str]:
         """A new room and its host's key (seat 0, taken by the host, named ``name``)."""
         profile = shipped_profiles().get(variant)
         if profile is None:
@@ -586,7 +621,9 @@ class Rooms:
             if len(self._live) >= self.max_rooms and not self._evict():
                 raise RoomRefused(RoomReason.TOO_MANY)
         seats = [SeatInfo(new_key(), "") for _ in range(profile.players)]
-        seats[HUMAN] = SeatInfo(seats[HUMAN].key, clean_name(name), True)
+        host = seats[HUMAN].key
+        who = person_id(person) if person else seat_person(host)
+        seats[HUMAN] = SeatInfo(host, clean_name(name), True, who)
         info = RoomInfo(
             id=secrets.token_urlsafe(12),
             variant=profile.name,
@@ -623,6 +660,21 @@ class Rooms:
         room = self._room(info, stored.version, table)
         with self._lock:
             return self._live.setdefault(room_id, room)
+
+    def record(self, secret: str) -> tuple[Person, Stats]:
+        """The record of the person whose browser keeps ``secret`` (the same numbers as
+        ``pdk stats --person``), and theirs only: the public id is derived from the secret,
+        so nobody reads another person's record without holding their secret.
+        ``RoomRefused(NO_PERSON)`` when no deal of that person is kept here (a forged or
+        mistyped secret, or someone whose first deal has not ended)."""
+        pid = person_id(secret)
+        try:
+            found = self.archive.history.find_person(pid)
+            if not found or found[0].person != pid:
+                raise RoomRefused(RoomReason.NO_PERSON)
+            return found[0], self.archive.history.stats(pid)
+        except (sqlite3.Error, OSError, HistoryError) as exc:
+            raise StoreUnavailable(f"history: {exc}") from None
 
     def _room(self, info: RoomInfo, version: int, table: TableService | None) -> Room:
         return Room(self.store, self.archive, info, version, table, self.away_after, self.clock)

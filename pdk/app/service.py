@@ -298,9 +298,11 @@ class TableService:
         seat: int | None = HUMAN,
         humans: tuple[int, ...] | None = None,
         names: tuple[str, ...] | None = None,
+        persons: tuple[str, ...] | None = None,
     ) -> Reply:
-        """The next deal; ``humans`` and ``names`` change who plays which seat from it on
-        (a table for friends: the seats taken by then, under the names they have now)."""
+        """The next deal; ``humans``, ``names`` and ``persons`` change who plays which seat
+        from it on (a table for friends: the seats taken by then, under the names they have
+        now, by the persons who hold them)."""
 
         def change(s: Session) -> tuple[Event, ...]:
             if not s.state.over:
@@ -310,6 +312,8 @@ class TableService:
                 s.humans = humans
             if names is not None:
                 s.names = names
+            if persons is not None:
+                s.persons = persons
             return ()
 
         return self._commit(seq, change, seat)

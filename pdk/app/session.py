@@ -104,6 +104,9 @@ class Session:
     # record; a table for friends sets both, ``pdk play`` keeps the defaults.
     humans: tuple[int, ...] = (HUMAN,)
     names: tuple[str, ...] = ()
+    # A table for friends: each seat's person (a public id, '' for a bot), so that each
+    # person's deals go into the server's history under them.
+    persons: tuple[str, ...] = ()
 
     @property
     def auto(self) -> bool:
@@ -228,6 +231,7 @@ class Session:
             "seats": {
                 "humans": list(self.humans),
                 "names": list(self.names),
+                "persons": list(self.persons),
                 "auto": sorted(self.auto_seats),
                 "no_auto_pass": sorted(self.no_auto_pass),
             }
@@ -284,7 +288,11 @@ def session_from_dict(data: Any) -> Session:
     if len(sess.totals) != sess.state.players:
         raise SaveError(SaveReason.TOTALS)
     n = sess.state.players
-    if (sess.names and len(sess.names) != n) or any(x >= n for x in sess.humans):
+    if (
+        (sess.names and len(sess.names) != n)
+        or (sess.persons and len(sess.persons) != n)
+        or any(x >= n for x in sess.humans)
+    ):
         raise SaveError(SaveReason.FIELD, field="seats", kind="dict")
     for name, value, low, high in (
         ("seed_base", sess.seed_base, 0, _SEED_MASK),
@@ -340,9 +348,13 @@ def _seats(seats: Any) -> dict[str, Any]:
     names = seats.get("names")
     if not isinstance(names, list) or not all(isinstance(x, str) and len(x) <= 64 for x in names):
         raise SaveError(SaveReason.FIELD, field="seats.names", kind="list")
+    persons = seats.get("persons", [])  # absent in a save from before persons were kept
+    if not isinstance(persons, list) or not all(isinstance(x, str) and len(x) <= 64 for x in persons):
+        raise SaveError(SaveReason.FIELD, field="seats.persons", kind="list")
     return {
         "humans": tuple(sorted(set(numbers("humans")))),
         "names": tuple(names),
+        "persons": tuple(persons),
         "auto_seats": frozenset(numbers("auto")),
         "no_auto_pass": frozenset(numbers("no_auto_pass")),
     }

@@ -1,5 +1,7 @@
 """``pdk stats``: your record from the history of ``pdk play`` — per difficulty and variant,
-best and worst deals, and your title on the ladder (docs/variants.md, seed 004)."""
+best and worst deals, and your title on the ladder (docs/variants.md, seed 004). On a
+``pdk serve`` machine the same history holds each person of its rooms: listed after your
+own record, and shown one at a time with ``--person``."""
 
 from __future__ import annotations
 
@@ -9,9 +11,9 @@ import time
 from typing import Annotated
 
 import typer
-from rich.console import Group
+from rich.console import Console, Group
 
-from pdk.app.history import DealRow, History, HistoryError, Stats, title_for
+from pdk.app.history import DealRow, History, HistoryError, Person, Stats, title_for
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
 from pdk.cli.play import data_dir, make_console
 from pdk.cli.prose import Prose
@@ -77,22 +79,85 @@ def stats(
     ] = None,
     lang: LangOpt = None,
     as_json: JsonOpt = False,
+    person: Annotated[
+        str | None,
+        typer.Option("--person", help="One person of this server's rooms, by name or id."),
+    ] = None,
 ) -> None:
     """Your record: games, wins, scores per difficulty and variant, best and worst deals, title."""
     language = lang_or_fail(lang)
+    one: Person | None = None
     try:
-        st = History(data_dir(save_dir, language) / "history.sqlite3").stats()
+        history = History(data_dir(save_dir, language) / "history.sqlite3")
+        if person is not None:
+            found = history.find_person(person)
+            if not found:
+                fail(tr("stats_err_no_person", language, who=person))
+            if len(found) > 1:
+                fail(
+                    tr("stats_err_many_persons", language, who=person, ids=", ".join(p.person for p in found))
+                )
+            one = found[0]
+        st = history.stats(one.person if one else "")
+        persons = () if one else history.persons()
     except (sqlite3.Error, OSError, HistoryError) as exc:
         detail = exc.message(language) if isinstance(exc, HistoryError) else exc
         fail(tr("stats_err_history", language, detail=detail))
     if as_json:
-        print(json.dumps(stats_json(st), ensure_ascii=False))
+        out = stats_json(st)
+        if one is not None:
+            out["person"] = {"id": one.person, "name": one.name}
+        else:
+            out["persons"] = [_person_json(p) for p in persons]
+        print(json.dumps(out, ensure_ascii=False))
         return
     console = make_console()
-    if not st.games:
+    if not st.games and not persons:
         console.print(tr("stats_none", language))
         return
-    table = fitted_table(tr("stats_title", language), console.width)
+    if st.games:
+        title = tr("stats_person_title", language, name=one.name, person=one.person) if one else None
+        _print_stats(console, st, language, title)
+    if persons:
+        _print_persons(console, persons, language)
+
+
+def _person_json(p: Person) -> dict[str, object]:
+    zh, en, _ = title_for(p.total)
+    return {
+        "id": p.person,
+        "name": p.name,
+        "games": p.games,
+        "wins": p.wins,
+        "total": p.total,
+        "title": {"zh": zh, "en": en},
+    }
+
+
+def _print_persons(console: Console, persons: tuple[Person, ...], language: Lang) -> None:
+    """The people of the server's rooms, a line each (their title as ``pdk stats`` gives it)."""
+    table = fitted_table(tr("stats_persons", language), console.width)
+    for key in ("col_name", "col_person"):
+        table.add_column(tr(key, language), overflow="fold")
+    for key in ("col_games", "col_wins", "col_total"):
+        table.add_column(tr(key, language), justify="right", no_wrap=True)
+    table.add_column(tr("col_title", language))
+    for p in persons:
+        zh, en, _ = title_for(p.total)
+        table.add_row(
+            p.name,
+            p.person,
+            str(p.games),
+            str(p.wins),
+            f"{p.total:+d}",
+            zh if language == "zh" else f"{zh} ({en})",
+        )
+    console.print(table)
+
+
+def _print_stats(console: Console, st: Stats, language: Lang, title: str | None) -> None:
+    """One person's record: per difficulty and variant, best and worst deals, title."""
+    table = fitted_table(title or tr("stats_title", language), console.width)
     table.add_column(tr("col_difficulty", language), no_wrap=True)
     table.add_column(tr("col_variant", language), overflow="fold")
     for key in ("col_games", "col_wins", "col_total", "col_average"):

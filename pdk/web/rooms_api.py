@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import json
 import logging
@@ -33,9 +34,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from pdk.app.history import title_for
 from pdk.app.rooms import (
     CLIENT_PATTERN,
     KEY_PATTERN,
+    PERSON_PATTERN,
     ROOM_ID_PATTERN,
     TURN_TIMES,
     Bucket,
@@ -68,6 +71,7 @@ _STATUS = {
     RoomReason.TOO_FAST: 429,
     RoomReason.CLOSED: 410,
     RoomReason.TOO_MANY: 503,
+    RoomReason.NO_PERSON: 404,
 }
 
 
@@ -80,6 +84,7 @@ class CreateBody(_Body):
     difficulty: Literal[DIFFICULTIES] = "normal"  # type: ignore[valid-type]
     turn_time: Annotated[int, Field(ge=0, le=120)] = 0
     name: Annotated[str, Field(min_length=1, max_length=40)] = "Host"
+    person: Annotated[str, Field(pattern=PERSON_PATTERN)] | None = None
 
 
 class SeatBody(_Body):
@@ -87,12 +92,21 @@ class SeatBody(_Body):
     client: Client
 
 
+Person = Annotated[str, Field(pattern=PERSON_PATTERN)]
+
+
 class JoinBody(SeatBody):
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    person: Person | None = None
 
 
 class ClaimBody(SeatBody):
     name: Annotated[str, Field(min_length=1, max_length=40)]
+    person: Person | None = None
+
+
+class RecordBody(_Body):
+    person: Person
 
 
 class SeqBody(SeatBody):
@@ -297,11 +311,36 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
             return refused(RoomRefused(RoomReason.TOO_FAST), request)
         try:
             room, key = await run_in_threadpool(
-                rooms.create, body.variant, body.difficulty, body.turn_time, body.name
+                rooms.create, body.variant, body.difficulty, body.turn_time, body.name, body.person
             )
         except LocalizedError as exc:
             return refused(exc, request)
         return JSONResponse({"room": room.id, "key": key, "url": invite_url(base_of(request), room.id, key)})
+
+    @app.post("/api/rooms/record")
+    async def record(body: RecordBody, request: Request) -> Response:
+        """The record of the person whose secret the body carries (a POST, so the secret is
+        in no URL or log line): the numbers ``pdk stats --person`` shows, and that person's
+        only."""
+        lang = lang_of(request)
+        try:
+            person, st = await run_in_threadpool(rooms.record, body.person)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        zh, en, nxt = title_for(st.total)
+        return JSONResponse(
+            {
+                "name": person.name,
+                "games": st.games,
+                "wins": st.wins,
+                "total": st.total,
+                "average": st.average,
+                "title": {"zh": zh, "en": en, "next_at": nxt},
+                "text": tr(
+                    "web_room_record", lang, games=st.games, wins=st.wins, total=st.total, zh=zh, en=en
+                ),
+            }
+        )
 
     @app.get("/api/room/{room_id}")
     async def get_room(room_id: RoomP, key: KeyQ, request: Request) -> Response:
@@ -318,7 +357,9 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
         room = None
         try:
             room = await find(room_id)
-            seat = await run_in_threadpool(room.join, body.key, body.client, body.name)
+            seat = await run_in_threadpool(
+                functools.partial(room.join, body.key, body.client, body.name, person=body.person)
+            )
         except LocalizedError as exc:
             return refused(exc, request)
         live.changed(room)
@@ -330,7 +371,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
         """The watch link's "take a free seat": the seat's key, for the page to keep."""
         try:
             room = await find(room_id)
-            key = await run_in_threadpool(room.claim, body.key, body.client, body.name)
+            key = await run_in_threadpool(room.claim, body.key, body.client, body.name, body.person)
         except LocalizedError as exc:
             return refused(exc, request)
         live.changed(room)

@@ -192,4 +192,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stats_title_line": ("Title: {zh} ({en}) — total score {total:+d}", "称号：{zh} — 总积分 {total:+d}"),
     "stats_next_title": ("{need} more points to {zh} ({en})", "再得 {need} 分升为 {zh}"),
     "stats_top_title": ("the highest title", "已是最高称号"),
+    "stats_persons": (
+        "People of this server's rooms (pdk stats --person NAME_OR_ID for one)",
+        "本服务器房间里的玩家（pdk stats --person 名字或编号 查看一人）",
+    ),
+    "stats_person_title": ("Record of {name} ({person})", "{name}（{person}）的战绩"),
+    "col_person": ("id", "编号"),
+    "col_name": ("name", "名字"),
+    "col_title": ("title", "称号"),
+    "stats_err_no_person": (
+        "no person called {who} in this history (pdk stats lists them)",
+        "历史战绩里没有叫 {who} 的人（pdk stats 会列出所有人）",
+    ),
+    "stats_err_many_persons": (
+        "several people played as {who}: name one by id ({ids})",
+        "有几个人都叫 {who}：请用编号指定（{ids}）",
+    ),
 }

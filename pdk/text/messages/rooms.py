@@ -27,6 +27,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This server has as many rooms open as it keeps; try again later.",
         "服务器上开着的房间已满；请稍后再试。",
     ),
+    "web_room_no_person": (
+        "No deal of this person is kept on this server (yet): a record starts with a first finished deal.",
+        "本服务器还没有这个人的牌局记录：打完第一局后开始记录。",
+    ),
+    "web_room_record": (
+        "Your record here: {games} games, {wins} won, total {total:+d}, title {zh} ({en}).",
+        "你在这里的战绩：{games} 局，赢 {wins} 局，累计 {total:+d} 分，称号 {zh}（{en}）。",
+    ),
     "web_room_moved": ("The room moved on meanwhile; look and try again.", "房间状态已更新；请看一下再试。"),
     # the page
     "web_room_friends": ("Play with friends", "和朋友玩"),

@@ -1,8 +1,11 @@
 // The table page: renders the server's table model for the human seat, sends the seat's
 // commands (cards as typed or tapped: the server reads them), and asks the server to make
 // the machine's moves (bots, 托管, 要不起) one at a time at the page's chosen pace.
-import { cardEl, cardsRow } from "./cards.js";
 import { attachHand, layoutHand } from "./touch.js";
+import {
+  fill, hintCards, myTurn, renderButtons, renderCounter, renderHand, renderMessage, renderSeats,
+  renderSettlement, renderTrick, seatHead, wonTrick,
+} from "./table-view.js";
 import { animate } from "./motion.js";
 import { setSound, sound, soundOn } from "./sound.js";
 import { openRules } from "./rules-view.js";
@@ -36,13 +39,6 @@ const SPEEDS = { slow: 2, normal: 1, fast: 0.35 };
 let speed = SPEEDS[store.getItem("pdk.speed")] ? store.getItem("pdk.speed") : "normal";
 const paced = (ms) => Math.round(ms * SPEEDS[speed]);
 
-function fill(template, params = {}) {
-  return template.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, k, fmt) => {
-    const v = params[k];
-    if (fmt === "+d" && typeof v === "number") return (v > 0 ? "+" : "") + v;
-    return v === undefined ? "" : String(v);
-  });
-}
 const t = (key, params) => fill(L[key] ?? key, params);
 
 async function api(path, body) {
@@ -113,12 +109,7 @@ async function open() {
 
 function show(data, keepNote = false) {
   const before = table;
-  if (before && before.model.trick.actions.length && !data.model.trick.actions.length
-      && data.model.deal_no === before.model.deal_no) {
-    lastTrick = before.model.trick;
-  } else if (data.model.trick.actions.length || (before && data.model.deal_no !== before.model.deal_no)) {
-    lastTrick = null;
-  }
+  lastTrick = wonTrick(before && before.model, data.model, lastTrick);
   if (!before || before.seq !== data.seq || before.model.deal_no !== data.model.deal_no) {
     selected = new Set();
     if (!keepNote && !(note && note.keep)) note = null; // a switch's note outlives the machine's moves
@@ -186,15 +177,16 @@ function render() {
     o.textContent = (L[`diff_${o.value}`] ?? o.value) + (later ? t("diff_next_mark") : "");
   }
   $("#difficulty-note").textContent = difficultyNote();
-  renderSeats(m);
-  renderTrick(m);
+  const mine = myTurn(m) && !table.bot_turn && !auto;
+  renderSeats(m, { t, head });
+  renderTrick(m, lastTrick, { t, nameOf: (a) => a.name.text });
   renderCounter(m);
-  renderButtons(m);
-  renderMessage(m);
-  renderSettlement(m);
+  renderButtons(m, { mine, auto });
+  renderMessage(m, { t, mine: myTurn(m), note, auto, typed });
+  renderSettlement(m, { t, nameOf: (r) => r.name.text, next: difficultyNote() });
   // Last: the hand's overlap is worked out from its width, which the buttons' reason
   // (landscape: the column beside it) and the message may just have changed.
-  renderHand(m);
+  renderHand(m, selected);
   // The panels open below the header, whose controls stay in reach.
   document.documentElement.style.setProperty("--bar-h", `${$(".bar").getBoundingClientRect().height}px`);
 }
@@ -206,168 +198,16 @@ function difficultyNote() {
   return t("difficulty_later", { level: next, now, n: table.model.deal_no + 1 });
 }
 
-function slotFor(seat, players) {
-  if (seat.offset === 1) return "#slot-next";
-  if (seat.offset === players - 1) return "#slot-prev";
-  return "#slot-across";
-}
-
-function renderSeats(m) {
-  $("#slot-across").hidden = m.players < 4;
-  $(".felt").classList.toggle("four", m.players >= 4);
-  $("#slot-prev").hidden = m.players < 3;
-  for (const s of m.seats) {
-    if (s.offset === 0) {
-      $("#me").innerHTML = "";
-      $("#me").append(seatHead(s));
-      continue;
-    }
-    const el = $(slotFor(s, m.players));
-    el.dataset.count = s.cards;
-    el.dataset.seat = s.seat;
-    el.classList.toggle("turn", s.to_move);
-    el.innerHTML = "";
-    el.append(seatHead(s));
-    const back = document.createElement("div");
-    back.className = "backs";
-    back.innerHTML = `<div class="back"></div><b class="count">${s.cards}</b>`;
-    el.append(back);
-    const act = document.createElement("div");
-    act.className = "last";
-    if (s.last && !s.last.play) act.innerHTML = `<span class="passed">${t("passed")}</span>`;
-    else if (s.last) act.append(cardsRow(s.last.play.cards));
-    el.append(act);
-  }
-}
-
-function seatHead(s) {
-  const head = document.createElement("div");
-  head.className = "head";
-  const name = document.createElement("span");
-  name.className = "name";
-  name.textContent = s.name.text;
-  head.append(name);
-  if (s.bao_dan) head.insertAdjacentHTML("beforeend", `<span class="badge bao" data-testid="bao-dan">${t("bao_dan")}</span>`);
-  // The page's own 托管 (the server moves for it one step at a time) marks your seat too.
-  if (s.auto || (auto && s.relation === "you")) head.insertAdjacentHTML("beforeend", `<span class="badge auto">${t("auto")}</span>`);
-  if (s.to_move && table.bot_turn) head.insertAdjacentHTML("beforeend", `<span class="thinking" data-testid="thinking">${t("thinking")}</span>`);
-  return head;
-}
-
-function renderTrick(m) {
-  const el = $("[data-testid=trick]");
-  el.innerHTML = "";
-  const trick = m.trick.actions.length ? m.trick : lastTrick;
-  el.classList.toggle("won", trick === lastTrick && !!lastTrick);
-  if (!trick) return;
-  // The latest round only (one action a seat): a long trick of singles and passes grew
-  // down over the counter and the hand; the earlier ones are summed up in one line.
-  const shown = trick.actions.slice(-m.seats.length);
-  const hidden = trick.actions.length - shown.length;
-  if (hidden) el.insertAdjacentHTML("beforeend", `<div class="earlier" data-testid="trick-earlier">${t("earlier", { n: hidden })}</div>`);
-  shown.forEach((a, i) => {
-    const row = document.createElement("div");
-    row.className = "play" + (i === shown.length - 1 ? " latest" : "");
-    row.dataset.seat = a.seat;
-    const who = document.createElement("span");
-    who.className = "who";
-    who.textContent = a.name.text;
-    row.append(who);
-    if (a.play) {
-      row.append(cardsRow(a.play.cards));
-      row.insertAdjacentHTML("beforeend", `<span class="kind">${a.play.kind_name.text}</span>`);
-    } else {
-      row.insertAdjacentHTML("beforeend", `<span class="passed">${t("passed")}</span>`);
-    }
-    el.append(row);
+// A seat's head; the page's own 托管 (the server moves for it one step at a time) marks
+// your seat at once.
+function head(s) {
+  return seatHead(s.seat, {
+    t,
+    name: s.name.text,
+    bao: s.bao_dan,
+    auto: s.auto || (auto && s.relation === "you"),
+    thinking: s.to_move && table.bot_turn,
   });
-}
-
-function renderCounter(m) {
-  const el = $("[data-testid=counter]");
-  el.hidden = store.getItem("pdk.counter") === "off";
-  $("#counter-toggle").setAttribute("aria-pressed", String(!el.hidden));
-  el.innerHTML = m.counter
-    .map((c) => `<span class="cnt${c.unseen ? "" : " gone"}" data-rank="${c.rank}" data-unseen="${c.unseen}"><b>${c.label}</b><i>×${c.unseen}</i></span>`)
-    .join("");
-}
-
-function renderHand(m) {
-  const el = $("[data-testid=hand]");
-  el.innerHTML = "";
-  let last = null;
-  m.hand.forEach((c, i) => {
-    const card = cardEl(c);
-    card.dataset.testid = "card";
-    card.setAttribute("data-testid", "card");
-    card.setAttribute("role", "button");
-    card.setAttribute("aria-pressed", String(selected.has(i)));
-    card.setAttribute("tabindex", "0");
-    card.dataset.i = String(i);
-    if (last !== null && last !== c[0]) card.classList.add("group");
-    last = c[0];
-    el.append(card);
-  });
-  layoutHand(el);
-}
-
-function myTurn(m) {
-  return m.task.kind === "lead" || m.task.kind === "beat" || m.task.kind === "none";
-}
-
-function renderButtons(m) {
-  const mine = myTurn(m) && !table.bot_turn && !auto;
-  $("#auto-toggle").setAttribute("aria-pressed", String(auto));
-  $("#auto-toggle").classList.toggle("on", auto);
-  $("#play").disabled = !mine || m.task.kind === "none";
-  $("#hint").disabled = !mine;
-  $("#pass").disabled = !mine || !m.task.can_pass;
-  const reason = mine && m.task.pass_refused ? m.task.pass_refused.text : "";
-  const why = reason.charAt(0).toUpperCase() + reason.slice(1); // a sentence of its own here
-  $("#pass-why").textContent = why;
-  $("#pass").title = why;
-}
-
-function renderMessage(m) {
-  const el = $("[data-testid=message]");
-  let text = m.task.message.text;
-  if (m.task.bao_dan_high && myTurn(m) && m.task.kind !== "none") text += " · " + m.task.bao_dan_high;
-  if (note) text = note.text;
-  if (auto) text = t("auto_on");
-  if (typed) text = `⌨ ${typed}`;
-  el.textContent = text;
-  el.classList.toggle("refused", !!(note && note.refused));
-}
-
-function renderSettlement(m) {
-  const panel = $("#settlement");
-  const st = m.settlement;
-  panel.hidden = !st;
-  if (!st) return;
-  $("#settle-title").textContent = t("settlement", { n: m.deal_no });
-  $("#settle-result").textContent = m.task.message.text;
-  const head = ["col_player", "col_left", "col_shut", "col_bombs", "col_total", "col_session"]
-    .map((k) => `<th>${t(k)}</th>`).join("");
-  const rows = st.rows.map((r) => {
-    const why = r.lines.map((l) => `<li>${l.text}</li>`).join("");
-    const tot = r.total > 0 ? `+${r.total}` : String(r.total);
-    const ses = r.session > 0 ? `+${r.session}` : String(r.session);
-    const bombs = r.bomb_income > 0 ? `+${r.bomb_income}` : String(r.bomb_income);
-    const place = r.place_name ? ` <small>${r.place_name.text}</small>` : "";
-    const left = r.left.length ? `<div class="left-cards" data-testid="left-cards"></div>` : "";
-    return `<tr class="${r.winner ? "winner" : ""}" data-seat="${r.seat}"><td>${r.winner ? "★ " : ""}${r.name.text}${place}</td>`
-      + `<td>${r.cards_left}</td><td>${r.shut_out ? t("yes") : "-"}</td><td>${bombs}</td>`
-      + `<td class="total ${r.total > 0 ? "pos" : r.total < 0 ? "neg" : ""}" data-total="${r.total}">${tot}</td><td>${ses}</td></tr>`
-      + `<tr class="why" data-seat="${r.seat}"><td colspan="6">${left}<ul>${why}</ul></td></tr>`;
-  }).join("");
-  const notes = st.lines.map((l) => `<tr class="why"><td colspan="6">${l.text}</td></tr>`).join("");
-  $("#settle-table").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${rows}${notes}</tbody>`;
-  // What each loser still held, face up: the count above is made of these cards.
-  for (const r of st.rows) {
-    const cell = $(`#settle-table tr.why[data-seat="${r.seat}"] .left-cards`);
-    if (cell) cell.append(cardsRow(r.left));
-  }
-  $("#settle-next").textContent = difficultyNote();
 }
 
 // -- actions --------------------------------------------------------------------------------
@@ -443,13 +283,7 @@ function nextHint() {
   }
   hint = hint.seq === table.seq ? { seq: table.seq, i: (hint.i + 1) % m.hints.length } : { seq: table.seq, i: 0 };
   const h = m.hints[hint.i];
-  selected = new Set();
-  const used = new Set();
-  for (const c of h.cards) {
-    const i = m.hand.findIndex((x, j) => x === c && !used.has(j));
-    used.add(i);
-    selected.add(i);
-  }
+  selected = hintCards(m, hint.i);
   note = { text: t("hint_n", { i: hint.i + 1, n: m.hints.length, cards: h.text }) };
   render();
 }
@@ -563,7 +397,7 @@ function toggleAutoPass() {
 
 // -- replay of the deal just finished (replay-view.js) --------------------------------------
 
-$("#replay-open").addEventListener("click", () => openReplay(table.token, lang, t));
+$("#replay-open").addEventListener("click", () => openReplay(`/api/table/${table.token}/replay?lang=${lang}`, t));
 
 async function start() {
   await loadLabels();

@@ -8,9 +8,10 @@ let replay = null;
 let timer = null;
 let t = (k) => k;
 
-export async function openReplay(token, lang, translate) {
+// `url`: where the page's replay is (a table's, or a room seat's with its key).
+export async function openReplay(url, translate) {
   t = translate;
-  const res = await fetch(`/api/table/${token}/replay?lang=${lang}`);
+  const res = await fetch(url);
   if (!res.ok) return;
   replay = { ...(await res.json()), i: 0 };
   $("#replay").hidden = false;

@@ -3,7 +3,14 @@
 // for its own seat (over server-sent events, or by polling when those cannot be held
 // open) and sends the seat's commands with the seat's key. Bots, 托管 and turn times are
 // the server's: the page never moves for anyone.
-import { cardEl, cardsRow } from "./cards.js";
+import { attachHand, layoutHand } from "./touch.js";
+import { animate } from "./motion.js";
+import { sound } from "./sound.js";
+import { openReplay, replayKey } from "./replay-view.js";
+import {
+  fill, hintCards, myTurn as turnOf, renderButtons, renderCounter, renderHand, renderMessage, renderSeats,
+  renderSettlement, renderTrick, seatHead, slotFor, wonTrick,
+} from "./table-view.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage;
@@ -19,7 +26,6 @@ let selected = new Set();
 let hint = { seq: -1, i: -1 };
 let note = null;
 let typed = "";
-let replay = null;
 let source = null; // the EventSource while it is open
 let polling = false;
 let inviteOpen = false;
@@ -30,13 +36,16 @@ if (!client) {
   sessionStorage.setItem("pdk.client", client);
 }
 
-function fill(template, params = {}) {
-  return template.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, k, fmt) => {
-    const v = params[k];
-    if (fmt === "+d" && typeof v === "number") return (v > 0 ? "+" : "") + v;
-    return v === undefined ? "" : String(v);
-  });
+// One id per person (kept in this browser across rooms): the server keeps each deal in
+// its history under it, and shows this person's record to whoever holds it, only.
+let person = store.getItem("pdk.person");
+if (!person || !/^[A-Za-z0-9_-]{32}$/.test(person)) {
+  const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  person = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => abc[b % 64]).join("");
+  store.setItem("pdk.person", person);
 }
+let recordDeal = null; // the deal whose settlement last asked for this person's record
+
 const t = (k, params) => fill(L[k] ?? k, params);
 
 async function api(path, body) {
@@ -94,6 +103,7 @@ $("#room-form").addEventListener("submit", async (e) => {
     difficulty: $("#f-difficulty").value,
     turn_time: Number($("#f-turn").value || 0),
     name,
+    person,
   };
   const { ok, data } = await api("rooms", body);
   if (!ok) { $("#form-error").textContent = data.error?.text ?? t("error"); return; }
@@ -128,7 +138,7 @@ async function enter() {
     const first = await api(`room/${roomId}?key=${key}`);
     if (!first.ok) { fail(first.data); return; }
     const mine = first.data.seats[first.data.you];
-    const body = { key, client };
+    const body = { key, client, person };
     if (!mine.taken) body.name = name || t("room_seat", { n: first.data.you + 1 });
     const { ok, data } = await api(`room/${roomId}/join`, body);
     if (!ok) { fail(data); return; }
@@ -209,8 +219,7 @@ function show(data) {
   const tb = data.table;
   if (before && before.table && tb) {
     const bm = before.table.model;
-    if (bm.trick.actions.length && !tb.model.trick.actions.length && tb.model.deal_no === bm.deal_no) lastTrick = bm.trick;
-    else if (tb.model.trick.actions.length || tb.model.deal_no !== bm.deal_no) lastTrick = null;
+    lastTrick = wonTrick(bm, tb.model, lastTrick);
     if (before.table.seq !== tb.seq || bm.deal_no !== tb.model.deal_no) {
       selected = new Set();
       if (note && !note.keep) note = null;
@@ -218,6 +227,7 @@ function show(data) {
   }
   room = data;
   render();
+  if (before && before.table && tb && before.room === data.room) sound(animate(before.table, tb));
 }
 
 function seatName(i) {
@@ -248,13 +258,36 @@ function render() {
   $("#deal").textContent = t("deal", { n: m.deal_no });
   $("#session").textContent = watching ? t("room_deals", { n: room.deals }) : t("session", { total: tb.session_total });
   $("#clock").textContent = typeof room.deadline === "number" ? t("room_time_left", { n: Math.ceil(room.deadline) }) : "";
-  renderSeats(m);
-  renderTrick(m);
+  const auto = !!tb.auto;
+  const mine = myTurn(m) && !auto && room.phase === "playing";
+  renderSeats(m, { t, head: (s) => nameHead(s.seat, s), meBacks: watching });
+  $("#me").classList.toggle("turn", m.seats[0].to_move && !watching);
+  renderTrick(m, lastTrick, { t, nameOf: (a) => seatName(a.seat) });
   renderCounter(m);
-  renderButtons(m);
-  renderMessage(m);
-  renderSettlement(m);
-  renderHand(m);
+  renderButtons(m, { mine, auto });
+  renderMessage(m, { t, text: taskText(m), mine: myTurn(m), note, auto, typed });
+  renderSettlement(m, {
+    t,
+    nameOf: (r) => seatName(r.seat),
+    result: m.task.winner !== null ? t("room_won", { who: seatName(m.task.winner) }) : m.task.message.text,
+    next: room.host ? "" : t("room_next_host"),
+    hidden: room.phase === "closed",
+  });
+  $("#next-deal").hidden = !room.host;
+  if (m.settlement && room.you !== null && recordDeal !== m.deal_no) {
+    recordDeal = m.deal_no;
+    showRecord();
+  }
+  renderHand(m, selected);
+}
+
+// The task as this viewer reads it: whom the table waits for, by their name; a spectator
+// is told they watch.
+function taskText(m) {
+  let text = m.task.message.text;
+  if (m.task.kind === "wait" && m.task.seat !== null) text = t("room_wait", { who: seatName(m.task.seat) });
+  if (room.you === null && !m.settlement) text = `${t("room_spectator")} ${text}`;
+  return text;
 }
 
 function renderWaitingSeats() {
@@ -302,7 +335,7 @@ function renderLobby() {
         const name = input.value.trim();
         if (!name) return;
         store.setItem("pdk.name", name);
-        const { ok, data } = await api(`room/${roomId}/join`, { key, client, name });
+        const { ok, data } = await api(`room/${roomId}/join`, { key, client, name, person });
         if (ok) show(data); else fail(data);
       });
       li.append(input);
@@ -359,210 +392,46 @@ function selectText(el) {
   sel.addRange(range);
 }
 
-function slotFor(seat, players) {
-  if (seat.offset === 1) return "#slot-next";
-  if (seat.offset === players - 1) return "#slot-prev";
-  return "#slot-across";
-}
-
-// A seat's head: the person's name (or the bot), its relation to you, and its badges.
+// A seat's head: the person's name (or the bot), its relation to you, its badges and
+// its running total in the room.
 function nameHead(seat, s, testid = "seat-name") {
   const info = room.seats[seat];
-  const head = document.createElement("div");
-  head.className = "head";
-  const name = document.createElement("span");
-  name.className = "name";
-  name.setAttribute("data-testid", testid);
-  name.dataset.seat = seat;
-  name.textContent = seatName(seat);
-  head.append(name);
-  if (s.name && s.relation !== "you" && room.you !== null) head.insertAdjacentHTML("beforeend", `<small class="rel">${s.name.text}</small>`);
-  if (s.bao_dan) head.insertAdjacentHTML("beforeend", `<span class="badge bao" data-testid="bao-dan">${t("bao_dan")}</span>`);
-  if (info.auto) head.insertAdjacentHTML("beforeend", `<span class="badge auto" data-testid="auto-badge">${t("auto")}</span>`);
-  if (info.taken && !info.present && room.phase === "playing" && seat !== room.you) {
-    head.insertAdjacentHTML("beforeend", `<span class="badge away" data-testid="away">${t("room_away")}</span>`);
-  }
-  if (s.to_move && room.table && room.table.bot_turn) head.insertAdjacentHTML("beforeend", `<span class="thinking" data-testid="thinking">${t("thinking")}</span>`);
-  const total = document.createElement("small");
-  total.className = "total";
-  total.textContent = `${info.total > 0 ? "+" : ""}${info.total}`;
-  head.append(total);
-  return head;
-}
-
-function renderSeats(m) {
-  $("#slot-across").hidden = m.players < 4;
-  $(".felt").classList.toggle("four", m.players >= 4);
-  $("#slot-prev").hidden = m.players < 3;
-  for (const s of m.seats) {
-    if (s.offset === 0) {
-      $("#me").innerHTML = "";
-      $("#me").append(nameHead(s.seat, s));
-      if (room.you === null) $("#me").append(backsOf(s)); // a spectator sees this seat's count too
-      continue;
-    }
-    const el = $(slotFor(s, m.players));
-    el.dataset.count = s.cards;
-    el.dataset.seat = s.seat;
-    el.classList.toggle("turn", s.to_move);
-    el.innerHTML = "";
-    el.append(nameHead(s.seat, s));
-    el.append(backsOf(s));
-    const act = document.createElement("div");
-    act.className = "last";
-    if (s.last && !s.last.play) act.innerHTML = `<span class="passed">${t("passed")}</span>`;
-    else if (s.last) act.append(cardsRow(s.last.play.cards));
-    el.append(act);
-  }
-  $("#me").classList.toggle("turn", m.seats[0].to_move && room.you !== null);
-}
-
-function backsOf(s) {
-  const back = document.createElement("div");
-  back.className = "backs";
-  back.innerHTML = `<div class="back"></div><b class="count">${s.cards}</b>`;
-  return back;
-}
-
-function renderTrick(m) {
-  const el = $("[data-testid=trick]");
-  el.innerHTML = "";
-  const trick = m.trick.actions.length ? m.trick : lastTrick;
-  el.classList.toggle("won", trick === lastTrick && !!lastTrick);
-  if (!trick) return;
-  const shown = trick.actions.slice(-m.seats.length);
-  const hidden = trick.actions.length - shown.length;
-  if (hidden) el.insertAdjacentHTML("beforeend", `<div class="earlier" data-testid="trick-earlier">${t("earlier", { n: hidden })}</div>`);
-  shown.forEach((a, i) => {
-    const row = document.createElement("div");
-    row.className = "play" + (i === shown.length - 1 ? " latest" : "");
-    row.dataset.seat = a.seat;
-    const who = document.createElement("span");
-    who.className = "who";
-    who.textContent = seatName(a.seat);
-    row.append(who);
-    if (a.play) {
-      row.append(cardsRow(a.play.cards));
-      row.insertAdjacentHTML("beforeend", `<span class="kind">${a.play.kind_name.text}</span>`);
-    } else {
-      row.insertAdjacentHTML("beforeend", `<span class="passed">${t("passed")}</span>`);
-    }
-    el.append(row);
+  return seatHead(seat, {
+    t,
+    name: seatName(seat),
+    testid,
+    relation: s.name && s.relation !== "you" && room.you !== null ? s.name.text : null,
+    bao: s.bao_dan,
+    auto: info.auto,
+    away: info.taken && !info.present && room.phase === "playing" && seat !== room.you,
+    thinking: s.to_move && room.table && room.table.bot_turn,
+    total: info.total,
   });
-}
-
-function renderCounter(m) {
-  const el = $("[data-testid=counter]");
-  el.hidden = store.getItem("pdk.counter") === "off";
-  $("#counter-toggle").setAttribute("aria-pressed", String(!el.hidden));
-  el.innerHTML = m.counter
-    .map((c) => `<span class="cnt${c.unseen ? "" : " gone"}" data-rank="${c.rank}" data-unseen="${c.unseen}"><b>${c.label}</b>${c.unseen}</span>`)
-    .join("");
-}
-
-function renderHand(m) {
-  const el = $("[data-testid=hand]");
-  el.innerHTML = "";
-  let last = null;
-  m.hand.forEach((c, i) => {
-    const card = cardEl(c);
-    card.setAttribute("data-testid", "card");
-    card.setAttribute("role", "button");
-    card.setAttribute("aria-pressed", String(selected.has(i)));
-    if (last !== null && last !== c[0]) card.classList.add("group");
-    last = c[0];
-    card.addEventListener("click", () => toggle(i));
-    el.append(card);
-  });
-  layoutHand();
-}
-
-function layoutHand() {
-  const el = $("[data-testid=hand]");
-  const cards = el.children;
-  if (!cards.length) return;
-  const cw = cards[0].getBoundingClientRect().width;
-  const width = el.clientWidth;
-  const groups = el.querySelectorAll(".group").length;
-  const gap = 6;
-  const n = cards.length;
-  const step = n > 1 ? Math.min(cw + 4, (width - cw - groups * gap - 2) / (n - 1)) : cw;
-  for (let i = 1; i < n; i++) {
-    cards[i].style.marginLeft = `${step - cw + (cards[i].classList.contains("group") ? gap : 0)}px`;
-  }
 }
 
 function myTurn(m) {
-  return room.you !== null && (m.task.kind === "lead" || m.task.kind === "beat" || m.task.kind === "none");
+  return room.you !== null && turnOf(m);
 }
 
-function renderButtons(m) {
-  const auto = !!room.table.auto;
-  const mine = myTurn(m) && !auto && room.phase === "playing";
-  $("#auto-toggle").setAttribute("aria-pressed", String(auto));
-  $("#auto-toggle").classList.toggle("on", auto);
-  $("#play").disabled = !mine || m.task.kind === "none";
-  $("#hint").disabled = !mine;
-  $("#pass").disabled = !mine || !m.task.can_pass;
-  const reason = mine && m.task.pass_refused ? m.task.pass_refused.text : "";
-  const why = reason.charAt(0).toUpperCase() + reason.slice(1);
-  $("#pass-why").textContent = why;
-  $("#pass").title = why;
-}
-
-function renderMessage(m) {
-  const el = $("[data-testid=message]");
-  let text = m.task.message.text;
-  if (m.task.kind === "wait" && m.task.seat !== null) text = t("room_wait", { who: seatName(m.task.seat) });
-  if (m.task.bao_dan_high && myTurn(m) && m.task.kind !== "none") text += " · " + m.task.bao_dan_high;
-  if (room.you === null && !m.settlement) text = `${t("room_spectator")} ${text}`;
-  if (note) text = note.text;
-  if (room.table.auto) text = t("auto_on");
-  if (typed) text = `⌨ ${typed}`;
-  el.textContent = text;
-  el.classList.toggle("refused", !!(note && note.refused));
-}
-
-function renderSettlement(m) {
-  const panel = $("#settlement");
-  const st = m.settlement;
-  panel.hidden = !st || room.phase === "closed";
-  if (!st) return;
-  $("#settle-title").textContent = t("settlement", { n: m.deal_no });
-  $("#settle-result").textContent = m.task.winner !== null ? t("room_won", { who: seatName(m.task.winner) }) : m.task.message.text;
-  const head = ["col_player", "col_left", "col_shut", "col_bombs", "col_total", "col_session"]
-    .map((k) => `<th>${t(k)}</th>`).join("");
-  const rows = st.rows.map((r) => {
-    const why = r.lines.map((l) => `<li>${esc(l.text)}</li>`).join("");
-    const tot = r.total > 0 ? `+${r.total}` : String(r.total);
-    const ses = r.session > 0 ? `+${r.session}` : String(r.session);
-    const bombs = r.bomb_income > 0 ? `+${r.bomb_income}` : String(r.bomb_income);
-    const place = r.place_name ? ` <small>${r.place_name.text}</small>` : "";
-    return `<tr class="${r.winner ? "winner" : ""}" data-seat="${r.seat}"><td>${r.winner ? "★ " : ""}${esc(seatName(r.seat))}${place}</td>`
-      + `<td>${r.cards_left}</td><td>${r.shut_out ? t("yes") : "-"}</td><td>${bombs}</td>`
-      + `<td class="total ${r.total > 0 ? "pos" : r.total < 0 ? "neg" : ""}" data-total="${r.total}">${tot}</td><td>${ses}</td></tr>`
-      + `<tr class="why"><td colspan="6"><ul>${why}</ul></td></tr>`;
-  }).join("");
-  const notes = st.lines.map((l) => `<tr class="why"><td colspan="6">${l.text}</td></tr>`).join("");
-  $("#settle-table").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${rows}${notes}</tbody>`;
-  $("#next-deal").hidden = !room.host;
-  $("#settle-next").textContent = room.host ? "" : t("room_next_host");
-}
-
-function esc(text) {
-  const d = document.createElement("div");
-  d.textContent = text;
-  return d.innerHTML;
+// This person's record on this server (the numbers `pdk stats --person` shows), asked for
+// with the secret only this browser keeps: the deal just settled is in it already.
+async function showRecord() {
+  const el = $("#my-record");
+  const { ok, data } = await api("rooms/record", { person });
+  el.textContent = ok ? data.text : (data.error?.text ?? t("error"));
+  el.dataset.games = ok ? String(data.games) : "0";
+  el.dataset.total = ok ? String(data.total) : "0";
 }
 
 // -- the seat's commands ----------------------------------------------------------------------
 
-function toggle(i) {
-  if (selected.has(i)) selected.delete(i);
-  else selected.add(i);
-  note = null;
-  render();
-}
+// Taps and finger slides on the hand (touch.js), as on the single-player page.
+attachHand($("[data-testid=hand]"), {
+  isSelected: (i) => selected.has(i),
+  setSelected: (i, on) => { if (on) selected.add(i); else selected.delete(i); },
+  done: () => { note = null; render(); },
+  enabled: () => !!(room && room.table && room.you !== null),
+});
 
 async function act(path, body = {}) {
   const { ok, status, data } = await api(`room/${roomId}/${path}`, { key, client, ...body });
@@ -605,13 +474,7 @@ function nextHint() {
   const seq = room.table.seq;
   hint = hint.seq === seq ? { seq, i: (hint.i + 1) % m.hints.length } : { seq, i: 0 };
   const h = m.hints[hint.i];
-  selected = new Set();
-  const used = new Set();
-  for (const c of h.cards) {
-    const i = m.hand.findIndex((x, j) => x === c && !used.has(j));
-    used.add(i);
-    selected.add(i);
-  }
+  selected = hintCards(m, hint.i);
   note = { text: t("hint_n", { i: hint.i + 1, n: m.hints.length, cards: h.text }) };
   render();
 }
@@ -629,7 +492,7 @@ $("#start-room").addEventListener("click", () => act("start"));
 $("#close-room").addEventListener("click", () => act("close"));
 $("#take-seat").addEventListener("click", async () => {
   const name = store.getItem("pdk.name") || t("room_seat", { n: room.seats.findIndex((s) => !s.taken) + 1 });
-  const { ok, data } = await api(`room/${roomId}/claim`, { key, client, name });
+  const { ok, data } = await api(`room/${roomId}/claim`, { key, client, name, person });
   if (!ok) { fail(data); return; }
   store.setItem(`pdk.room.${roomId}`, data.key);
   if (source) { source.close(); source = null; }
@@ -649,10 +512,11 @@ $("#lang-toggle").addEventListener("click", async () => {
   store.setItem("pdk.lang", lang);
   await loadLabels();
   note = null;
+  recordDeal = null; // the record is asked for again, in the new language
   if (!roomId) { openForm(); return; }
   if (source) { source.close(); source = null; connect(); }
 });
-window.addEventListener("resize", layoutHand);
+window.addEventListener("resize", () => layoutHand($("[data-testid=hand]")));
 
 document.addEventListener("keydown", (e) => {
   if (!room || !room.table || room.you === null) return;
@@ -660,8 +524,7 @@ document.addEventListener("keydown", (e) => {
   const m = room.table.model;
   const k = e.key;
   if (!$("#replay").hidden) {
-    const button = { ArrowLeft: "#replay-prev", ArrowRight: "#replay-next", Escape: "#replay-close" }[k];
-    if (button) { e.preventDefault(); $(button).click(); }
+    if (replayKey(k)) e.preventDefault();
     return;
   }
   const auto = room.table.auto;
@@ -691,45 +554,9 @@ document.addEventListener("keydown", (e) => {
 
 // -- replay of the deal just finished -------------------------------------------------------
 
-async function openReplay() {
-  const { ok, data } = await api(`room/${roomId}/replay?key=${encodeURIComponent(key)}`);
-  if (!ok) return;
-  replay = { ...data, i: 0 };
-  $("#replay").hidden = false;
-  drawReplay();
-}
-
-function drawReplay() {
-  const f = replay.frames[replay.i];
-  const n = replay.frames.length - 1;
-  $("#replay-title").textContent = replay.i ? t("replay_step", { i: replay.i, n }) : t("replay_start");
-  const box = $("#replay-hands");
-  box.innerHTML = "";
-  replay.names.forEach((name, seat) => {
-    const row = document.createElement("div");
-    row.className = "rseat" + (f.seat === seat ? " acting" : "");
-    const who = document.createElement("span");
-    who.className = "who";
-    who.textContent = name;
-    row.append(who);
-    if (f.seat === seat) {
-      const a = document.createElement("span");
-      a.className = "ract";
-      if (f.cards) a.append(cardsRow(f.cards));
-      else a.innerHTML = `<span class="passed">${t("passed")}</span>`;
-      row.append(a);
-    }
-    row.append(cardsRow(f.hands[seat]));
-    box.append(row);
-  });
-  $("#replay-prev").disabled = replay.i === 0;
-  $("#replay-next").disabled = replay.i === n;
-}
-
-$("#replay-open").addEventListener("click", openReplay);
-$("#replay-prev").addEventListener("click", () => { replay.i--; drawReplay(); });
-$("#replay-next").addEventListener("click", () => { replay.i++; drawReplay(); });
-$("#replay-close").addEventListener("click", () => { $("#replay").hidden = true; });
+$("#replay-open").addEventListener("click", () => {
+  openReplay(`/api/room/${roomId}/replay?key=${encodeURIComponent(key)}&lang=${lang}`, t);
+});
 
 // The turn clock counts down between messages.
 setInterval(() => {

@@ -14,6 +14,7 @@ const SHELL = [
   "/static/sound.js",
   "/static/rules-view.js",
   "/static/replay-view.js",
+  "/static/table-view.js",
   "/static/icon.svg",
   "/static/icon-192.png",
   "/manifest.webmanifest",
