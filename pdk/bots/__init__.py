@@ -19,7 +19,8 @@ from enum import Enum
 from pathlib import Path
 
 from pdk.bots.base import Bot, BotFactory
-from pdk.bots.hard import HardBot, hard_v1
+from pdk.bots.hard import HardBot, hard_v1, hard_v2
+from pdk.bots.learned import LearnedBot
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
 from pdk.text.catalog import LocalizedError
@@ -37,6 +38,10 @@ _REGISTRY: dict[str, BotFactory] = {
     # The hard bot before opponent-model inference and per-profile scoring: the baseline
     # docs/strength.md measures hard against (the same search, two constructor flags).
     "hard-v1": hard_v1,
+    # The hard bot before exact beliefs late in the deal (issue 27): its baseline.
+    "hard-v2": hard_v2,
+    # The learned value's own choice, no search (issue 27; weights per profile, pdk train).
+    "learned": LearnedBot,
 }
 
 
