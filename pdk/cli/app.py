@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from pdk import __version__
-from pdk.cli import moves, play, replay, selfplay, serve, stats, variants
+from pdk.cli import moves, play, replay, selfplay, serve, stats, train, variants
 from pdk.cli.common import sane_environment, silence_stdout, stdout_closed
 from pdk.text.catalog import Lang, default_lang, tr
 
@@ -47,6 +47,7 @@ app.command()(moves.moves)
 app.command()(selfplay.selfplay)
 app.command()(replay.replay)
 app.command()(serve.serve)
+app.command()(train.train)
 app.add_typer(variants.variants_app)
 
 

@@ -30,6 +30,7 @@ from pdk.text.messages import (
     selfplay,
     session,
     table_model,
+    train,
     usage,
     variants,
     web,
@@ -69,6 +70,7 @@ _PARTS = (
     play.MESSAGES,
     hints.MESSAGES,
     table_model.MESSAGES,
+    train.MESSAGES,
     web.MESSAGES,
 )
 MESSAGES: dict[str, tuple[str, str]] = _catalogue()
