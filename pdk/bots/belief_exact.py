@@ -14,7 +14,8 @@ other seats, and an undealt pile if the profile sets cards aside) within the sam
 pass was forced, and then checks every play read (``model.OpponentModel`` with no limit on
 how many), newest first, against normal's first choice for the hand the split gives that
 seat then. A judgement is cached per (play, hand then), so splits sharing an opponent's
-hand share its judgements. Work is bounded (``SPLITS_MAX``, ``JUDGEMENTS_MAX``): a
+hand share its judgements. Work is bounded (``SPLITS_MAX``, ``WORK_MAX``, less on the
+general generator's profiles): a
 position with more is left to the weighted sample. ``None`` means "no exact belief here"
 (too many hidden cards, too much work, or no split survives: the opponents do not play
 like normal); the caller falls back to the weighted sample.
@@ -25,14 +26,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pdk.bots.infer import Sampler
-from pdk.bots.model import OpponentModel
+from pdk.bots.model import OpponentModel, judgement_cost
 from pdk.engine import counts as C
 from pdk.engine.deal import Rng
 from pdk.engine.state import PlayerView
 
 HIDDEN_MAX = 14  # hidden cards (the opponents' and any undealt pile) at most
 SPLITS_MAX = 6_000  # splits listed at most (within the caps), before any judgement
-JUDGEMENTS_MAX = 600  # normal judgements at most (about 0.3 ms each on classic16)
+# Normal judgements at most, in cards of the hands judged (``model.judgement_cost``: about
+# a card each up to 16 cards, more beyond): on classic16 about 600 judgements, some 0.2 s.
+# A judgement costs about five times more on the general generator's profiles (the same
+# ratio as the opponent model's budgets, ``hard.MODEL_CARDS_FAST`` / ``MODEL_CARDS_GENERAL``).
+WORK_MAX = 8_000
+WORK_MAX_GENERAL = 1_500
 ALL_PLAYS = 10_000  # "every play": the opponent model's per-seat limit, lifted
 
 
@@ -41,7 +47,8 @@ class ExactBelief:
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
-        self.judgements = 0  # the work of the last ``deals`` (benchmarks read it)
+        self.judgements = 0  # the judgements made (benchmarks read it)
+        self.work = 0  # their cost, in cards (``model.judgement_cost``)
         self.listed = 0
 
     def deals(self) -> list[dict[int, int]] | None:
@@ -58,6 +65,7 @@ class ExactBelief:
             hands = {h: split[i] for i, h in enumerate(sampler.holders) if h >= 0}
             if sampler.consistent(hands):
                 splits.append(hands)
+        budget = WORK_MAX if self.view.profile.classic_generation else WORK_MAX_GENERAL
         model = OpponentModel(self.view, recent=ALL_PLAYS)
         facts = list(reversed(model.facts))  # newest first: the smallest hands, the sharpest
         seen: dict[tuple[int, int], bool] = {}
@@ -69,7 +77,8 @@ class ExactBelief:
                 first = seen.get((i, then))
                 if first is None:
                     self.judgements += 1
-                    if self.judgements > JUDGEMENTS_MAX:
+                    self.work += judgement_cost(C.total(then))
+                    if self.work > budget:
                         return None
                     ranked = model.judged(fact, then)
                     first = seen[(i, then)] = ranked is None or ranked[0][1] == fact.move
