@@ -26,6 +26,7 @@ from pdk.bots.features import SIZE, VERSION, Encoder
 from pdk.bots.learned import LearnedBot
 from pdk.bots.normal import Judge
 from pdk.bots.value_net import FORMAT, ValueNet, WeightsError
+from pdk.engine import counts as C
 from pdk.engine.deal import deal, derive_seed
 from pdk.engine.state import GameState
 
@@ -105,6 +106,25 @@ def test_learned_plays_legally_and_reproducibly(variant: str) -> None:
         move = bot.choose(view)
         assert_legal(view, move)
         state.step(move)
+
+
+def test_among_keeps_to_normals_first_choices() -> None:
+    profile = load_profile("classic16")
+    state = GameState(profile, deal(profile, derive_seed(8, 0)))
+    net = random_net("classic16", seed=9)
+    checked = 0
+    while not state.over:
+        view = state.view(state.turn)
+        moves = view.legal_moves()
+        can_pass = view.can_pass(moves)
+        out = any(m.counts == C.from_mask(view.hand) for m in moves)
+        if len(moves) + can_pass > 1 and not out:
+            order = [m for _, m in Judge(view).rank(moves, can_pass)]
+            assert LearnedBot(net=net, among=1).choose(view) == order[0]
+            assert LearnedBot(net=net, among=2).choose(view) in order[:2]
+            checked += 1
+        state.step(LearnedBot(net=net).choose(view))
+    assert checked > 5
 
 
 def test_learned_is_a_level() -> None:

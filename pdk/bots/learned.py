@@ -32,20 +32,34 @@ def scored(net: ValueNet, view: PlayerView, moves: list[Move], can_pass: bool) -
     return choices, order, x, net(x)
 
 
-def best(choices: list[Move | None], order: list[Move | None], values: NDArray[np.float32]) -> Move | None:
-    """The highest value; on a tie, the choice normal ranks first."""
+def best(
+    choices: list[Move | None],
+    order: list[Move | None],
+    values: NDArray[np.float32],
+    among: int | None = None,
+) -> Move | None:
+    """The highest value (among normal's first ``among`` choices, if given); on a tie, the
+    choice normal ranks first."""
     place = {m: i for i, m in enumerate(order)}
-    top = float(values.max())
-    tied = [m for m, v in zip(choices, values, strict=True) if float(v) == top]
-    return min(tied, key=lambda m: place.get(m, len(order)))
+    last = len(order)
+    pool = [
+        (float(v), m)
+        for m, v in zip(choices, values, strict=True)
+        if among is None or place.get(m, last) < among
+    ]
+    top = max(v for v, _ in pool)
+    return min((m for v, m in pool if v == top), key=lambda m: place.get(m, last))
 
 
 class LearnedBot:
     """See the module docstring; ``net`` overrides the shipped network (training uses it)."""
 
-    def __init__(self, seed: int = 0, net: ValueNet | None = None, name: str = "learned") -> None:
+    def __init__(
+        self, seed: int = 0, net: ValueNet | None = None, among: int | None = None, name: str = "learned"
+    ) -> None:
         self.seed = seed
         self.net = net
+        self.among = among
         self.name = name
 
     def choose(self, view: PlayerView) -> Move | None:
@@ -61,4 +75,4 @@ class LearnedBot:
                 return m
         net = self.net if self.net is not None else shipped(view.profile.name)
         choices, order, _, values = scored(net, view, moves, can_pass)
-        return best(choices, order, values)
+        return best(choices, order, values, self.among)
