@@ -2,7 +2,7 @@
 
     python benchmarks/bench_exact.py --deals 6 --variants classic16,jokers17,two-deck
 
-Normal bots play ``--deals`` deals; at every position with at most ``HIDDEN_MAX`` hidden
+Normal bots (or ``--players``) play ``--deals`` deals; at every position with at most ``HIDDEN_MAX`` hidden
 cards the exact belief is computed, timed on the process CPU clock. Printed per profile:
 positions, the share where it held (splits survived within the work budget), where the
 true hands were among them, the median and largest number of splits kept, and the median,
@@ -33,7 +33,9 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=6)
     ap.add_argument("--variants", default="classic16")
     ap.add_argument("--seed", type=int, default=21)
+    ap.add_argument("--players", default="normal", help="the bot in every seat (a plug-in spec works)")
     args = ap.parse_args()
+    print(f"players: {args.players}")
     print("| profile | positions | held | truth kept | splits kept: median / max | median | p99 | max |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for variant in args.variants.split(","):
@@ -43,7 +45,7 @@ def main() -> None:
         truth_in = 0
         for d in range(args.deals):
             state = GameState(profile, deal(profile, derive_seed(args.seed, d)))
-            bots = [make_bot("normal", s) for s in range(profile.players)]
+            bots = [make_bot(args.players, s) for s in range(profile.players)]
             while not state.over:
                 view = state.view(state.turn)
                 if sum(view.hand_sizes) - view.hand_sizes[view.seat] <= HIDDEN_MAX:

@@ -8,11 +8,16 @@ the hard bot (``hard-v2``: the weighted sample, full normal-judgement rollouts, 
 belief, no wall-clock cap) chooses among its candidates (normal's best six); the network
 chooses among the same candidates by its value. Printed: how often the network's choice is
 the search's, with a 95% interval, and, for scale, how often normal's own first choice is.
+
+The search's choices depend on the positions only, so ``--cache FILE`` keeps them (one
+JSON line per position) and a later run with other weights reads them instead of searching
+again; ``--weights none`` only fills the cache.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 from pathlib import Path
@@ -36,13 +41,20 @@ def share(hits: int, n: int) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--weights", type=Path, required=True)
+    ap.add_argument("--cache", type=Path, default=None, help="the search's choices, kept between runs")
     ap.add_argument("--positions", type=int, default=500)
     ap.add_argument("--every", type=int, default=3)
     ap.add_argument("--variant", default="classic16")
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
     profile = load_profile(args.variant)
-    net = ValueNet.load(args.weights, profile.name)
+    net = None if str(args.weights) == "none" else ValueNet.load(args.weights, profile.name)
+    cached: dict[str, list[int] | None] = {}
+    if args.cache is not None and args.cache.exists():
+        for line in args.cache.read_text().splitlines():
+            row = json.loads(line)
+            cached[row["at"]] = row["move"]
+    sink = args.cache.open("a") if args.cache is not None else None
     search = HardBot(0, belief="sampled", time_cap=3600.0)
     n = agree = normal_agree = 0
     t0 = time.perf_counter()
@@ -60,19 +72,31 @@ def main() -> None:
                 ranked = Judge(view).rank(moves, can_pass)
                 cands = [m for _, m in ranked[: search.candidates]]
                 if real % args.every == 0 and ranked[0][0] < 1e6 and len(cands) > 1:
-                    chosen = search.choose(view)
-                    choices, _, _, values = scored(net, view, moves, can_pass)
-                    value = {m: float(v) for m, v in zip(choices, values, strict=True)}
-                    mine = max(cands, key=lambda m: (value[m], -cands.index(m)))
+                    at = f"{d}/{len(view.history)}"
+                    if at in cached:
+                        said = cached[at]
+                        chosen = next((m for m in cands if m is not None and list(m) == said), None)
+                    else:
+                        chosen = search.choose(view)
+                        if sink is not None:
+                            said = None if chosen is None else list(chosen)
+                            sink.write(json.dumps({"at": at, "move": said}) + "\n")
+                            sink.flush()
                     n += 1
-                    agree += mine == chosen
                     normal_agree += cands[0] == chosen
+                    if net is not None:
+                        choices, _, _, values = scored(net, view, moves, can_pass)
+                        value = {m: float(v) for m, v in zip(choices, values, strict=True)}
+                        mine = max(cands, key=lambda m: (value[m], -cands.index(m)))
+                        agree += mine == chosen
             state.step(bots[state.turn].choose(view))
         d += 1
-    meta = net.meta
-    print(f"{args.variant}, {n} positions from {d} deals of normal self-play; weights: {meta.get('games')} "
-          f"deals of training, seed {meta.get('seed')}, commit {meta.get('commit')}")  # fmt: skip
-    print(f"the network's choice is the search's   {share(agree, n)}")
+    print(f"{args.variant}, {n} positions from {d} deals of normal self-play")
+    if net is not None:
+        meta = net.meta
+        print(f"weights: {meta.get('games')} deals of training, seed {meta.get('seed')}, "
+              f"commit {meta.get('commit')}")  # fmt: skip
+        print(f"the network's choice is the search's   {share(agree, n)}")
     print(f"normal's first choice is the search's  {share(normal_agree, n)}")
     print(f"({time.perf_counter() - t0:.0f} s)")
 
