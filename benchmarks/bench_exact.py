@@ -2,8 +2,8 @@
 
     python benchmarks/bench_exact.py --deals 6 --variants classic16,jokers17,two-deck
 
-Normal bots (or ``--players``) play ``--deals`` deals; at every position with at most ``HIDDEN_MAX`` hidden
-cards the exact belief is computed, timed on the process CPU clock. Printed per profile:
+Normal bots (or ``--players``) play ``--deals`` deals; at every position with ``--least`` to
+``--hidden`` hidden cards the exact belief is computed, timed on the process CPU clock. Printed per profile:
 positions, the share where it held (splits survived within the work budget), where the
 true hands were among them, the median and largest number of splits kept, and the median,
 p99 and largest time. The hard bot pays this on top of its search only in those positions
@@ -17,8 +17,8 @@ import statistics
 import time
 
 from pdk.app.registry import load_profile
-from pdk.bots import make_bot
-from pdk.bots.belief_exact import HIDDEN_MAX, ExactBelief
+from pdk.bots import belief_exact, make_bot
+from pdk.bots.belief_exact import ExactBelief
 from pdk.engine.deal import deal, derive_seed
 from pdk.engine.state import GameState
 
@@ -33,6 +33,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=6)
     ap.add_argument("--variants", default="classic16")
     ap.add_argument("--seed", type=int, default=21)
+    ap.add_argument("--hidden", type=int, default=belief_exact.HIDDEN_MAX, help="the most hidden cards")
+    ap.add_argument("--least", type=int, default=0, help="the fewest hidden cards")
     ap.add_argument("--players", default="normal", help="the bot in every seat (a plug-in spec works)")
     args = ap.parse_args()
     print(f"players: {args.players}")
@@ -48,9 +50,9 @@ def main() -> None:
             bots = [make_bot(args.players, s) for s in range(profile.players)]
             while not state.over:
                 view = state.view(state.turn)
-                if sum(view.hand_sizes) - view.hand_sizes[view.seat] <= HIDDEN_MAX:
+                if args.least <= sum(view.hand_sizes) - view.hand_sizes[view.seat] <= args.hidden:
                     t = time.process_time()
-                    found = ExactBelief(view).deals()
+                    found = ExactBelief(view, args.hidden).deals()
                     times.append(time.process_time() - t)
                     if found is not None:
                         kept.append(len(found))

@@ -66,5 +66,10 @@ def hard(seed: int = 0) -> HardBot:
     return Recording(seed, time_cap=NO_CAP, name="hard")
 
 
+def hard18(seed: int = 0) -> HardBot:
+    """``hard`` with exact beliefs from 18 hidden cards on (instead of 14)."""
+    return Recording(seed, exact_cards=18, time_cap=NO_CAP, name="hard-exact18")
+
+
 def hard_v2(seed: int = 0) -> HardBot:
     return Reading(seed, belief="sampled", time_cap=NO_CAP, name="hard-v2")

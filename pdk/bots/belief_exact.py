@@ -45,8 +45,9 @@ ALL_PLAYS = 10_000  # "every play": the opponent model's per-seat limit, lifted
 class ExactBelief:
     """The splits of one position that survive every public fact; see the module docstring."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, hidden_max: int = HIDDEN_MAX) -> None:
         self.view = view
+        self.hidden_max = hidden_max
         self.judgements = 0  # the judgements made (benchmarks read it)
         self.work = 0  # their cost, in cards (``model.judgement_cost``)
         self.listed = 0
@@ -55,7 +56,7 @@ class ExactBelief:
         """Every surviving split (seat -> rank counts, the undealt pile dropped), in a fixed
         order, or ``None`` (see the module docstring)."""
         sampler = Sampler(self.view)
-        if sum(sampler.sizes) > HIDDEN_MAX or not sampler.holders:
+        if sum(sampler.sizes) > self.hidden_max or not sampler.holders:
             return None
         splits = []
         for split in _splits(sampler):

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import time
 
-from pdk.bots.belief_exact import ExactBelief, pick
+from pdk.bots.belief_exact import HIDDEN_MAX, ExactBelief, pick
 from pdk.bots.infer import Sampler
 from pdk.bots.knowledge import Knowledge
 from pdk.bots.model import OpponentModel, judgement_cost
@@ -271,6 +271,7 @@ class HardBot:
         model_cards: int | None = None,
         scoring: str = "settlement",
         belief: str = "exact",
+        exact_cards: int = HIDDEN_MAX,
         name: str = "hard",
     ) -> None:
         if policy not in ("judge", "greedy"):
@@ -297,6 +298,7 @@ class HardBot:
         self.model_cards = model_cards
         self.scoring = scoring
         self.belief = belief
+        self.exact_cards = exact_cards
         self.name = name
         self.work_done = 0  # rollout plays plus solver nodes of the last decision (tests)
         self.model_work = 0  # the opponent model's judgements (cards read) of the last decision
@@ -309,7 +311,7 @@ class HardBot:
         record allows instead, when they are few (``belief_exact``)."""
         self.last_exact = False
         if self.belief == "exact" and self.inference == "model":
-            found = ExactBelief(view).deals()
+            found = ExactBelief(view, self.exact_cards).deals()
             if found is not None:
                 self.last_exact = True
                 return pick(found, rng, count)
