@@ -55,7 +55,10 @@ def train(
     torch.set_num_threads(1)  # self-play is one process; a second thread only contends
     config = Config(profile, seed=seed, hours=hours, games=games, eval_minutes=eval_minutes,
                     eval_deals=eval_deals)  # fmt: skip
-    trainer = Trainer(config, out)
+    try:
+        trainer = Trainer(config, out)
+    except OSError as exc:
+        fail(tr("train_io", lg, error=" ".join(str(exc).split())))
     err = Console(stderr=True)
     if resume:
         try:
@@ -94,7 +97,15 @@ def train(
                 bar.console.print(said(st.curve[seen]))
                 seen += 1
 
-        st = trainer.run(on_round)
+        try:
+            st = trainer.run(on_round)
+        except KeyboardInterrupt:
+            trainer.write_weights()
+            trainer.save_checkpoint()
+            bar.stop()
+            fail(tr("train_interrupted", lg, path=trainer.checkpoint), code=130)
+        except OSError as exc:
+            fail(tr("train_io", lg, error=" ".join(str(exc).split())))
     for entry in st.curve[seen:]:
         err.print(said(entry))
     kb = max(1, out.stat().st_size // 1024)

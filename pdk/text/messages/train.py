@@ -15,6 +15,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "resuming from {path}: {games} deals, {minutes:.0f} min trained",
         "从 {path} 继续：已训练 {games} 局，{minutes:.0f} 分钟",
     ),
+    "train_interrupted": (
+        "interrupted: weights and checkpoint saved ({path}); run the same command to resume",
+        "已中断：权重和检查点已保存（{path}）；再次运行同一命令即可继续",
+    ),
+    "train_io": ("cannot write the training files: {error}", "无法写入训练文件：{error}"),
     "train_progress": ("training {variant}", "训练 {variant}"),
     "train_eval": (
         "after {games} deals ({minutes} min): learned vs normal {mean:+.2f} a deal, {ci}, {win:.0%} wins "
