@@ -168,3 +168,23 @@ def test_train_writes_weights_that_play_and_resumes(tmp_path: Path) -> None:
     assert played.returncode == 0, played.stderr
     wrong = run("selfplay", "-v", "jokers17", "-p", "learned,normal,normal", "-n", "1", env=own)
     assert wrong.returncode != 0 and "trained for classic16" in wrong.stderr
+
+
+def test_shipped_weights_name_their_run_and_fit_the_limit() -> None:
+    shipped = sorted(vn.WEIGHTS_DIR.glob("*.npz"))
+    assert shipped, "no weights ship"
+    for path in shipped:
+        assert path.stat().st_size <= 5 * 1024 * 1024
+        net = ValueNet.load(path, path.stem)
+        meta = net.meta
+        assert meta["profile"] == path.stem and meta["version"] == VERSION
+        assert meta["games"] > 0 and meta["samples"] > 0 and meta["commit"] != "unknown"
+        assert isinstance(meta["seed"], int)
+
+
+def test_the_learned_level_plays_with_the_shipped_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PDK_WEIGHTS", raising=False)
+    profile = load_profile("classic16")
+    a = run_match(profile, ["learned", "normal", "normal"], 1, seed=3, duplicate=True)
+    b = run_match(profile, ["learned", "normal", "normal"], 1, seed=3, duplicate=True)
+    assert [r.totals for r in a] == [r.totals for r in b]
