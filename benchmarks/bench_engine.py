@@ -42,8 +42,8 @@ from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal
 from pdk.engine.generator import generator_for
 from pdk.engine.playout import Playout
+from pdk.engine.position import Position
 from pdk.engine.profile import Profile
-from pdk.engine.rules import Position
 from pdk.engine.state import GameState
 
 try:

@@ -38,8 +38,8 @@ from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal
 from pdk.engine.generator import generator_for
 from pdk.engine.movegen_general import GeneralGenerator
+from pdk.engine.position import Position
 from pdk.engine.profile import Profile
-from pdk.engine.rules import Position
 from pdk.engine.state import GameState
 
 Sample = tuple[int, Move | None, bool]  # (hand bitmask, play to beat, 下家 has 报单)

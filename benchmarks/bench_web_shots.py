@@ -3,9 +3,10 @@
     pdk serve --no-open --port 8765 --seed 3 &
     python benchmarks/bench_web_shots.py http://127.0.0.1:8765/ [docs/screenshots]
 
-For each layout (phone portrait 390×844, phone landscape 844×390, desktop 1280×800) it
-shoots the table at the human's first turn with a hint selected, and the settlement panel
-after playing the deal out through hint/play/pass. Not a timing benchmark: it lives here
+For each layout (a small phone 320×568, phone portrait 390×844, phone landscape 844×390,
+desktop 1280×800) it shoots the table at the human's first turn with a hint selected, and
+the settlement panel after playing the deal out through hint/play/pass (the first-visit
+hint already dismissed, as a returning player sees the table). Not a timing benchmark: it lives here
 beside the web benchmarks because it drives the same live server with Playwright.
 """
 
@@ -34,8 +35,14 @@ def shoot(url: str, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        for (name, (w, h)), locale in zip(LAYOUTS.items(), ("zh-CN", "zh-CN", "en-US"), strict=True):
-            page = browser.new_context(viewport={"width": w, "height": h}, locale=locale).new_page()
+        layouts = {"small": (320, 568), **LAYOUTS}
+        for (name, (w, h)), locale in zip(layouts.items(), ("zh-CN", "zh-CN", "zh-CN", "en-US"), strict=True):
+            phone = w < 1000
+            context = browser.new_context(
+                viewport={"width": w, "height": h}, locale=locale, has_touch=phone, is_mobile=phone
+            )
+            context.add_init_script("localStorage.setItem('pdk.seen_hint', '1')")
+            page = context.new_page()
             page.goto(url)
             page.wait_for_selector('[data-testid="card"]')
             my_turn(page)
@@ -52,6 +59,7 @@ def shoot(url: str, out: Path) -> None:
                     f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
                     " || document.querySelector('[data-testid=hint]').disabled"
                 )
+            page.wait_for_timeout(500)  # the panel's fade-in
             page.screenshot(path=str(out / f"{name}-settlement.png"))
             print(out / f"{name}.png", out / f"{name}-settlement.png")
         browser.close()

@@ -21,8 +21,8 @@ from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, mask_of
 from pdk.engine.combos import Move, classify, move_of, preferred_lead
 from pdk.engine.deal import Rng, deal, deal_from_hands
+from pdk.engine.position import IllegalPlay, Play, Position, Reason, check, resolve_cards
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Play, Position, Reason, check, resolve_cards
 from pdk.engine.state import GameState
 
 

@@ -15,8 +15,8 @@ from pdk.app.registry import available_profiles
 from pdk.bots import bot_names, make_bot
 from pdk.bots.hints import hints
 from pdk.engine.deal import Rng, deal
+from pdk.engine.position import check
 from pdk.engine.profile import Profile
-from pdk.engine.rules import check
 from pdk.engine.state import GameState
 
 PROFILES = available_profiles()

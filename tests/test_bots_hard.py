@@ -20,8 +20,8 @@ from pdk.engine import counts as C
 from pdk.engine.cards import mask_of
 from pdk.engine.combos import Move
 from pdk.engine.deal import Deal, Rng, deal
+from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
-from pdk.engine.rules import resolve_cards
 from pdk.engine.state import GameState, PlayerView
 
 

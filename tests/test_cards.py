@@ -18,7 +18,7 @@ from pdk.engine.cards import (
     parse_specs,
     rank_label,
 )
-from pdk.engine.rules import resolve_cards
+from pdk.engine.position import resolve_cards
 
 
 def ranks(text: str) -> str:

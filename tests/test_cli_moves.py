@@ -12,7 +12,7 @@ from conftest import pdk_env, run_pdk
 from pdk.app.registry import load_profile
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import deal
-from pdk.engine.rules import Position
+from pdk.engine.position import Position
 
 # The seven classic16 kinds (RULES.md); the JSON of `pdk moves` must use these labels.
 KINDS = {"single", "pair", "pair_chain", "straight", "trio_with_two", "plane", "bomb"}

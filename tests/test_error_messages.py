@@ -20,8 +20,8 @@ from conftest import pdk_env, run_pdk
 from pdk.app.registry import load_profile
 from pdk.app.session import SaveError, SaveReason, load_save, new_session
 from pdk.engine.cards import CardParseError, CardPlace, CardReason, parse_specs
+from pdk.engine.position import IllegalPlay, Reason, resolve_cards
 from pdk.engine.record import GameRecord, RecordError, RecordReason, loads
-from pdk.engine.rules import IllegalPlay, Reason, resolve_cards
 from pdk.text.catalog import MESSAGES, Lang
 
 SAMPLES = Path(__file__).resolve().parents[1] / "replays"

@@ -8,12 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdk.app.registry import available_profiles, load_profile
+from pdk.app.rules_in_words import reason_text
 from pdk.bots.hints import broken, hint_list, hints, premium
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank, mask_of
 from pdk.engine.state import PlayerView
 from pdk.text.catalog import MESSAGES
-from pdk.text.explain import reason_text
 from tests.conftest import Judge
 from tests.test_bots import random_position
 

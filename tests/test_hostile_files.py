@@ -18,6 +18,7 @@ from pdk.app.files import jsonl_games, load, read_text
 from pdk.app.limits import RECORD_BYTES
 from pdk.app.registry import load_profile, variants_dir
 from pdk.app.session import SaveError, claim_slot, load_save, new_session
+from pdk.app.store import FileStore
 from pdk.engine.profile import ProfileError
 from pdk.engine.record import RecordError
 
@@ -202,7 +203,8 @@ def save_text(tmp_path_factory: pytest.TempPathFactory) -> str:
     for _ in range(5):
         session.state.step(session.bot_move())
     slot = claim_slot(tmp_path_factory.mktemp("save"))
-    slot.save(session)
+    text = json.dumps(session.to_dict(), ensure_ascii=False)
+    FileStore(slot.path.parent).save(slot.path.stem, text, 1, None)  # as pdk play writes it
     slot.release()
     return slot.path.read_text(encoding="utf-8")
 

@@ -26,8 +26,8 @@ from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, format_cards, mask_of, rank_of
 from pdk.engine.combos import Move
 from pdk.engine.deal import deal, deal_from_hands, deal_seed
+from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
-from pdk.engine.rules import resolve_cards
 from pdk.engine.state import GameState
 
 HERE = Path(__file__).parent / "perft"

@@ -48,13 +48,13 @@ def must_beat_seed() -> int:
     raise AssertionError("no seed gives a must-beat first turn")
 
 
-def spawn(save_dir: Path, *args: str, lang: str = "en") -> pexpect.spawn:
+def spawn(save_dir: Path, *args: str, lang: str = "en", size: tuple[int, int] = (24, 80)) -> pexpect.spawn:
     env = {**os.environ, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
     env.pop("COLUMNS", None)
     env.pop("LINES", None)
     cmd = ["play", "--difficulty", "easy", "--lang", lang, "--save-dir", str(save_dir), "--delay", "0"]
     return pexpect.spawn(
-        "pdk", [*cmd, *args], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80)
+        "pdk", [*cmd, *args], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size
     )
 
 
@@ -109,7 +109,7 @@ def test_refused_pass_illegal_play_hint_and_counter(tmp_path: Path) -> None:
     child.sendline("c")
     hand_after(child)
     unseen = unseen_counts(sess.state.view(HUMAN))
-    expected = " ".join(f"{rank_label(r)}:{C.count(unseen, r)}" for r in range(13))
+    expected = " ".join(f"{rank_label(r)}×{C.count(unseen, r)}" for r in range(13))  # rank, then count
     assert "card counter on" in child.before
     assert "Card counter (unseen): " + expected in child.before.replace("\r\n", " ")
     child.sendline("c")
@@ -296,7 +296,7 @@ def test_plain_text_when_output_is_not_a_terminal(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "\x1b" not in proc.stdout
-    assert "Your hand (16)" in proc.stdout and "Card counter (unseen): 3:" in proc.stdout
+    assert "Your hand (16)" in proc.stdout and "Card counter (unseen): 3×" in proc.stdout
     assert "game saved in" in proc.stdout
 
 

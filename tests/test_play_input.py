@@ -6,10 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdk.app.notation import InputError, expand_ranges, resolve_input
 from pdk.app.registry import load_profile
-from pdk.cli.play_input import Cmd, InputError, expand_ranges, parse_command, resolve_input
+from pdk.cli.play_input import Cmd, parse_command
 from pdk.engine.cards import format_cards, rank_of
-from pdk.engine.rules import resolve_cards
+from pdk.engine.position import resolve_cards
 
 
 @pytest.mark.parametrize(
@@ -128,7 +129,7 @@ def test_ranks_alone_make_the_legal_play_a_plain_straight_before_a_flush() -> No
     from pdk.engine import counts as C
     from pdk.engine.cards import mask_of
     from pdk.engine.combos import ComboKind
-    from pdk.engine.rules import Position, is_one_suit
+    from pdk.engine.position import Position, is_one_suit
 
     profile = load_profile("two-deck")
     hand = mask_of(resolve_cards("3s4s5s6s7s8s 4h5h", mask_of(profile.deck_cards)))

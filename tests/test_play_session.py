@@ -18,6 +18,7 @@ from pdk.app.session import (
     new_session,
     session_from_dict,
 )
+from pdk.app.store import FileStore
 from pdk.engine.deal import deal_seed
 from pdk.engine.profile import Profile
 
@@ -38,19 +39,20 @@ def advance(sess: object, plays: int) -> None:
 def test_save_round_trips_the_position(tmp_path: Path) -> None:
     sess = new_session(PROFILE, "classic16", "easy", seed=11)
     advance(sess, 9)
-    sess.ui["counter"] = True
+    sess.counter = True
     slot = claim_slot(tmp_path)
-    slot.save(sess)
-    back = load_save(slot.path)
+    FileStore(tmp_path).save(slot.path.stem, json.dumps(sess.to_dict()), 1, None)
+    back = load_save(slot.path)  # a versioned save is a plain save too
     assert back.state.hands == sess.state.hands
     assert back.state.turn == sess.state.turn
     assert [a.play for a in back.state.history] == [a.play for a in sess.state.history]
-    assert (back.id, back.seed, back.deal_no, back.totals, back.ui) == (
+    assert (back.id, back.seed, back.deal_no, back.totals, back.counter, back.auto_pass) == (
         sess.id,
         sess.seed,
         sess.deal_no,
         sess.totals,
-        {"counter": True},
+        True,
+        True,
     )
     slot.release()
 

@@ -19,9 +19,9 @@ from pdk.engine import counts as C
 from pdk.engine.cards import cards_of
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import Rng, deal
+from pdk.engine.position import IllegalPlay, Position, check
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
-from pdk.engine.rules import IllegalPlay, Position, check
 from pdk.engine.state import GameState
 
 PROFILE: Profile = load_profile()
@@ -182,6 +182,7 @@ def test_generator_agrees_with_check_on_every_sub_play_of_an_opening_hand(seed: 
 
 
 PUBLIC_FIELDS = {
+    "out",  # the seats out, in the order they went out: everyone saw them go
     "hand_sizes",
     "history",
     "trick",
@@ -211,6 +212,7 @@ def test_a_player_view_holds_only_the_own_hand_and_public_facts(seed: int) -> No
                 assert list(view.legal) == pos.legal_moves()
             assert view.hand == state.hands[seat]
             assert view.hand_sizes == tuple(state.sizes)
+            assert set(view.out) == {s for s in range(3) if not state.sizes[s]}
             seen = 0
             for action in view.history:
                 if action.play is not None:

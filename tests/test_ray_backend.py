@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from conftest import run_pdk
 
-from pdk.app.backends import BackendError, open_backend
+from pdk.app.backend_contract import BackendError
+from pdk.app.backends import open_backend
 from pdk.app.match import MatchError, make_tasks
 from pdk.app.registry import load_profile
 

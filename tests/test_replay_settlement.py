@@ -69,7 +69,8 @@ def test_four_player_transcript_gives_each_losers_multiplier() -> None:
     for seat in st.seats:
         if seat.seat != st.winner and not seat.exempt:
             x = seat.multiplier * st.doubling
-            said = tr("tm_st_cards", "en", left=seat.cards_left, per=1, x=x, amount=seat.cards_left * x)
+            key = "tm_st_cards" if x > 1 else "tm_st_card_1x" if seat.cards_left == 1 else "tm_st_cards_1x"
+            said = tr(key, "en", left=seat.cards_left, per=1, x=x, amount=seat.cards_left * x)
             assert said in text
 
 

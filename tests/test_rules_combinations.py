@@ -9,7 +9,7 @@ from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind, classify
 from pdk.engine.deal import Rng, deal
-from pdk.engine.rules import Reason
+from pdk.engine.position import Reason
 from pdk.engine.state import GameState
 
 

@@ -8,9 +8,9 @@ from conftest import Judge, game, random_game, rank, refused, run
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import deal, splitmix64
+from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
-from pdk.engine.rules import IllegalPlay, Reason
 
 # -- D1: the highest single under 报单 ----------------------------------------------------
 

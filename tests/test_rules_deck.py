@@ -8,8 +8,8 @@ from conftest import Judge
 
 from pdk.engine.cards import RANK_CHARS, Rank, card_id, cards_of, format_unicode
 from pdk.engine.deal import deal
+from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Reason
 from pdk.engine.state import GameState
 
 SPADE3 = card_id(Rank.THREE, 0)

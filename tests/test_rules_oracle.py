@@ -3,7 +3,8 @@
 ``oracle`` enumerates every sub-multiset of a hand and judges it from the rules text alone —
 the seven shapes, chains over 3..A only, short last hands, unbreakable bombs, same kind and
 length and higher (or a bomb), 报单's highest single (D1), the D2 reading — sharing no code
-with ``pdk.engine.combos``/``pdk.engine.movegen``/``pdk.engine.rules``. The engine's legal plays, readings and
+with ``pdk.engine.combos``/``pdk.engine.movegen``/``pdk.engine.position``.
+The engine's legal plays, readings and
 pass verdict must match it on hands drawn by hypothesis, biased towards trios and planes.
 """
 
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from pdk.app.registry import load_profile
 from pdk.engine import counts as C
-from pdk.engine.rules import Position
+from pdk.engine.position import Position
 
 PROFILE = load_profile()
 SINGLE, PAIR, PAIR_CHAIN, STRAIGHT, TRIO, PLANE, BOMB = range(7)

@@ -7,8 +7,8 @@ from conftest import Judge, rank, refused
 
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import deal_from_hands
+from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Reason
 from pdk.engine.state import GameState
 
 # -- 1. no bare trio, no short kickers --------------------------------------------------

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, game, run
 
+from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Reason
 from pdk.engine.settlement import settle
 
 

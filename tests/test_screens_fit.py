@@ -92,7 +92,7 @@ def test_variants_show_wraps_each_rule_under_its_own_text_at_40_columns(lang: st
     # A rule's continuation lines hang under its text, never back at the margin.
     rules = [ln for ln in lines if ln.strip() and not ln.startswith(" ")][1:]
     from pdk.app.registry import load_profile
-    from pdk.text.explain import sections
+    from pdk.app.rules_in_words import sections
 
     titles = {t for t, _ in sections(load_profile("hearts3"), lang)}
     assert set(rules) <= titles, set(rules) - titles

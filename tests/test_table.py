@@ -29,8 +29,8 @@ from pdk.cli.table import (
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank, format_cards, rank_of
 from pdk.engine.deal import deal, deal_from_hands
+from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
-from pdk.engine.rules import resolve_cards
 from pdk.engine.state import GameState
 from pdk.text.catalog import Lang, tr
 
@@ -159,7 +159,7 @@ def test_counter_line_matches_the_unseen_counts() -> None:
     threes = C.count(unseen, 0)
     tv_off = frame(state, counter=False)
     assert "Card counter" not in render(render_table(tv_off, 80), 80)
-    assert f"Card counter (unseen): 3:{threes} " in render(render_table(tv, 80), 80)
+    assert f"Card counter (unseen): 3×{threes} " in render(render_table(tv, 80), 80)  # rank, then count
 
 
 @settings(max_examples=30, deadline=None)
@@ -213,7 +213,7 @@ def test_plays_read_body_then_kickers() -> None:
     profile = load_profile("hearts3")
     from pdk.app.table_model import play_model
     from pdk.engine.combos import ComboKind
-    from pdk.engine.rules import Play
+    from pdk.engine.position import Play
 
     deck = sum(1 << c for c in profile.deck_cards)
     cards = resolve_cards("888999345", deck)

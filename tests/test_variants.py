@@ -14,8 +14,8 @@ from pdk.engine import counts as C
 from pdk.engine.cards import Rank, card_id
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import deal, next_leader
+from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Reason
 from pdk.engine.settlement import settle
 from pdk.engine.state import GameState
 

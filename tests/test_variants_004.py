@@ -6,12 +6,12 @@ import pytest
 from conftest import Judge, game, refused, run
 
 from pdk.app.registry import available_profiles, load_profile
+from pdk.app.rules_in_words import explain
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import deal
-from pdk.engine.rules import Reason
+from pdk.engine.position import Reason
 from pdk.engine.settlement import settle
-from pdk.text.explain import explain
 
 NAME = "four-player-004"
 

@@ -7,12 +7,12 @@ import pytest
 from conftest import Judge
 
 from pdk.app.registry import available_profiles, load_profile
+from pdk.app.rules_in_words import explain
 from pdk.engine import counts as C
 from pdk.engine.cards import format_unicode
 from pdk.engine.combos import ComboKind, classify
 from pdk.engine.deal import deal_from_hands, lead_order
 from pdk.engine.profile import Profile
-from pdk.text.explain import explain
 
 PROFILES = available_profiles()
 

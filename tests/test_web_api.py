@@ -16,6 +16,7 @@ import pytest
 
 from pdk.app.history import History
 from pdk.app.registry import load_profile
+from pdk.app.service import TableReason, TableRefused
 from pdk.app.table_model import card_name
 from pdk.app.tables import TableStore
 from pdk.engine.cards import cards_of
@@ -215,12 +216,24 @@ def test_tables_survive_eviction_and_a_restart(tmp_path: Path) -> None:
     assert resumed["model"]["hand"] == first["model"]["hand"] and resumed["seq"] == first["seq"]
 
 
-def test_difficulty_is_kept_for_the_next_deal_and_texts_follow_the_language(tmp_path: Path) -> None:
+def test_difficulty_applies_now_until_a_bot_moved_then_from_the_next_deal(tmp_path: Path) -> None:
+    # Before any computer player has moved, nothing was played at the old level: the
+    # choice applies to this deal at once (it once waited for deal 2 with nothing said).
     _, client = make_client(tmp_path)
     token = client.post("/api/open", json={}).json()["token"]
+    r = client.post(f"/api/table/{token}/difficulty", json={"difficulty": "normal"})
+    assert r.json()["difficulty"] == "normal" and r.json()["next_difficulty"] == "normal"
+    table = r.json()
+    while (
+        all(a["seat"] == 0 for a in table["model"]["trick"]["actions"]) and not table["model"]["settlement"]
+    ):
+        if table["bot_turn"]:
+            table = client.post(f"/api/table/{token}/step", json={"seq": table["seq"]}).json()
+        else:
+            table = client.post(f"/api/table/{token}/auto", json={"seq": table["seq"]}).json()
     r = client.post(f"/api/table/{token}/difficulty", json={"difficulty": "hard"}, params={"lang": "zh"})
     body = r.json()
-    assert body["difficulty"] == "easy" and body["next_difficulty"] == "hard"
+    assert body["difficulty"] == "normal" and body["next_difficulty"] == "hard"
     assert (
         "等待" in body["model"]["task"]["message"]["text"]
         or "轮到" in body["model"]["task"]["message"]["text"]
@@ -247,13 +260,19 @@ def test_an_evicted_table_in_use_never_acts_twice(tmp_path: Path) -> None:
     with held.lock:  # an action in progress: the table is not evicted under it
         client.post("/api/open", json={})
         assert store.get(token) is held
-    client.post("/api/open", json={})  # now it is: on disk only
+    client.post("/api/open", json={})  # now it is: in the store only
     assert store.live() == 1
-    # An action through the evicted copy lands on the copy read back from disk.
-    store.choose_difficulty(held, "hard")
+    # The evicted copy acts through the store's version check: the copy read back has it.
+    held.set_difficulty("hard")
     live = store.get(token)
     assert live is not None and live is not held
-    assert live.next_difficulty == "hard" and held.next_difficulty == "easy"
+    assert live.snapshot().next_difficulty == "hard"
+    # The live copy moves on; the evicted one is refused as stale and reads the store.
+    live.set_difficulty("normal")
+    with pytest.raises(TableRefused) as exc:
+        held.set_difficulty("easy")
+    assert exc.value.reason is TableReason.STALE
+    assert held.snapshot().next_difficulty == "normal" and held.version == live.version
 
 
 def test_tuo_guan_plays_the_players_seat_as_pdk_play_does_and_only_on_its_turn(tmp_path: Path) -> None:
@@ -313,3 +332,31 @@ def test_ranks_alone_are_accepted_and_played_as_pdk_play_takes_them(tmp_path: Pa
         assert bad.status_code == 422
         return
     raise AssertionError("no deal in 40 where the human leads")
+
+
+def test_bad_requests_are_said_in_words_not_validator_text(tmp_path: Path) -> None:
+    # A malformed token once answered "path.token: String should match pattern ...".
+    _, client = make_client(tmp_path)
+    for lang, words in (("en", "not a table's address"), ("zh", "不是牌桌的地址")):
+        r = client.get("/api/table/not-a-token", params={"lang": lang})
+        assert r.status_code == 422 and words in r.json()["error"]["text"]
+        assert "pattern" not in r.json()["error"]["text"]
+    token = client.post("/api/open", json={}).json()["token"]
+    text = client.post(f"/api/table/{token}/play", json={"seq": 0, "cards": ["3x"]}).json()["error"]["text"]
+    assert "pdk notation" in text and "should match" not in text
+
+
+def test_rules_manifest_and_worker_are_served(tmp_path: Path) -> None:
+    from pdk.app.rules_in_words import sections
+
+    _, client = make_client(tmp_path)
+    for lang in ("en", "zh"):
+        rules = client.get("/api/rules", params={"lang": lang}).json()
+        expected = [{"title": t, "rules": r} for t, r in sections(load_profile("classic16"), lang)]
+        assert rules["sections"] == expected  # the words of `pdk variants show`
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.headers["content-type"].startswith("application/manifest+json")
+    for icon in manifest.json()["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and "javascript" in worker.headers["content-type"]

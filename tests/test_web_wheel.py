@@ -11,6 +11,7 @@ path, so this checkout's editable-install hook is not loaded there).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -102,15 +103,24 @@ def test_the_wheel_serves_the_page_from_a_fresh_venv(tmp_path: Path) -> None:
     server = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         page = b""
-        for _ in range(100):
+        for _ in range(300):  # a loaded machine takes seconds to start Python and uvicorn
+            if server.poll() is not None:
+                break
             try:
                 page = _get(f"http://127.0.0.1:{port}/")
                 break
             except OSError:
                 time.sleep(0.1)
-        assert b'data-testid="hand"' in page
+        assert b'data-testid="hand"' in page, server.stdout.read() if server.poll() is not None else ""
         for name in ("app.js", "cards.js", "style.css"):
             assert _get(f"http://127.0.0.1:{port}/static/{name}")
+        # Everything the installable shell keeps (sw.js's list: modules, icons, the
+        # manifest) is in the wheel's package data.
+        worker = _get(f"http://127.0.0.1:{port}/sw.js").decode()
+        shell = re.findall(r'^  "(/[^"]*)",$', worker, re.M)
+        assert "/static/icon-192.png" in shell and "/manifest.webmanifest" in shell
+        for path in shell:
+            assert _get(f"http://127.0.0.1:{port}{path}"), path
         table = json.loads(_get(f"http://127.0.0.1:{port}/api/open", b"{}"))
         assert len(table["model"]["hand"]) == 16  # classic16, a shipped profile, from the wheel
     finally:

@@ -1,9 +1,10 @@
 """A finished deal kept: its game record on disk and its row in the history.
 
-Both faces (``pdk play`` and ``pdk serve``) keep deals the same way. The record's path and
-the history row's id are fixed by the deal, so repeating either after a crash writes the
-same file and counts the deal once. They are two steps so that a face can report a
-failure of one (a full disk, a locked database) and still do the other.
+The table service (``pdk.app.service.Archive``) keeps every finished deal this way, for
+both faces, before the save that marks the deal settled: the record, then the history
+row. Their path and id are fixed by the deal, so writing them again after a failure (a
+full disk, a locked database: the deal is then not settled, and its last move is not
+applied) writes the same file and counts the deal once.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def add_to_history(session: Session, settlement: Settlement, history: History, p
 
 
 def archive_deal(session: Session, settlement: Settlement, records: Path, history: History) -> Path:
-    """Both steps, for a face that reports either failure the same way."""
+    """The record, then the history row (the row names the record's path)."""
     path = write_record(session, records)
     add_to_history(session, settlement, history, path)
     return path

@@ -13,38 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
-from enum import Enum
-from typing import Protocol
 
+from pdk.app.backend_contract import Backend, BackendError, BackendFault
 from pdk.app.match import GameResult, GameTask, iter_games
 from pdk.engine.profile import Profile
-from pdk.text.catalog import LocalizedError
 
 BACKENDS = ("local", "ray")
-
-
-class BackendFault(Enum):
-    """Why a backend cannot run the match; values are message keys."""
-
-    UNKNOWN = "sp_unknown_backend"
-    ADDRESS_WITHOUT_RAY = "sp_address_needs_ray"
-    RAY_MISSING = "sp_ray_missing"
-    UNREACHABLE = "sp_ray_unreachable"
-    UNPICKLABLE = "sp_plugin_unpicklable"
-
-
-class BackendError(LocalizedError, ValueError):
-    """A backend that cannot run the match, said before any game is played."""
-
-    reason: BackendFault
-
-
-class Backend(Protocol):
-    """Somewhere to play a match's games."""
-
-    def games(self, profile: Profile, tasks: Iterable[GameTask]) -> Generator[GameResult, None, None]:
-        """Results as games finish; closing the generator stops the work."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,4 +48,4 @@ def open_backend(
     return RayBackend.connect(workers=workers, address=address, plugins=tuple(plugins))
 
 
-__all__ = ["BACKENDS", "Backend", "BackendError", "BackendFault", "LocalBackend", "open_backend"]
+__all__ = ["BACKENDS", "LocalBackend", "open_backend"]

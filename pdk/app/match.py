@@ -67,6 +67,8 @@ class GameTask:
     keep_record: bool
     # Seconds a plug-in may think over one move (None: no limit); built-in bots are trusted.
     move_timeout: float | None = None
+    # Seconds the hard bot's search may take over one move (None: its work budget alone).
+    time_cap: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +165,7 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
             game=task.index + 1,
             deal=task.deal_index + 1,
             arrangement=task.arrangement_index + 1,
+            **({} if task.time_cap is None else {"time_cap": task.time_cap}),
         )
         text = R.dumps(rec)
     return GameResult(
@@ -183,7 +186,7 @@ def _play(profile: Profile, task: GameTask) -> GameResult:
 
 def _build(task: GameTask, seat: int, name: str) -> Bot:
     try:
-        return make_bot(name, bot_seed(task.seed, seat))
+        return make_bot(name, bot_seed(task.seed, seat), task.time_cap)
     except BotSpecError as exc:
         raise MatchError(
             MatchFault.BOT_BROKEN, exc, game=str(task.index + 1), seed=str(task.seed), seat=str(seat)
@@ -230,6 +233,7 @@ def iter_tasks(
     duplicate: bool = False,
     keep_records: bool = False,
     move_timeout: float | None = None,
+    time_cap: float | None = None,
 ) -> Iterator[GameTask]:
     """Games in a fixed order: deal by deal, each deal's arrangements together. Lazy, so a
     run of a million deals costs no memory up front."""
@@ -238,7 +242,7 @@ def iter_tasks(
     for d in range(games):
         s = deal_seed(seed, d)
         for a, bots in enumerate(arr):
-            yield GameTask(index, d, a, s, bots, keep_records, move_timeout)
+            yield GameTask(index, d, a, s, bots, keep_records, move_timeout, time_cap)
             index += 1
 
 

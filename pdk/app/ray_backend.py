@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from pdk.app.backends import BackendError, BackendFault
+from pdk.app.backend_contract import BackendError, BackendFault
 from pdk.app.match import GameResult, GameTask, MatchError, play_game
 from pdk.bots import BotSpecError, load_factory, one_line, register_plugin
 from pdk.engine.profile import Profile

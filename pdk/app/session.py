@@ -1,12 +1,14 @@
 """A play session: deal after deal against two bots, with a save that survives ``kill -9``.
 
-This is the engine side of ``pdk play`` and does no printing. A session is the current
-deal (a ``GameState``, stored as a ``pdk.engine.record`` game record so a save is re-checked
-play by play when it is read back) plus what lives across deals: the difficulty, the
-variant, the running totals, the seed of the next deal and a unique session id.
+This is the game a table service (``pdk.app.service``) runs, for ``pdk play`` and ``pdk
+serve`` alike; it does no printing. A session is the current deal (a ``GameState``, stored
+as a ``pdk.engine.record`` game record so a save is re-checked play by play when it is read
+back) plus what lives across deals: the difficulty, the variant, the running totals, the
+seed of the next deal, a unique session id, and the seat's settings as typed fields.
 
-Saves are written atomically (temporary file, ``fsync``, ``rename``, ``fsync`` of the
-directory), so a crash at any instant leaves either the previous save or the new one.
+Saves go through a store (``pdk.app.store``) that writes them atomically (temporary file,
+``fsync``, ``rename``, ``fsync`` of the directory), so a crash at any instant leaves either
+the previous save or the new one.
 A save slot is held with an advisory lock so that two terminals never write the same
 save: the second terminal takes the next free slot and plays its own game.
 
@@ -22,7 +24,7 @@ import re
 import secrets
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import IO, Any
@@ -42,6 +44,7 @@ from pdk.text.catalog import LocalizedError
 SAVE_FORMAT = "pdk-save"
 SAVE_VERSION = 1
 HUMAN = 0
+HUMAN_NAME = "you"  # the human seat's player in a record (the replay names seats from it)
 _SEED_MASK = (1 << 63) - 1
 MAX_SLOTS = 9
 # A session id names record files (``records/<id>-<deal>.json``): read from a save, it must
@@ -87,7 +90,19 @@ class Session:
     state: GameState
     totals: list[int]
     deals_done: int = 0
-    ui: dict[str, Any] = field(default_factory=dict)
+    # The seat's settings, kept with the game so that every face and every process sees
+    # the same ones: the bots of the next deal, 记牌器 shown, 托管 and 要不起 auto-pass on.
+    next_difficulty: str | None = None
+    counter: bool = False
+    auto: bool = False
+    auto_pass: bool = True
+    # The finished deal is in the totals, its record and its history row written.
+    settled: bool = False
+
+    def copy(self) -> Session:
+        """A copy to change: the table service computes an action on it and keeps it only
+        once it is saved (memory never runs ahead of disk)."""
+        return replace(self, state=self.state.clone(), totals=list(self.totals))
 
     # -- deals -----------------------------------------------------------------------------
 
@@ -112,6 +127,10 @@ class Session:
         leader = next_leader(self.profile, self.state.winner)
         self.deal_no += 1
         self.state = GameState(self.profile, deal(self.profile, self.seed, leader))
+        self.settled = False
+        self.auto = False  # 托管 ends with the deal, as it always has on both faces
+        if self.next_difficulty is not None:
+            self.difficulty, self.next_difficulty = self.next_difficulty, None
 
     def record(self) -> GameRecord:
         return GameRecord.of(
@@ -121,7 +140,7 @@ class Session:
             deal=self.deal_no,
             difficulty=self.difficulty,
             variant=self.variant,
-            players=["you"] + [self.difficulty] * (self.state.players - 1),
+            players=[HUMAN_NAME] + [self.difficulty] * (self.state.players - 1),
         )
 
     # -- moves -----------------------------------------------------------------------------
@@ -138,11 +157,13 @@ class Session:
         return options[0] if options else None
 
     def settle(self) -> Settlement:
-        """Add the finished deal to the running totals (call once per deal)."""
+        """Add the finished deal to the running totals and mark it settled (the table
+        service calls it once per deal, on the copy it saves after the deal is archived)."""
         st = self.state.settlement()
         for seat, total in enumerate(st.totals):
             self.totals[seat] += total
         self.deals_done += 1
+        self.settled = True
         return st
 
     # -- persistence -----------------------------------------------------------------------
@@ -159,7 +180,11 @@ class Session:
                 "deal_no": self.deal_no,
                 "totals": list(self.totals),
                 "deals_done": self.deals_done,
-                "ui": dict(self.ui),
+                "next_difficulty": self.next_difficulty,
+                "counter": self.counter,
+                "auto": self.auto,
+                "auto_pass": self.auto_pass,
+                "settled": self.settled,
             },
             "record": self.record().to_dict(),
         }
@@ -208,8 +233,10 @@ def session_from_dict(data: Any) -> Session:
         state=state,
         totals=totals,
         deals_done=_typed(s, "deals_done", int),
-        ui=dict(_typed(s, "ui", dict)),
+        **_settings(s),
     )
+    if sess.settled and not sess.state.over:
+        raise SaveError(SaveReason.FIELD, field="settled", kind="bool")
     if len(sess.totals) != sess.state.players:
         raise SaveError(SaveReason.TOTALS)
     for name, value, low, high in (
@@ -220,6 +247,30 @@ def session_from_dict(data: Any) -> Session:
         if not low <= value <= high:
             raise SaveError(SaveReason.RANGE, field=name)
     return sess
+
+
+def _settings(s: dict[str, Any]) -> dict[str, Any]:
+    """The seat's settings; a save from before they were typed fields kept them in a
+    ``ui`` mapping, read once here."""
+    old = s.get("ui")
+    if isinstance(old, dict) and "counter" not in s:
+        s = {
+            "counter": old.get("counter") is True,
+            "auto_pass": old.get("auto_pass") is not False,
+            "next_difficulty": old.get("next_difficulty"),
+            "settled": old.get("settled_deal") == s.get("deal_no"),
+        }
+    out: dict[str, Any] = {}
+    for name, default in (("counter", False), ("auto", False), ("auto_pass", True), ("settled", False)):
+        value = s.get(name, default)
+        if not isinstance(value, bool):
+            raise SaveError(SaveReason.FIELD, field=name, kind="bool")
+        out[name] = value
+    nd = s.get("next_difficulty")
+    if nd is not None and not isinstance(nd, str):
+        raise SaveError(SaveReason.FIELD, field="next_difficulty", kind="str")
+    out["next_difficulty"] = nd
+    return out
 
 
 def _typed(d: dict[str, Any], key: str, kind: type) -> Any:
@@ -268,9 +319,6 @@ class Slot:
     path: Path
     _lock: IO[bytes] | None = None
 
-    def save(self, session: Session) -> None:
-        atomic_write(self.path, json.dumps(session.to_dict(), ensure_ascii=False) + "\n")
-
     def release(self) -> None:
         if self._lock is not None:
             self._lock.close()
@@ -313,6 +361,7 @@ def _try_lock(f: IO[bytes]) -> bool:
 
 __all__ = [
     "HUMAN",
+    "HUMAN_NAME",
     "SaveError",
     "SaveReason",
     "Session",

@@ -60,8 +60,8 @@ from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, format_cards, format_unicode, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move, rank_groups, reading_rank
+from pdk.engine.position import IllegalPlay, Play, check
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Play, check
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, PlayerView, next_holding
 from pdk.text.catalog import Lang, tr
@@ -213,6 +213,7 @@ class SettleRow:
     session: int | None
     winner: bool
     lines: tuple[Said, ...]
+    left: tuple[str, ...] = ()  # the cards the seat still held, face up once the deal is over
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,17 +315,6 @@ def _last_play(view: PlayerView, sizes: Sequence[int], names: Sequence[Said]) ->
     return None if last is None else _action(view, last, sizes, names)
 
 
-def _places(view: PlayerView) -> dict[int, int]:
-    """Finishing places of the seats already out, from the public history: a seat's last
-    play is the one that emptied its hand."""
-    last: dict[int, int] = {}
-    for i, a in enumerate(view.history):
-        if a.play is not None:
-            last[a.seat] = i
-    out = sorted((i, s) for s, i in last.items() if view.hand_sizes[s] == 0)
-    return {s: k + 1 for k, (_, s) in enumerate(out)}
-
-
 # -- the task ---------------------------------------------------------------------------------
 
 
@@ -404,9 +394,15 @@ def place_name(place: int, players: int) -> Said:
 
 
 def settlement_model(
-    profile: Profile, st: Settlement, viewer: int, totals: Sequence[int] | None
+    profile: Profile,
+    st: Settlement,
+    viewer: int,
+    totals: Sequence[int] | None,
+    hands: Sequence[int] | None = None,
 ) -> SettlementModel:
-    """Every number of the engine's settlement, with the reason it is what it is."""
+    """Every number of the engine's settlement, with the reason it is what it is, and
+    (given ``hands``, each seat's cards at the end) what each loser was left holding: the
+    table shows them face up, so a player sees what the count was made of."""
     rules = profile.settlement
     n = len(st.seats)
     liable = next((r.seat for r in st.seats if r.liable), None)
@@ -420,8 +416,9 @@ def settlement_model(
             assert r.place is not None and pname is not None
             points = rules.placement_points[r.place - 1] * st.doubling
             lines.append(Said.of("tm_st_place", place=pname, points=points))
-            if r.card_payment != points:
-                lines.append(Said.of("tm_st_first_bonus", points=r.card_payment - points))
+            bonus = sum(sh.amount for sh in st.shares if sh.kind == "first_out" and sh.payee == seat)
+            if bonus:
+                lines.append(Said.of("tm_st_first_bonus", points=bonus))
         elif seat == st.winner:
             lines.append(Said.of("tm_st_collect", amount=r.card_payment))
         elif r.exempt:
@@ -433,12 +430,12 @@ def settlement_model(
                 lines.append(Said.of("tm_st_multiplier", x=r.multiplier))
             # Each loser's own share; under 包赔 the liable seat paid it, so the engine's
             # payment for this seat is 0 and the share is said for the explanation only.
-            share = -r.card_payment
-            if liable is not None:
-                share = r.cards_left * rules.per_card * r.multiplier * st.doubling
+            share = st.share_of(seat)
+            x = r.multiplier * st.doubling
+            key = "tm_st_cards" if x > 1 else "tm_st_card_1x" if r.cards_left == 1 else "tm_st_cards_1x"
             lines.append(
                 Said.of(
-                    "tm_st_cards",
+                    key,
                     left=r.cards_left,
                     per=rules.per_card,
                     x=r.multiplier * st.doubling,
@@ -473,6 +470,7 @@ def settlement_model(
                 session=None if totals is None else totals[seat],
                 winner=seat == st.winner,
                 lines=tuple(lines),
+                left=() if hands is None else tuple(card_name(c) for c in _cards(hands[seat])),
             )
         )
     deal_lines = [Said.of("tm_st_doubling", x=st.doubling)] if st.doubling > 1 else []
@@ -498,18 +496,20 @@ def table_model(
     deal_no: int = 1,
     difficulty: str = "",
     variant: str = "",
+    hands: Sequence[int] | None = None,
 ) -> TableModel:
     """The snapshot for ``view.seat``. ``turn`` is the seat to move (None once the deal is
     over); ``settlement`` the engine's result once it is; ``totals`` the running session
     totals; ``auto`` the seats in 托管; ``hints_for_viewer`` computes the hints on the
-    viewer's turn (the normal bot's ranking of every legal play)."""
+    viewer's turn (the normal bot's ranking of every legal play); ``hands`` every seat's
+    cards, shown at the settlement once the deal is over (never before)."""
     you, n, sizes = view.seat, view.players, view.hand_sizes
     # Once the deal is over every seat is named by where it sits: the engine's 下家 would
     # skip the winner, and two seats would both be called 下家.
     over = settlement is not None or turn is None
     named = (1,) * n if over else sizes
     last = {a.seat: a for a in view.trick}
-    places = _places(view)
+    places = {s: k + 1 for k, s in enumerate(view.out)}
     # A seat already out while the others play on is named by its place (头游), since
     # the engine's 下家 is now the next seat still holding cards.
     names = [
@@ -531,7 +531,7 @@ def table_model(
         )
         for k, s in ((k, (you + k) % n) for k in range(n))
     )
-    hand = _sorted([c for c in range(view.hand.bit_length()) if view.hand >> c & 1])
+    hand = _cards(view.hand)
     groups: list[list[str]] = []
     for i, c in enumerate(hand):
         if i and rank_of(c) == rank_of(hand[i - 1]):
@@ -562,9 +562,16 @@ def table_model(
         task=task,
         counter=counter(view),
         hints=hints,
-        settlement=None if settlement is None else settlement_model(view.profile, settlement, you, totals),
+        settlement=None
+        if settlement is None
+        else settlement_model(view.profile, settlement, you, totals, hands),
         hint_reasons=reasons,
     )
+
+
+def _cards(mask: int) -> list[int]:
+    """A hand's cards in the order the table shows them."""
+    return _sorted([c for c in range(mask.bit_length()) if mask >> c & 1])
 
 
 def hint_reason(hint: Hint) -> Said:

@@ -1,68 +1,35 @@
-"""The browser tables: one ``pdk.app.session`` game per token, saved after every change.
+"""The browser tables: one table service (``pdk.app.service``) per token, kept in a store.
 
-``pdk serve`` keeps each browser's game keyed by an unguessable token the page holds.
-Tables are written in ``pdk play``'s save format (``Session.to_dict``, read back with
-``load_save``, every play re-checked) through the one ``atomic_write``, so a reload, a
-closed tab or a restarted server continues the same position. Only ``max_live`` tables
-stay in memory (least recently used first out); the others live on disk only.
+``pdk serve`` keeps each browser's game under an unguessable token the page holds. The
+store (``pdk.app.store``) is the truth: every change is written there, with its version,
+before it is acknowledged, so a reload, a closed tab, a restarted server or a second
+server on the same ``--save-dir`` continues the same position, and two servers never
+both accept one move. Only ``max_live`` tables stay in memory (least recently used first
+out, never the one just asked for); the others live in the store only, and a table read
+back is always the store's newest copy.
 
-A token is checked against ``TOKEN`` before it is ever joined to a path. Every action
-names the move number it answers (``seq``, the length of the deal's history): a play sent
-twice, or for a deal already over, is refused with a reason and changes nothing.
-
-Finished deals are settled once, written as game records (``pdk.app.files.dump``) and
-added to the history ``pdk stats`` reads (``archive_deal``); the table then shows the
-settlement until the player asks for the next deal.
+A token is checked against ``TOKEN`` before it is ever given to the store.
 """
 
 from __future__ import annotations
 
-import json
-import logging
 import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 
-from pdk.app.archive import archive_deal
-from pdk.app.files import atomic_write
 from pdk.app.history import History
-from pdk.app.session import HUMAN, SaveError, Session, load_save, move_aside, new_session
+from pdk.app.service import Archive, TableService
+from pdk.app.session import SaveError, move_aside, new_session
+from pdk.app.store import FileStore, Store, open_store
 from pdk.bots import DIFFICULTIES
-from pdk.engine import counts as C
-from pdk.engine.cards import CardPlace
-from pdk.engine.combos import Move
 from pdk.engine.profile import Profile
-from pdk.engine.rules import resolve_cards
-from pdk.text.catalog import LocalizedError
 
 # 24 random bytes in URL-safe base64 (``secrets.token_urlsafe(24)``): 32 characters.
 TOKEN_PATTERN = r"^[A-Za-z0-9_-]{32}$"
 TOKEN = re.compile(TOKEN_PATTERN)
-# The difficulty chosen for the next deal (a deal's bots never change mid-deal, so its
-# record and history row name the bots that played it).
-NEXT_DIFFICULTY = "next_difficulty"
-SETTLED = "settled_deal"
-_log = logging.getLogger(__name__)
-
-
-class TableReason(Enum):
-    """Why an action is refused; values are message keys (pdk/text/messages/web.py)."""
-
-    STALE = "web_stale"
-    NOT_YOUR_TURN = "web_not_your_turn"
-    NOT_BOTS_TURN = "web_not_bots_turn"
-    NOT_OVER = "web_not_over"
-    OVER = "web_over"
-
-
-class TableRefused(LocalizedError, ValueError):
-    reason: TableReason
 
 
 def new_token() -> str:
@@ -74,30 +41,8 @@ def valid_token(token: str) -> bool:
 
 
 @dataclass
-class Table:
-    """One browser's game and the lock its actions take."""
-
-    token: str
-    session: Session
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def seq(self) -> int:
-        return len(self.session.state.history)
-
-    @property
-    def settled(self) -> bool:
-        return self.session.ui.get(SETTLED) == self.session.deal_no
-
-    @property
-    def next_difficulty(self) -> str:
-        value = self.session.ui.get(NEXT_DIFFICULTY)
-        return value if isinstance(value, str) and value in DIFFICULTIES else self.session.difficulty
-
-
-@dataclass
 class TableStore:
-    """The tables of one server: a bounded in-memory cache over one save file per token."""
+    """The tables of one server: a bounded in-memory cache of table services over a store."""
 
     root: Path
     profile: Profile
@@ -105,38 +50,41 @@ class TableStore:
     seed: int | None = None
     max_live: int = 256
     difficulty: str = "normal"
-    _live: OrderedDict[str, Table] = field(default_factory=OrderedDict)
+    store: Store | None = None
+    _live: OrderedDict[str, TableService] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # The version each evicted table had: a copy read from the store before that version
+    # was saved is older than what this server already acknowledged, and is read again.
+    _evicted: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.store is None:
+            self.store = open_store(None, self.root)
+        self.archive = Archive(self.root / "records", History(self.root / "history.sqlite3"))
 
     @property
-    def tables_dir(self) -> Path:
-        return self.root / "web"
-
-    @property
-    def records(self) -> Path:
-        return self.root / "records"
-
-    @property
-    def history(self) -> History:
-        return History(self.root / "history.sqlite3")
+    def _store(self) -> Store:
+        assert self.store is not None
+        return self.store
 
     def path(self, token: str) -> Path:
-        if not valid_token(token):  # never join an unchecked token to a path
+        """The file of ``token`` in a file store."""
+        if not valid_token(token) or not isinstance(self.store, FileStore):
             raise ValueError("bad token")
-        return self.tables_dir / f"{token}.json"
+        return self.store.path(token)
 
     # -- finding tables --------------------------------------------------------------------
 
-    def create(self, difficulty: str | None = None) -> Table:
+    def create(self, difficulty: str | None = None) -> TableService:
         diff = difficulty if difficulty in DIFFICULTIES else self.difficulty
-        table = Table(new_token(), new_session(self.profile, self.variant, diff, self.seed))
-        self.save(table)
-        self._keep(table)
-        return table
+        session = new_session(self.profile, self.variant, diff, self.seed)
+        table = TableService.create(self._store, new_token(), self.archive, session)
+        return self._keep(table)
 
-    def get(self, token: str) -> Table | None:
-        """The table of ``token`` from memory or disk; None if there is none (or the token
-        is malformed, or its save cannot be read: that save is moved aside)."""
+    def get(self, token: str) -> TableService | None:
+        """The table of ``token``: the live one, else the store's newest copy; None if there
+        is none (or the token is malformed, or its save cannot be read: a file save is then
+        moved aside). ``StoreUnavailable`` when the store cannot be read."""
         if not valid_token(token):
             return None
         with self._lock:
@@ -144,137 +92,37 @@ class TableStore:
             if table is not None:
                 self._live.move_to_end(token)
                 return table
-        path = self.path(token)
-        if not path.is_file():
-            return None
         try:
-            session = load_save(path)
+            table = TableService.open(self._store, token, self.archive)
         except SaveError:
-            move_aside(path)
+            if isinstance(self.store, FileStore):
+                move_aside(self.store.path(token))
             return None
-        table = Table(token, session)
-        return self._keep(table)
+        return None if table is None else self._keep(table)
 
-    def _keep(self, table: Table) -> Table:
+    def _keep(self, table: TableService) -> TableService:
+        """Cache ``table`` (or the copy another request cached first: both act through the
+        store's version check, so neither can undo the other). Tables in use (their lock
+        held) stay until their command is done; the table just kept is never evicted."""
+        if table.version < self._evicted.get(table.key, 0):
+            table.refresh()
         with self._lock:
-            kept = self._live.setdefault(table.token, table)
-            self._live.move_to_end(table.token)
-            # Saved after every change, so an evicted table is on disk. A table in use (its
-            # lock held) stays until its action is done: the bound is exceeded meanwhile.
+            kept = self._live.setdefault(table.key, table)
+            self._live.move_to_end(table.key)
             for token in list(self._live):
                 if len(self._live) <= self.max_live:
                     break
                 old = self._live[token]
+                if old is kept:
+                    continue
                 if old.lock.acquire(blocking=False):
                     del self._live[token]
+                    self._evicted[token] = old.version
                     old.lock.release()
             return kept
 
     def live(self) -> int:
         return len(self._live)
 
-    def save(self, table: Table) -> None:
-        atomic_write(self.path(table.token), json.dumps(table.session.to_dict(), ensure_ascii=False) + "\n")
 
-    # -- actions ---------------------------------------------------------------------------
-
-    @contextmanager
-    def holding(self, table: Table) -> Iterator[Table]:
-        """Hold the live copy of ``table`` (if it was evicted while this request waited,
-        the copy read back from disk, so no two copies of one table ever act); save it
-        afterwards."""
-        while True:
-            with table.lock:
-                if self._live.get(table.token) is table:
-                    yield table
-                    self.save(table)
-                    return
-            again = self.get(table.token)
-            if again is None:
-                raise TableRefused(TableReason.STALE, seq=-1, now=table.seq)
-            table = again
-
-    @contextmanager
-    def acting(self, table: Table, seq: int) -> Iterator[Session]:
-        """Hold the table for one action answering move number ``seq``; save afterwards."""
-        with self.holding(table) as held:
-            if seq != held.seq:
-                raise TableRefused(TableReason.STALE, seq=seq, now=held.seq)
-            yield held.session
-
-    def play(self, table: Table, seq: int, cards: list[str] | None) -> None:
-        """The human's play (``None`` passes), judged by the engine (``IllegalPlay`` or
-        ``CardParseError`` when refused, the table unchanged)."""
-        with self.acting(table, seq) as s:
-            self._human_turn(s)
-            hand = s.state.hands[HUMAN]
-            chosen = None if cards is None else resolve_cards("".join(cards), hand, CardPlace.HAND)
-            if cards is not None and chosen is not None and all(len(c) == 1 for c in cards):
-                # Ranks alone (typed on the page): the suits that make the play legal, a
-                # plain straight before a straight flush, as pdk play takes them.
-                chosen = s.state.position().cards_for(C.from_cards(chosen)) or chosen
-            s.state.play(chosen)
-            self._settle_if_over(s)
-
-    def step(self, table: Table, seq: int) -> None:
-        """One bot move (the page calls this at its own pace, one move at a time)."""
-        with self.acting(table, seq) as s:
-            if s.state.over:
-                raise TableRefused(TableReason.OVER)
-            if s.state.turn == HUMAN:
-                raise TableRefused(TableReason.NOT_BOTS_TURN)
-            move: Move | None = s.bot_move()
-            s.state.step(move)
-            self._settle_if_over(s)
-
-    def auto(self, table: Table, seq: int) -> None:
-        """托管: the human seat's move chosen for the player (``Session.auto_move``, as in
-        ``pdk play``); the page asks for one move at a time while 托管 is on."""
-        with self.acting(table, seq) as s:
-            self._human_turn(s)
-            s.state.step(s.auto_move())
-            self._settle_if_over(s)
-
-    def next_deal(self, table: Table, seq: int) -> None:
-        with self.acting(table, seq) as s:
-            if not s.state.over:
-                raise TableRefused(TableReason.NOT_OVER)
-            self._settle_if_over(s)
-            s.difficulty = table.next_difficulty
-            s.ui.pop(NEXT_DIFFICULTY, None)
-            s.next_deal()
-
-    def choose_difficulty(self, table: Table, difficulty: str) -> None:
-        """Kept for the next deal (and every one after it)."""
-        with self.holding(table) as held:
-            held.session.ui[NEXT_DIFFICULTY] = difficulty
-
-    @staticmethod
-    def _human_turn(s: Session) -> None:
-        if s.state.over:
-            raise TableRefused(TableReason.OVER)
-        if s.state.turn != HUMAN:
-            raise TableRefused(TableReason.NOT_YOUR_TURN)
-
-    def _settle_if_over(self, s: Session) -> None:
-        """Once per deal: the totals, the record and the history row."""
-        if not s.state.over or s.ui.get(SETTLED) == s.deal_no:
-            return
-        st = s.settle()
-        s.ui[SETTLED] = s.deal_no
-        try:
-            archive_deal(s, st, self.records, self.history)
-        except Exception:  # OSError, RecordError, sqlite3.Error: never lose the game over stats
-            _log.exception("deal %s: the record or the history row could not be written", s.deal_id)
-
-
-__all__ = [
-    "TOKEN",
-    "TOKEN_PATTERN",
-    "Table",
-    "TableReason",
-    "TableRefused",
-    "TableStore",
-    "new_token",
-    "valid_token",
-]
+__all__ = ["TOKEN", "TOKEN_PATTERN", "TableStore", "new_token", "valid_token"]

@@ -85,8 +85,10 @@ def one_line(exc: BaseException, limit: int = 200) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by level name (random, easy, normal, hard) or plug-in spec."""
+def make_bot(name: str, seed: int = 0, time_cap: float | None = None) -> Bot:
+    """A bot by level name (random, easy, normal, hard) or plug-in spec. ``time_cap``:
+    seconds a built-in search may think over one move (the hard bot's; None: no cap, its
+    budget is counted in work alone)."""
     if is_plugin(name):
         factory = load_factory(name)
         attr = name.rpartition(":")[2]
@@ -103,7 +105,10 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         factory = _REGISTRY[name]
     except KeyError:
         raise BotSpecError(SpecReason.UNKNOWN, name=name, known=", ".join(_REGISTRY)) from None
-    return factory(seed)
+    bot = factory(seed)
+    if time_cap is not None and hasattr(bot, "time_cap"):
+        setattr(bot, "time_cap", time_cap)  # noqa: B010 (Bot names no time_cap: only searches have one)
+    return bot
 
 
 def check_bot(name: str) -> str:

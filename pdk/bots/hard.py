@@ -26,9 +26,11 @@ cheat, only as an experiment) the same search won 64%.
 
 It reads only a ``PlayerView``: the sampler and the model see the public history and its
 own hand, and never another hand. Choices are reproducible: the random stream is derived
-from the seed and the position (so it does not depend on earlier calls); the iteration
-budget is fixed, and a wall-clock cap (``time_cap``) only stops a search that would run
-too long.
+from the seed and the position (so it does not depend on earlier calls) and the budget is
+counted in work (rollout cards and solver nodes), never in time, so the same seed plays
+the same game on a loaded machine. A wall-clock cap (``time_cap``) is there only when asked
+for (``pdk selfplay --time-cap``, which writes it in each record): a capped search may stop
+early, and then its choice depends on the machine.
 """
 
 from __future__ import annotations
@@ -238,8 +240,8 @@ class HardBot:
 
     Up to ``determinizations`` deals are searched per decision, fewer when many cards are
     still in play (``work`` is the budget in rollout-cards); the budget depends on the
-    position only, so the choice is reproducible. ``time_cap`` seconds stops the search
-    early only as a safety net on a slow or busy machine.
+    position only, so the choice is reproducible. ``time_cap`` seconds (None: no cap)
+    stops the search early, only when asked for.
 
     ``inference="model"`` has the opponent model (``model.OpponentModel``) read ``pool``
     deals per deal searched: ``STARTS`` independent draws, weighted and sampled, then
@@ -262,7 +264,7 @@ class HardBot:
         work: int = 3600,
         candidates: int = 6,
         policy: str = "judge",
-        time_cap: float = 2.5,
+        time_cap: float | None = None,
         solve_cards: int = 7,
         solve_nodes: int = 300,
         proof_samples: int = 8,
@@ -416,7 +418,7 @@ class HardBot:
             solver = Solver(me, [o for o in range(base.n) if o != me and base.sizes[o]]) if solving else None
             scores = [0.0] * len(cands)
             for i, cand in enumerate(cands):
-                if time.perf_counter() - start > self.time_cap:
+                if self.time_cap is not None and time.perf_counter() - start > self.time_cap:
                     out_of_time = True  # this sample is dropped: every candidate counts alike
                     break
                 sim = base.clone()

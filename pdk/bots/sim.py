@@ -1,13 +1,14 @@
 """A sampled deal for the hard bot's search: the engine's own transition and settlement on
 rank counts, started from one seat's view with the hidden hands filled in.
 
-``Sim`` is a ``GameState`` without suits or a record: ``Sim.from_view`` gives every seat its
-hand at the start of the deal (today's sampled or own hand plus everything it has played)
+``Sim`` is the engine's ``RankState`` (the state a ``GameState`` keeps on rank counts, with
+every variant rule, and no cards or record to leave unfilled): ``Sim.from_view`` gives every
+seat its hand at the start of the deal (today's sampled or own hand plus everything it has played)
 and replays the public history through the engine's transition, so the variant state a
 deal carries (the finishing order of play-to-the-last profiles, bombs played for doubling,
 the 包赔 offence and liable seat, bombs scored when played or when their trick is won) is
 exactly what the engine would hold for that deal. The search then plays on with
-``advance`` and scores a finished deal with ``score``: ``GameState.settlement``, i.e. the
+``advance`` and scores a finished deal with ``score``: ``RankState.settlement``, i.e. the
 engine's one ``settle``, read from the searching seat.
 
 Where the search approximates (said here, once):
@@ -28,10 +29,10 @@ from pdk.engine.deal import lead_order
 from pdk.engine.movegen import BOMB
 from pdk.engine.playout import Playout
 from pdk.engine.settlement import settle
-from pdk.engine.state import GameState, PlayerView
+from pdk.engine.state import PlayerView, RankState
 
 
-class Sim(GameState):
+class Sim(RankState):
     """A deal on rank counts with the profile's own rules; see the module docstring."""
 
     __slots__ = ()
@@ -92,21 +93,7 @@ class Sim(GameState):
     def _blank(cls, view: PlayerView, counts: list[int], leader: int, first_card: int | None) -> Sim:
         profile = view.profile
         sim = object.__new__(cls)
-        Playout.__init__(sim, profile, counts, leader, first_card)
-        sim.first_card = first_card
-        sim.hands = [0] * sim.n  # no suits: see the module docstring
-        sim.leader = leader
-        sim.history = []
-        sim.trick_start = 0
-        sim.order = []
-        sim.active = sim.n
-        sim.bombs_played = 0
-        sim.offence = None
-        sim.liable = None
-        sim.first_out_sweep = False
-        sim.suited = False
-        sim.plain_cards = True
-        sim.simple = Playout.has_its_transition(profile)
+        RankState.__init__(sim, profile, counts, leader, first_card)
         return sim
 
     # -- the transition: the engine's, on rank counts ------------------------------------------
@@ -115,7 +102,7 @@ class Sim(GameState):
         """The legal plays of the seat to move (the 下家 is the next seat still in)."""
         if self.simple:
             return Playout.moves(self)
-        return [] if self.done else self._legal_general()
+        return [] if self.done else self._legal_general(0)  # no suits: see the module docstring
 
     def advance(self, move: Move | None) -> None:
         if self.simple:
@@ -123,28 +110,19 @@ class Sim(GameState):
         else:
             self._advance_general(move)
 
-    def _spring_seat(self) -> int | None:
-        return None  # 反春 is not tracked: see the module docstring
-
     def clone(self) -> Sim:
-        # The playout core's copy, then only what a search changes: the cards' hands and
-        # the history are shared, never written (the search keeps no record).
+        # The playout core's copy, then the variant state, field by field (the search
+        # clones at every rollout: a loop over the slot names costs more).
         o = Playout.clone(self)
         o.first_card = self.first_card
-        o.hands = self.hands
         o.leader = self.leader
-        o.history = self.history  # never appended to: the search keeps no record
-        o.trick_start = self.trick_start
         o.order = self.order.copy()
         o.active = self.active
         o.bombs_played = self.bombs_played
         o.offence = self.offence
         o.liable = self.liable
         o.first_out_sweep = self.first_out_sweep
-        o.suited = False
-        o.plain_cards = True
         o.simple = self.simple
-        o.deal = None  # type: ignore[assignment]  # a sampled deal has no Deal: 反春 is not scored
         return o
 
     # -- scores -------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import sys
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from pdk import __version__
 from pdk.cli import moves, play, replay, selfplay, serve, stats, train, variants
@@ -126,11 +127,46 @@ def main() -> None:
         sys.exit(2)
 
 
+# A range this wide is a machine limit, not advice: help says only its lower bound.
+_HUGE = 2**31
+
+
+def plain_help(command: Any) -> None:
+    """Help screens that read as words: a value is named after its option (``--seed SEED``,
+    ``--save-dir DIR``) rather than by Python type (``<str>``, ``<int range>``), an on/off
+    flag or an argument (named already) shows no type (no ``<bool>``, ``<str>``), and a
+    range up to 2**63 shows as ``x>=0``."""
+    for param in command.params:
+        if isinstance(param, TyperArgument):
+            setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010 (mypy: a method)
+            continue
+        if not isinstance(param, TyperOption) or param.metavar is not None:
+            continue
+        if param.is_flag:
+            param.metavar = ""
+            continue
+        param.metavar = (param.name or "value").split("_")[-1].upper()
+        top, low = getattr(param, "max", None), getattr(param, "min", None)
+        if isinstance(top, int) and top >= _HUGE:
+            setattr(  # noqa: B010 (mypy refuses assigning to a method)
+                param, "_get_number_range_help_str", lambda low=low: "" if low is None else f"x>={low}"
+            )
+    # The help option is made (and kept) on first use: made here, with the same names.
+    shown = command.get_help_option(command.context_class(command, help_option_names=["-h", "--help"]))
+    if shown is not None:
+        shown.metavar = ""
+    if isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            plain_help(sub)
+
+
 def _run() -> None:
     """A usage error (unknown option, bad value, missing option) is one line on stderr and
     exit 2, like every other user error, instead of a framed box."""
     try:
-        result = app(standalone_mode=False)
+        command = typer.main.get_command(app)
+        plain_help(command)
+        result = command(standalone_mode=False)
     except Exception as exc:
         kind = _click_kind(exc)
         if kind == "NoArgsIsHelpError":

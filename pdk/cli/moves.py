@@ -21,8 +21,8 @@ from pdk.cli.play_input import PASS_WORDS
 from pdk.engine import counts as C
 from pdk.engine.cards import CardParseError, CardPlace, format_cards, mask_of, parse_specs
 from pdk.engine.combos import Move, classify, move_of, preferred_lead
+from pdk.engine.position import IllegalPlay, Position, Reason, check, is_one_suit, resolve_cards
 from pdk.engine.profile import Profile
-from pdk.engine.rules import IllegalPlay, Position, Reason, check, is_one_suit, resolve_cards
 from pdk.text.catalog import Lang, excerpt, tr
 
 
@@ -102,7 +102,10 @@ def moves(
         plays = [{"cards": m.notation(), "kind": m.kind.label} for m in legal]
         print(json.dumps({"can_pass": can_pass, "plays": plays}, ensure_ascii=False))
         return
-    table = Table(title=tr("moves_title", language, n=len(legal)), title_justify="left")
+    table = Table(
+        title=tr("moves_title_1" if len(legal) == 1 else "moves_title", language, n=len(legal)),
+        title_justify="left",
+    )
     table.add_column(tr("col_kind", language))
     table.add_column(tr("col_cards", language))
     for m in legal:

@@ -1,21 +1,23 @@
 """``pdk play``: the interactive game against two bots, deal after deal.
 
-The command is the input loop only: the session (``pdk.app.session``) owns the game and its
-save, the table module (``pdk.cli.table``) draws, the history (``pdk.app.history``) keeps
-finished deals. The game is saved after every play, so quitting, closing the terminal
-or ``kill -9`` all resume at the same position with ``pdk play``.
+The command is keys in and frames out only: the table service (``pdk.app.service``) runs
+the game — the bots, 托管, 要不起, reading typed cards, settling and archiving each deal —
+and saves every change before it is shown; the table module (``pdk.cli.table``) draws.
+Quitting, closing the terminal or ``kill -9`` all resume at the same position with
+``pdk play``.
 """
 
 from __future__ import annotations
 
 import os
 import select
+import shlex
 import signal
 import sys
 import termios
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,26 +25,22 @@ from typing import Annotated
 
 import platformdirs
 import typer
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 
-from pdk.app.archive import add_to_history, record_path, write_record
 from pdk.app.history import History
+from pdk.app.rules_in_words import reason_text
+from pdk.app.service import Archive, HintShown, Reply, SeatTable, TableService
 from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
-from pdk.app.table_model import TableModel, move_play, play_model, table_model
+from pdk.app.store import FileStore, StoreUnavailable
 from pdk.bots import DIFFICULTIES, bot_names
-from pdk.bots.hints import Hint, hint_list
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
-from pdk.cli.play_input import Cmd, InputError, names_suits, parse_command, resolve_input
+from pdk.cli.play_input import Cmd, parse_command
 from pdk.cli.prose import Prose
-from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
-from pdk.engine import counts as C
-from pdk.engine.combos import Move
+from pdk.cli.table import SHORT, Frame, play_text, render_over, render_settlement, render_table
+from pdk.engine.events import BombStands, Event
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
-from pdk.engine.rules import IllegalPlay
-from pdk.engine.settlement import Settlement
-from pdk.text.catalog import Lang, excerpt, tr
-from pdk.text.explain import reason_text
+from pdk.text.catalog import Lang, LocalizedError, excerpt, tr
 
 
 def data_dir(save_dir: str | None, lang: Lang) -> Path:
@@ -93,16 +91,15 @@ class Ui:
     lang: Lang
     delay: float
     messages: list[str] = field(default_factory=list)
-    auto: bool = False
-    auto_pass: bool = True
+    hint: HintShown | None = None  # the hint on show, and the move it was for
     hint_at: int = -1
-    hint_index: int = -1
-    hint_moves: list[Hint] = field(default_factory=list)
+    auto_note: str = ""  # the last 要不起 notice: a new one replaces it, they never pile up
+    resume: str = "pdk play"  # the command that finds this save again
 
 
 @contextmanager
 def deferred_interrupt() -> Iterator[None]:
-    """Hold Ctrl-C while a play is applied and saved, so it lands whole or not at all."""
+    """Hold Ctrl-C while a command is applied and saved, so it lands whole or not at all."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -117,42 +114,30 @@ def deferred_interrupt() -> Iterator[None]:
 
 
 class Game:
-    """The input loop around one session and its save slot."""
+    """Keys in, frames out, over one table service (``pdk.app.service``): the service plays
+    the bots, 托管 and 要不起, settles and archives each deal, and saves every change."""
 
-    def __init__(self, session: Session, slot: Slot, history: History, records: Path, ui: Ui) -> None:
-        self.session = session
+    def __init__(self, table: TableService, slot: Slot, ui: Ui) -> None:
+        self.table = table
         self.slot = slot
-        self.history = history
-        self.records = records
         self.ui = ui
         self.console = make_console()
-        self.unsaved: str | None = None  # why the last save failed, if it did
+        self.unsaved: str | None = None  # why the last write failed, if it did
+
+    @property
+    def session(self) -> Session:
+        return self.table.session
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def model(self, settlement: Settlement | None = None) -> TableModel:
-        """The table model for the human seat (the one source of what the table says)."""
-        s = self.session
-        return table_model(
-            s.state.view(HUMAN),
-            None if s.state.over else s.state.turn,
-            settlement=settlement,
-            totals=s.totals if settlement is not None else None,
-            auto=(HUMAN,) if self.ui.auto else (),
-            hints_for_viewer=False,
-            deal_no=s.deal_no,
-            difficulty=s.difficulty,
-            variant=s.profile.name,
-        )
-
-    def draw(self, keep_messages: bool = False, settlement: Settlement | None = None) -> None:
-        s = self.session
+    def draw(self, keep_messages: bool = False) -> None:
+        t = self.table.snapshot()
         frame = Frame(
-            self.model(settlement),
+            t.model,
             self.ui.lang,
-            session_total=s.totals[HUMAN],
-            auto=self.ui.auto,
-            counter=bool(s.ui.get("counter")),
+            session_total=t.session_total,
+            auto=t.auto,
+            counter=t.counter,
             messages=tuple(self.ui.messages),
         )
         if not keep_messages:
@@ -160,6 +145,10 @@ class Game:
         if self.console.is_terminal:
             self.console.clear()
         self.console.print(render_table(frame, self.console.width))
+
+    def lines(self, *parts: RenderableType) -> int:
+        """How many lines these take on this terminal."""
+        return sum(len(self.console.render_lines(p, self.console.options, pad=False)) for p in parts)
 
     def ask(self, prompt: str) -> str:
         """Read one line at a prompt, after discarding keys typed ahead (on a terminal), so
@@ -178,44 +167,63 @@ class Game:
         """A path alone on its line, never broken by us (soft wrap), so that it copies whole."""
         self.console.print(path, markup=False, soft_wrap=True)
 
-    def save(self) -> None:
-        try:
-            self.slot.save(self.session)
-        except (OSError, ValueError) as exc:  # ValueError: RecordError, the deal does not replay
-            self.unsaved = error_detail(exc, self.ui.lang)
-            self.ui.messages.append(tr("save_failed", self.ui.lang, detail=self.unsaved))
-        else:
-            self.unsaved = None
+    # -- commands ----------------------------------------------------------------------------
+
+    def command(self, run: Callable[[], Reply]) -> Reply | None:
+        """One seat command: applied and saved together, or (the write failed) not at all,
+        said in one line; a refusal is said with its reason."""
+        lang = self.ui.lang
+        with deferred_interrupt():
+            try:
+                reply = run()
+            except StoreUnavailable as exc:
+                self.unsaved = exc.detail
+                self.ui.messages.append(tr("save_failed", lang, detail=exc.detail))
+                return None
+            except LocalizedError as exc:  # IllegalPlay, InputError, TableRefused
+                self.ui.messages.append(tr("refused", lang, reason=exc.message(lang)))
+                return None
+        self.unsaved = None
+        self.note_events(reply.events)
+        return reply
+
+    def note_events(self, events: tuple[Event, ...]) -> None:
+        """A bomb that stands (or scores when played) shows its credit at once, not only in
+        the settlement."""
+        rules = self.session.profile.settlement
+        lang = self.ui.lang
+        for e in events:
+            if isinstance(e, BombStands) and e.collects:
+                who = self.table.snapshot().model.seat(e.seat).name.text(lang)
+                key = "bomb_scores_each" if e.each else "bomb_scores"
+                self.ui.messages.append(tr(key, lang, who=who, bonus=rules.bomb_bonus, amount=e.collects))
 
     # -- the loop --------------------------------------------------------------------------
 
     def run(self) -> None:
-        """Play until the player quits; Ctrl-C ends 托管, or quits (saved) otherwise."""
+        """Play until the player quits; Ctrl-C ends 托管, or quits otherwise."""
         while True:
             try:
                 if not self._loop():
                     return
             except KeyboardInterrupt:
-                if self.ui.auto:
-                    self.ui.auto = False
+                if self.session.auto:
+                    self.command(lambda: self.table.set_auto(False))
                     self.ui.messages.append(tr("auto_off", self.ui.lang))
                     continue
                 self.quit()
                 return
 
     def _loop(self) -> bool:
-        state = self.session.state
         while True:
-            if state.over:
+            t = self.table.snapshot()
+            if t.over:
                 if not self.finish_deal():
                     return False
-                state = self.session.state
                 continue
-            if state.turn != HUMAN or self.ui.auto:
-                self.machine_move()
-                continue
-            if self.ui.auto_pass and state.prev is not None and not state.legal_moves():
-                self.auto_pass()
+            # After a failed write the machine waits for the player (Enter tries again).
+            if t.machine_turn and self.unsaved is None:
+                self.machine_move(t)
                 continue
             self.draw()
             try:
@@ -226,47 +234,34 @@ class Game:
             if not self.handle(line):
                 return False
 
-    def machine_move(self) -> None:
-        """A bot's move, or 托管's for the human seat.
+    def machine_move(self, t: SeatTable) -> None:
+        """A bot's move, 托管's, or 要不起's for the player's seat.
 
         On a terminal the table is redrawn before each such move and the move takes at
         least ``delay`` seconds, so the player can follow the table (and press Ctrl-C to
         end 托管); without a terminal moves are instant and only the player's turns draw.
         """
-        state = self.session.state
         live = self.console.is_terminal
-        if live:
+        lang = self.ui.lang
+        passing = not t.bot_turn and not t.auto  # 要不起: nothing beats
+        beaten = t.model.task.beat
+        if passing and live and self.ui.delay > 0:
+            self.ui.messages.append(tr("auto_pass_now", lang))
             self.draw(keep_messages=True)
-        start = time.monotonic()
-        human = state.turn == HUMAN
-        move = self.session.auto_move() if human else self.session.bot_move()
-        if live and self.ui.delay > 0:
-            self.wait(self.ui.delay - (time.monotonic() - start))
-            if human and not self.ui.auto:
-                return  # 托管 was taken back during the pause: the turn is the player's again
-        self.step(move)
-
-    def step(self, move: Move | None) -> None:
-        """Apply one move and save it; say so when a bomb has just scored."""
-        state = self.session.state
-        before = list(state.bomb_bonuses)
-        with deferred_interrupt():
-            state.step(move)
-            self.save()
-        self.note_bombs(before)
-
-    def note_bombs(self, before: list[int]) -> None:
-        """A bomb that stands (or scores when played) shows its credit at once, not only in
-        the settlement."""
-        rules = self.session.profile.settlement
-        n = self.session.state.players
-        for seat, (was, now) in enumerate(zip(before, self.session.state.bomb_bonuses, strict=True)):
-            if now > was and rules.bomb_bonus:
-                who = self.model().seat(seat).name.text(self.ui.lang)
-                each = rules.bomb_bonus_paid_by == "each_other"
-                key = "bomb_scores_each" if each else "bomb_scores"
-                amount = rules.bomb_bonus * (n - 1) if each else rules.bomb_bonus
-                self.ui.messages.append(tr(key, self.ui.lang, who=who, bonus=rules.bomb_bonus, amount=amount))
+            self.ui.messages.pop()
+            time.sleep(max(self.ui.delay, 0.6))
+        elif live:
+            self.draw(keep_messages=True)
+            if self.ui.delay > 0:
+                self.wait(self.ui.delay)
+                if not t.bot_turn and not self.session.auto:
+                    return  # 托管 was taken back during the pause: the turn is the player's
+        if self.command(lambda: self.table.step(t.seq)) is not None and passing:
+            cards = "" if beaten is None or beaten.play is None else beaten.play.text
+            if self.ui.auto_note in self.ui.messages:
+                self.ui.messages.remove(self.ui.auto_note)
+            self.ui.auto_note = tr("auto_passed", lang, cards=cards)
+            self.ui.messages.append(self.ui.auto_note)
 
     def wait(self, seconds: float) -> None:
         """Pause between computer moves; while 托管 is on, a typed ``a``/``托管`` (or q)
@@ -276,35 +271,22 @@ class Game:
             left = end - time.monotonic()
             if left <= 0:
                 return
-            if not (self.ui.auto and sys.stdin.isatty()):
+            if not (self.session.auto and sys.stdin.isatty()):
                 time.sleep(left)
                 return
             ready, _, _ = select.select([sys.stdin], [], [], left)
             if ready:
                 cmd = parse_command(sys.stdin.readline())
                 if cmd.kind in (Cmd.AUTO, Cmd.QUIT):
-                    self.ui.auto = False
+                    self.command(lambda: self.table.set_auto(False))
                     self.ui.messages.append(tr("auto_off", self.ui.lang))
                     return
-
-    def auto_pass(self) -> None:
-        """要不起: nothing beats the play, so the table passes for the player after a short
-        pause and says so (``x`` or ``--no-auto-pass`` turns it off)."""
-        lang = self.ui.lang
-        if self.console.is_terminal and self.ui.delay > 0:
-            self.ui.messages.append(tr("auto_pass_now", lang))
-            self.draw(keep_messages=True)
-            self.ui.messages.pop()
-            time.sleep(max(self.ui.delay, 0.6))
-        prev = self.model().task.beat
-        cards = "" if prev is None or prev.play is None else prev.play.text
-        self.step(None)
-        self.ui.messages.append(tr("auto_passed", lang, cards=cards))
 
     def handle(self, line: str) -> bool:
         """One line of input at the human's turn; False means quit."""
         lang = self.ui.lang
-        state = self.session.state
+        table = self.table
+        seq = table.seq
         cmd = parse_command(line)
         if cmd.kind is Cmd.QUIT:
             self.quit()
@@ -312,49 +294,41 @@ class Game:
         if cmd.kind is Cmd.HELP:
             self.ui.messages.append(tr("help", lang))
         elif cmd.kind is Cmd.COUNTER:
-            on = not self.session.ui.get("counter")
-            self.session.ui["counter"] = on
-            self.ui.messages.append(tr("counter_on" if on else "counter_off", lang))
-            self.save()
+            on = not self.session.counter
+            if self.command(lambda: table.set_counter(on)):
+                self.ui.messages.append(tr("counter_on" if on else "counter_off", lang))
         elif cmd.kind is Cmd.AUTO:
-            self.ui.auto = True
-            self.ui.messages.append(tr("auto_on", lang))
+            if self.command(lambda: table.set_auto(True)):
+                self.ui.messages.append(tr("auto_on", lang))
         elif cmd.kind is Cmd.AUTO_PASS:
-            self.ui.auto_pass = not self.ui.auto_pass
-            self.session.ui["auto_pass"] = self.ui.auto_pass
-            self.ui.messages.append(tr("auto_pass_on" if self.ui.auto_pass else "auto_pass_off", lang))
-            self.save()
+            on = not self.session.auto_pass
+            if self.command(lambda: table.set_auto_pass(on)):
+                self.ui.messages.append(tr("auto_pass_on" if on else "auto_pass_off", lang))
         elif cmd.kind is Cmd.HINT:
             self.hint()
         elif cmd.kind is Cmd.EMPTY:
-            # Enter plays the hint on show; with nothing that beats the trick, Enter passes.
-            if self.ui.hint_at == len(state.history) and self.ui.hint_moves:
-                self.apply_move(self.ui.hint_moves[self.ui.hint_index].move)
-            elif state.prev is not None and not state.legal_moves():
-                self.attempt(None)
+            # Enter plays the hint on show; with nothing that beats the trick, Enter passes;
+            # after a failed write, it tries the machine's move again.
+            t = table.snapshot()
+            shown = self.ui.hint
+            if shown is not None and self.ui.hint_at == seq:
+                self.command(lambda: table.play_cards(seq, shown.cards))
+            elif t.machine_turn:
+                self.unsaved = None
+            elif t.model.task.kind == "none":
+                self.command(lambda: table.pass_turn(seq))
             else:
-                self.ui.messages.append(self.enter_why())
+                self.ui.messages.append(self.enter_why(t))
         elif cmd.kind is Cmd.PASS:
-            self.attempt(None)
+            self.command(lambda: table.pass_turn(seq))
         else:
-            try:
-                cards = resolve_input(cmd.text, state.hands[HUMAN])
-            except InputError as exc:
-                said = {k: excerpt(v) if isinstance(v, str) else v for k, v in exc.params.items()}
-                self.ui.messages.append(tr("refused", lang, reason=tr(exc.key, lang, **said)))
-                return True
-            if not names_suits(cmd.text):
-                # Ranks only: the suits that make the play legal, a plain straight rather
-                # than a straight flush by accident (the first free suit of each rank was
-                # often one suit throughout).
-                cards = state.position().cards_for(C.from_cards(cards)) or cards
-            self.attempt(cards)
+            self.command(lambda: table.play_text(seq, cmd.text))
         return True
 
-    def enter_why(self) -> str:
+    def enter_why(self, t: SeatTable) -> str:
         """Why a bare Enter did nothing: it plays a hint on show, or passes when nothing
         beats; leading, or holding a play that beats, it needs a play typed first."""
-        task = self.model().task
+        task = t.model.task
         lang = self.ui.lang
         if task.kind == "lead":
             return tr("enter_lead", lang)
@@ -364,51 +338,34 @@ class Game:
     def hint(self) -> None:
         """Repeated presses cycle through the legal plays, cheapest sensible first, each
         with its reason (must-beat and 报单 obeyed)."""
-        state = self.session.state
         lang = self.ui.lang
-        view = state.view(HUMAN)
-        if self.ui.hint_at != len(state.history):
-            self.ui.hint_at = len(state.history)
-            self.ui.hint_moves = hint_list(view)
-            self.ui.hint_index = -1
-        if not self.ui.hint_moves:
+        seq = self.table.seq
+        try:
+            shown = self.table.hint(seq)
+        except LocalizedError as exc:
+            self.ui.messages.append(tr("refused", lang, reason=exc.message(lang)))
+            return
+        self.ui.hint, self.ui.hint_at = shown, seq
+        if shown is None:
             self.ui.messages.append(tr("hint_none", lang))
             return
-        self.ui.hint_index = (self.ui.hint_index + 1) % len(self.ui.hint_moves)
-        h = self.ui.hint_moves[self.ui.hint_index]
-        shown = play_text(play_model(move_play(view, h.move)), self.console.width).plain
         self.ui.messages.append(
             tr(
                 "hint_show",
                 lang,
-                i=self.ui.hint_index + 1,
-                n=len(self.ui.hint_moves),
-                cards=shown,
-                kind=h.move.kind.said(lang),
-                why=reason_text(h.reason, h.params, lang),
+                i=shown.index + 1,
+                n=shown.count,
+                cards=play_text(shown.play, self.console.width).plain,
+                kind=shown.hint.move.kind.said(lang),
+                why=reason_text(shown.hint.reason, shown.hint.params, lang),
             )
         )
 
-    def attempt(self, cards: tuple[int, ...] | None) -> None:
-        with deferred_interrupt():
-            try:
-                self.session.state.play(cards)
-            except IllegalPlay as exc:
-                self.ui.messages.append(tr("refused", self.ui.lang, reason=exc.message(self.ui.lang)))
-                return
-            self.save()
-
-    def apply_move(self, move: Move) -> None:  # a hint's move, with suits the engine picks
-        state = self.session.state
-        play = state.position().play_for(move)
-        self.attempt(play.cards)
-
     def quit(self) -> None:
-        self.save()
         s = self.session
         if self.unsaved is None:
-            self.say(tr("saved_quit", self.ui.lang, path=self.slot.path))
-        else:  # never "game saved" after a save that failed
+            self.say(tr("saved_quit", self.ui.lang, path=self.slot.path, command=self.ui.resume))
+        else:  # never "game saved" after a write that failed
             self.say(tr("quit_unsaved", self.ui.lang, detail=self.unsaved))
         deals = tr("deals_1" if s.deals_done == 1 else "deals_n", self.ui.lang, n=s.deals_done)
         self.say(tr("bye", self.ui.lang, deals=deals, total=s.totals[HUMAN]))
@@ -416,51 +373,49 @@ class Game:
     # -- end of a deal ---------------------------------------------------------------------
 
     def finish_deal(self) -> bool:
-        """Settle, write the record and the history row, deal the next hand; False = quit.
-
-        Safe to repeat after a crash: the record path and the history id are fixed by
-        the deal, and the totals live in the save that is written only afterwards.
-        """
-        s = self.session
+        """The settlement panel of the deal just over (settled, recorded and added to the
+        history by the service, once), then the next deal on Enter; False = quit."""
         lang = self.ui.lang
-        self.ui.auto = False
-        st = s.settle()
-        model = self.model(st)
-        sm = model.settlement
+        t = self.table.snapshot()
+        sm = t.model.settlement
         assert sm is not None
         if self.console.is_terminal:
             self.console.clear()
-        frame = Frame(model, lang, session_total=s.totals[HUMAN])
-        self.console.print(render_over(frame, self.console.width))
+        frame = Frame(t.model, lang, session_total=t.session_total)
+        width = self.console.width
+        # A short terminal (40×20) gets the screen that fits it, so the title never
+        # scrolls away: no trick line nor notices (the panel says the same), and the
+        # reasons only if they fit beside the cards each seat held.
+        short = self.console.is_terminal and self.console.height < SHORT
+        title = tr("settle_title", lang, n=t.deal_no)
+        head = render_over(frame, width, short)
+        sheet = render_settlement(sm, title, lang, width)
+        if short and self.lines(head, sheet) + 4 > self.console.height:
+            sheet = render_settlement(sm, title, lang, width, reasons=False)
+        self.console.print(head)
         # Notices not shown yet (要不起 in the last trick, a bomb's score, a note from
         # loading the save) are shown here once; the next deal starts without them.
-        if self.ui.messages:
+        if self.ui.messages and not short:
             self.console.print(Group(*(Prose(msg, style="yellow") for msg in self.ui.messages)))
         self.ui.messages = []
-        title = tr("settle_title", lang, n=s.deal_no)
-        self.console.print(render_settlement(sm, title, lang, self.console.width))
-        path = record_path(s, self.records)
-        try:
-            write_record(s, self.records)
+        self.console.print(sheet)
+        if not short:
             self.console.print(tr("record_saved", lang), markup=False)
-            self.say_path(str(path))
-        except (OSError, ValueError) as exc:
-            self.say(tr("record_failed", lang, detail=error_detail(exc, lang)))
-        try:
-            add_to_history(s, st, self.history, path)
-        except Exception as exc:  # sqlite3.Error, OSError: never lose the game over stats
-            self.say(tr("history_failed", lang, detail=str(exc)))
-        s.next_deal()
-        self.save()
-        try:
-            answer = self.ask(tr("next_prompt", lang))
-        except EOFError:
-            self.quit()
-            return False
-        if parse_command(answer).kind is Cmd.QUIT:
-            self.quit()
-            return False
-        return True
+        self.say_path(str(self.table.archive.path(self.session)))
+        while True:
+            try:
+                answer = self.ask(tr("next_prompt", lang))
+            except EOFError:
+                self.quit()
+                return False
+            if parse_command(answer).kind is Cmd.QUIT:
+                self.quit()
+                return False
+            if self.command(lambda: self.table.next_deal(t.seq)) is not None:
+                return True
+            for msg in self.ui.messages:
+                self.say(msg)
+            self.ui.messages = []
 
 
 def confirm_new(slot: Slot, lang: Lang) -> None:
@@ -565,10 +520,20 @@ def play(
         diff = difficulty or "normal"
         check_difficulty(diff, language)
         session = new_session(profile, variant or profile.name, diff, seed)
-    ui = Ui(language, delay, auto_pass=bool(session.ui.get("auto_pass", True)) and auto_pass)
-    game = Game(session, slot, History(base / "history.sqlite3"), base / "records", ui)
+    # This run's choices start the table: 托管 off, auto-pass as the option and the save say.
+    session.auto = False
+    session.auto_pass = session.auto_pass and auto_pass
+    archive = Archive(base / "records", History(base / "history.sqlite3"))
+    store = FileStore(base)
+    table, unsaved = TableService.adopt(store, slot.path.stem, archive, session, hints=False)
+    ui = Ui(language, delay)
+    if save_dir is not None:  # plain `pdk play` would look in the default folder instead
+        ui.resume = f"pdk play --save-dir {shlex.quote(save_dir)}"
+    game = Game(table, slot, ui)
     game.ui.messages.extend(notes)
-    game.save()
+    if unsaved is not None:
+        game.unsaved = unsaved
+        game.ui.messages.append(tr("save_failed", language, detail=unsaved))
     try:
         game.run()
     finally:

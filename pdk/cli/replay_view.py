@@ -16,7 +16,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.table_model import card_name, play_model, settlement_model
+from pdk.app.session import HUMAN_NAME
+from pdk.app.table_model import card_name, play_model, seat_name, settlement_model
 from pdk.bots import bot_label, is_plugin, make_bot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
 from pdk.bots.knowledge import unseen_counts
@@ -26,6 +27,7 @@ from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import bot_seed
+from pdk.engine.events import BaoDan, BombStands, PlayerOut, TrickWon
 from pdk.engine.record import GameRecord
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
@@ -33,7 +35,9 @@ from pdk.text.catalog import Lang, LocalizedError, tr
 
 
 def seat_names(record: GameRecord, lang: Lang) -> list[str]:
-    """'seat 0 (easy)' when the record says who sat there, else 'seat 0'."""
+    """A deal of ``pdk play`` or the page (one seat is "you") names seats as the table did
+    (You, Next player (normal), Previous player (normal)); any other record 'seat 0 (easy)'
+    when it says who sat there, else 'seat 0'."""
     players = record.profile.players
     who = None
     for key in ("bots", "players", "names"):
@@ -41,6 +45,12 @@ def seat_names(record: GameRecord, lang: Lang) -> list[str]:
         if isinstance(value, list) and len(value) == players and all(isinstance(v, str) for v in value):
             who = value
             break
+    if who is not None and who.count(HUMAN_NAME) == 1:
+        you = who.index(HUMAN_NAME)
+        names = [seat_name([1] * players, you, seat).text(lang) for seat in range(players)]
+        return [
+            n if seat == you else f"{n} ({w})" for seat, (n, w) in enumerate(zip(names, who, strict=True))
+        ]
     names = [tr("rp_seat", lang, seat=i) for i in range(players)]
     if who is not None:
         names = [f"{n} ({w})" for n, w in zip(names, who, strict=True)]
@@ -73,7 +83,7 @@ def action_plain(action: Action, lang: Lang) -> str:
 def move_plain(move: Move | None, lang: Lang) -> str:
     if move is None:
         return tr("rp_pass", lang)
-    return f"{move.notation()}  {move.kind.said(lang)}"
+    return f"{move.shown()}  {move.kind.said(lang)}"  # ranks as the table writes them (10, not T)
 
 
 def counter(state: GameState, viewer: int | None) -> list[tuple[int, int]]:
@@ -323,25 +333,20 @@ def transcript(
             actual_move = action.play.move if action.play else None
             if not _same(ex.choice, actual_move):
                 note = tr("rp_tr_bot_differs", lang, bot=ex.bot, play=move_plain(ex.choice, lang))
-        bonuses = list(state.bomb_bonuses)
-        before_sizes = list(state.sizes)
-        state.step(action.play.move if action.play else None)
+        # The engine says what the turn made happen; the transcript only words it.
+        _, events = state.act(action.play.cards if action.play else None)
         lines.append(f"  {number:>{width}}. {names[action.seat]}: {action_plain(action, lang)}")
         if note:
             lines.append(note)
-        for seat in range(state.players):
-            if state.bomb_bonuses[seat] > bonuses[seat]:
-                lines.append(bomb_line(record, names[seat], lang))
-        went_out = action.play is not None and state.sizes[action.seat] == 0
-        if went_out and record.profile.end == "first_out":
-            lines.append(tr("rp_tr_out", lang, who=names[action.seat]))
-        elif went_out:
-            place = state.order.index(action.seat) + 1
-            lines.append(tr("rp_tr_out_place", lang, who=names[action.seat], place=place))
-        elif action.play is None and state.trick_start == len(state.history):
-            lines.append(tr("rp_tr_trick_won", lang, who=names[state.turn]))
-        if state.sizes[action.seat] == 1 and before_sizes[action.seat] != 1:
-            lines.append(tr("rp_tr_bao_dan", lang, who=names[action.seat]))
+        lines.extend(bomb_line(record, names[e.seat], lang) for e in events if isinstance(e, BombStands))
+        for e in events:
+            if isinstance(e, PlayerOut) and record.profile.end == "first_out":
+                lines.append(tr("rp_tr_out", lang, who=names[e.seat]))
+            elif isinstance(e, PlayerOut):
+                lines.append(tr("rp_tr_out_place", lang, who=names[e.seat], place=e.place))
+            elif isinstance(e, TrickWon):
+                lines.append(tr("rp_tr_trick_won", lang, who=names[e.seat]))
+        lines.extend(tr("rp_tr_bao_dan", lang, who=names[e.seat]) for e in events if isinstance(e, BaoDan))
     if not state.over:
         lines.append(tr("rp_tr_unfinished", lang))
         return lines

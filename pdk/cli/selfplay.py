@@ -25,7 +25,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.backends import BACKENDS, Backend, BackendError, open_backend
+from pdk.app.backend_contract import Backend, BackendError
+from pdk.app.backends import BACKENDS, open_backend
 from pdk.app.match import (
     GameResult,
     Line,
@@ -88,6 +89,7 @@ class _Scale:
     backend: str
     address: str | None
     move_timeout: float
+    time_cap: float | None = None
 
 
 def _backend_or_fail(scale: _Scale, workers: int, names: list[str], lang: Lang) -> Backend:
@@ -248,6 +250,15 @@ def selfplay(
             help="Seconds a plug-in bot may think over one move before the match stops.",
         ),
     ] = DEFAULT_MOVE_TIMEOUT,
+    time_cap: Annotated[
+        float | None,
+        typer.Option(
+            "--time-cap",
+            min=0.001,
+            help="Seconds the hard bot may think over one move (default: no cap, the same game "
+            "on any machine); written in each record.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -256,7 +267,7 @@ def selfplay(
     stop = _Stop()
     old_handler = signal.signal(signal.SIGINT, stop)
     try:
-        scale = _Scale(backend, address, move_timeout)
+        scale = _Scale(backend, address, move_timeout, time_cap)
         _run(games, players, variant, seed, duplicate, out, workers, as_json, lang, stop, scale)
     finally:
         signal.signal(signal.SIGINT, old_handler)
@@ -281,7 +292,7 @@ def _run(
     n_workers = workers or default_workers()
     tally = Tally(names, duplicate, plugin_labels(names, language))
     planned = games * tally.arrangements
-    tasks = iter_tasks(names, games, seed, duplicate, out is not None, scale.move_timeout)
+    tasks = iter_tasks(names, games, seed, duplicate, out is not None, scale.move_timeout, scale.time_cap)
     where = _backend_or_fail(scale, n_workers, names, language)
     fh: IO[str] | None = None
     if out is not None:

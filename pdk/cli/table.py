@@ -156,8 +156,9 @@ def _seat_row(s: SeatModel, frame: Frame, width: int) -> tuple[Text, ...]:
     return marker, name, count, badge, action
 
 
-def trick_text(model: TableModel, lang: Lang, width: int) -> Text:
-    """The current trick only, in play order, its leader marked with ▸."""
+def trick_text(model: TableModel, lang: Lang, width: int, latest: int | None = None) -> Text:
+    """The current trick only, in play order, its leader marked with ▸; with ``latest``,
+    only that many of its last actions after a "…" (a short terminal)."""
     out = Text(tr("trick_label", lang), style="dim")
     if not model.trick.actions:
         won = model.trick.won
@@ -166,8 +167,12 @@ def trick_text(model: TableModel, lang: Lang, width: int) -> Text:
         else:
             out.append(tr("trick_won", lang, who=won.name.text(lang), cards=won.play.text))
         return out
-    for i, a in enumerate(model.trick.actions):
-        if i:
+    actions = list(enumerate(model.trick.actions))
+    if latest is not None and len(actions) > latest:
+        actions = actions[-latest:]
+        out.append("… ", style="dim")
+    for k, (i, a) in enumerate(actions):
+        if k:
             out.append(" · ", style="dim")
         who = a.name.text(lang)
         if i == 0:
@@ -180,13 +185,20 @@ def trick_text(model: TableModel, lang: Lang, width: int) -> Text:
     return out
 
 
-def render_table(frame: Frame, width: int) -> RenderableType:
-    """One frame: title, seats (others, then you), this trick, status, hand, counter."""
+# Below this many lines a frame is drawn compact, so that it never scrolls its title off.
+SHORT = 24
+
+
+def render_table(frame: Frame, width: int, height: int | None = None) -> RenderableType:
+    """One frame: title, seats (others, then you), this trick, status, hand, counter.
+
+    On a terminal shorter than ``SHORT`` lines (40×20) the frame is compact: no rules, the
+    trick's latest round, the last two messages; else the frame ran past the screen and
+    its title scrolled away."""
     m, lang = frame.model, frame.lang
-    parts: list[RenderableType] = [
-        Prose(title_of(frame), style="bold cyan", overflow="fold"),
-        Rule(style="dim"),
-    ]
+    short = height is not None and height < SHORT
+    rule: list[RenderableType] = [] if short else [Rule(style="dim")]
+    parts: list[RenderableType] = [Prose(title_of(frame), style="bold cyan", overflow="fold"), *rule]
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)  # turn marker
     grid.add_column(no_wrap=True)  # name
@@ -195,7 +207,7 @@ def render_table(frame: Frame, width: int) -> RenderableType:
     grid.add_column(overflow="fold")  # this trick
     for s in [*m.seats[1:], m.seats[0]]:
         grid.add_row(*_seat_row(s, frame, width))
-    parts += [grid, Rule(style="dim"), trick_text(m, lang, width)]
+    parts += [grid, *rule, trick_text(m, lang, width, latest=m.players if short else None)]
     parts.append(Prose(status_of(frame), style="bold yellow" if frame.auto else "bold"))
     parts.append(Text(tr("hand_label", lang, n=len(m.hand)), style="dim"))
     parts.append(group_text(m.hand, width))
@@ -204,23 +216,23 @@ def render_table(frame: Frame, width: int) -> RenderableType:
         for i, c in enumerate(m.counter):
             if i:
                 line.append(" ")
-            line.append(f"{c.label}:{c.unseen}", style="dim" if c.unseen == 0 else "")
+            line.append(f"{c.label}×{c.unseen}", style="dim" if c.unseen == 0 else "")  # rank, then count
         parts.append(line)
-    for msg in frame.messages:
+    for msg in frame.messages[-2:] if short else frame.messages:
         parts.append(Prose(msg, style="yellow"))
     return Group(*parts)
 
 
-def render_over(frame: Frame, width: int) -> RenderableType:
+def render_over(frame: Frame, width: int, short: bool = False) -> RenderableType:
     """The head of the settlement screen: no "your turn" once the deal is over, only who
-    went out and the last trick (the settlement panel follows)."""
+    went out and the last trick (the settlement panel follows); ``short`` (a terminal
+    under ``SHORT`` lines) leaves out the rule and the trick."""
     m, lang = frame.model, frame.lang
-    return Group(
-        Prose(title_of(frame), style="bold cyan", overflow="fold"),
-        Rule(style="dim"),
-        trick_text(m, lang, width),
-        Prose(m.task.message.text(lang), style="bold"),
-    )
+    title = Prose(title_of(frame), style="bold cyan", overflow="fold")
+    said = Prose(m.task.message.text(lang), style="bold")
+    if short:
+        return Group(title, said)
+    return Group(title, Rule(style="dim"), trick_text(m, lang, width), said)
 
 
 # -- the settlement ------------------------------------------------------------------------
@@ -247,24 +259,38 @@ def _signed(n: int) -> Text:
 
 
 def render_settlement(
-    sm: SettlementModel, title: str, lang: Lang, width: int, names: Sequence[str] | None = None
+    sm: SettlementModel,
+    title: str,
+    lang: Lang,
+    width: int,
+    names: Sequence[str] | None = None,
+    reasons: bool = True,
 ) -> RenderableType:
     """The settlement panel, one per scheme, every number from the model: placement shows
     头游/二游/末游 and their points; card payment shows cards left and the multiplier per
     loser (全关 and graded ×2/×3/×4) only where some row has one; bombs where any scored;
-    then each seat's reasons (包赔 says who paid for whom). ``names`` (by seat) replaces
-    the model's relative names where the face names seats itself (the replay)."""
+    then each seat's reasons (包赔 says who paid for whom) after the cards it still held.
+    ``names`` (by seat) replaces the model's relative names where the face names seats
+    itself (the replay); without ``reasons`` (a short terminal) only the cards held follow.
+    Below ``NARROW`` the 全关 column shows only when some seat was shut out."""
 
     def name_of(r: SettleRow) -> str:
         return names[r.seat] if names is not None else r.name.text(lang)
 
     table = fitted_table(title, width)
     placement = sm.scheme == "placement"
-    with_x = not placement and any(r.multiplier > 1 or r.shut_out for r in sm.rows)
+    # 全关 always has its column where cards are paid for, as on the page; the multiplier
+    # only where some loser has one other than 全关's.
+    with_x = not placement and any(r.multiplier > 1 and not r.shut_out for r in sm.rows)  # graded
+    # ... but below NARROW a graded panel says 全关 in its × column ("全关 ×4"): one
+    # column more would not fit 40 cells.
+    narrow = width < NARROW
+    with_shut = not placement and not (with_x and narrow) and (not narrow or any(r.shut_out for r in sm.rows))
     with_bombs = any(r.bombs or r.bomb_income for r in sm.rows)
     with_session = any(r.session is not None for r in sm.rows)
     table.add_column(tr("col_player", lang), no_wrap=True)
     cols = ["col_place", "col_points"] if placement else ["col_left"]
+    cols += ["col_shut"] if with_shut else []
     cols += ["col_x"] if with_x else []
     cols += ["col_bombs"] if with_bombs else []
     cols += ["col_total"] + (["col_session"] if with_session else [])
@@ -278,8 +304,11 @@ def render_settlement(
             cells += [r.place_name.text(lang) if r.place_name is not None else "-", _signed(r.card_payment)]
         else:
             cells.append(str(r.cards_left))
+        if with_shut:
+            cells.append(tr("st_yes", lang) if r.shut_out else "-")
         if with_x:
-            cells.append("-" if r.winner else (("全关 " if r.shut_out else "") + f"×{r.multiplier}"))
+            shut = "全关 " if r.shut_out and not with_shut else ""
+            cells.append("-" if r.winner else f"{shut}×{r.multiplier}")
         if with_bombs:
             cells.append(f"{r.bomb_income:+d}")
         cells.append(_signed(r.total))
@@ -288,19 +317,22 @@ def render_settlement(
         table.add_row(*cells)
     notes = Prose()
     for r in sm.rows:
-        said = [s.text(lang) for s in r.lines[:-1]]  # the last line is the total, shown above
+        said = [s.text(lang) for s in r.lines[:-1]] if reasons else []  # the total is above
+        if r.left:  # what the seat was left holding, face up
+            said.insert(0, tr("st_left_cards", lang, cards=hand_plain(r.left, width)))
         if said:
             if notes:
                 notes.append("\n")
             notes.append(name_of(r) + ("：" if lang == "zh" else ": "), style="bold")
             notes.append(("；" if lang == "zh" else "; ").join(said))
-    for s in sm.lines:
+    for s in sm.lines if reasons else ():
         notes.append("\n" + s.text(lang))
     return Group(table, notes)
 
 
 __all__ = [
     "NARROW",
+    "SHORT",
     "Fitted",
     "Frame",
     "difficulty_name",

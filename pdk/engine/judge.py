@@ -1,7 +1,7 @@
 """The rule core: whether a set of cards, by rank counts, is a legal play from a hand, and
 as what reading; or the reason it is not.
 
-``pdk.engine.rules.check`` (which adds the card-level tests: held cards, the first play's
+``pdk.engine.position.check`` (which adds the card-level tests: held cards, the first play's
 card) and the general move generator both ask ``judge``, so the two cannot disagree. It
 sits below both of them, which keeps the generator from importing the judge that uses it.
 """
@@ -13,6 +13,7 @@ from enum import Enum
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank, rank_label
 from pdk.engine.combos import (
+    BOMB,
     ComboKind,
     Move,
     Reading,
@@ -47,6 +48,45 @@ class IllegalPlay(LocalizedError, ValueError):
     """A refused play: a ``Reason`` plus the facts its message needs."""
 
     reason: Reason
+
+
+class FollowReason(Enum):
+    """Why a play of another shape cannot follow at all (said after "does not beat"):
+    the rule text asks for the reason, not only that it does not beat."""
+
+    KIND = "follow_kind"  # a single is followed only by a single (or a bomb)
+    KIND_N = "follow_kind_n"  # a straight of 5 only by a straight of 5 (or a bomb)
+    KIND_NO_BOMB = "follow_kind_no_bomb"
+    KIND_N_NO_BOMB = "follow_kind_n_no_bomb"
+
+
+class FollowNote(LocalizedError):
+    """The shape a follow must have, as a part of a ``DOES_NOT_BEAT`` refusal."""
+
+    reason: FollowReason
+
+
+_HIGHEST = 99  # above every rank: "would this shape beat, were it high enough?"
+
+# Kinds whose length varies: a follow must match the number of cards as well as the kind.
+_CHAINS = {ComboKind.STRAIGHT, ComboKind.PAIR_CHAIN, ComboKind.PLANE, ComboKind.TRIO_CHAIN}
+
+
+def follow_note(profile: Profile, prev: Move) -> FollowNote:
+    """What may follow ``prev``: its kind (and length, for a chain), or a bomb where the
+    profile has bombs."""
+    kind = ComboKind(prev.kind)
+    chain = kind in _CHAINS or (
+        kind == ComboKind.STRAIGHT_FLUSH and "straight_flush" not in profile.bomb_kinds
+    )
+    bombs = bool(profile.bomb_kinds)
+    reason = {
+        (False, True): FollowReason.KIND,
+        (True, True): FollowReason.KIND_N,
+        (False, False): FollowReason.KIND_NO_BOMB,
+        (True, False): FollowReason.KIND_N_NO_BOMB,
+    }[(chain, bombs)]
+    return FollowNote(reason, kind=kind, n=C.total(prev.counts))
 
 
 def locked_ranks(profile: Profile, hand_counts: int) -> list[int]:
@@ -87,7 +127,7 @@ def judge(
     *,
     locked: list[int] | None = None,
     readings: list[Reading] | None = None,
-) -> Reading | tuple[Reason, dict[str, str]]:
+) -> Reading | tuple[Reason, dict[str, object]]:
     """The reading a rank-count play is legal as, or why it is not.
 
     This is the rule core shared by ``check`` (which adds the card-level tests) and the
@@ -116,9 +156,14 @@ def judge(
         _, pk, ptop, punits = prev
         beating = [rd for rd in readings if beats(rd.kind, rd.top, rd.units, pk, ptop, punits)]
         if not beating:
+            # Too low, or not even the shape that could follow: then the rule is said too.
+            shaped = any(
+                rd.kind == BOMB or beats(rd.kind, _HIGHEST, rd.units, pk, ptop, punits) for rd in readings
+            )
             return Reason.DOES_NOT_BEAT, {
                 "cards": move_of(counts, preferred_lead(readings)).shown(),
                 "prev": prev.shown(),
+                "why": "" if shaped else follow_note(profile, prev),
             }
         reading = beating[0] if len(beating) == 1 else max(beating, key=follow_key)
     else:

@@ -3,7 +3,7 @@
 Suits never decide a classic combination, so plays are generated as rank multisets
 (``counts``) — plays that differ only in suit count once — and suits are attached when a
 play is made. The generator reads only profile knobs. Must-beat, 报单 and the
-unbreakable-bomb rule are applied here in one place; ``rules.check`` judges a single play
+unbreakable-bomb rule are applied here in one place; ``position.check`` judges a single play
 independently, and a property test holds the two in exact agreement.
 """
 

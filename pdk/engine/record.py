@@ -2,7 +2,7 @@
 
 A record holds the full profile (so it stays valid if a profile file changes), the seed,
 the explicit deal, every turn (seat, cards in notation with suits, reading) and the
-settlement. ``loads`` re-plays every turn through ``rules.check``: a tampered or truncated
+settlement. ``loads`` re-plays every turn through ``position.check``: a tampered or truncated
 record is rejected with the move number and the reason.
 """
 
@@ -19,8 +19,9 @@ from typing import Any
 from pdk.engine.cards import CardParseError, CardPlace, cards_of, format_cards, mask_of, rank_label
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import Deal, deal_from_hands, give_lead_copy
+from pdk.engine.events import Event
+from pdk.engine.position import IllegalPlay, resolve_cards
 from pdk.engine.profile import Profile, ProfileError, validate_profile
-from pdk.engine.rules import IllegalPlay, resolve_cards
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
 from pdk.text.catalog import Lang, LocalizedError, tr
@@ -116,6 +117,13 @@ class GameRecord:
         for action in self.actions:
             state.play(action.play.cards if action.play else None)
             yield state.clone()
+
+    def events(self) -> Iterator[tuple[Event, ...]]:
+        """What each turn made happen, turn by turn: the events the table said as it was
+        played (``GameState.act``), since they follow from the actions alone."""
+        state = GameState(self.profile, self.deal)
+        for action in self.actions:
+            yield state.act(action.play.cards if action.play else None)[1]
 
     @cached_property
     def settlement(self) -> Settlement | None:

@@ -32,12 +32,36 @@ class SeatResult(NamedTuple):
     liable: bool = False
 
 
+class Share(NamedTuple):
+    """One payment the settlement makes, so that no face works one out again: ``amount``
+    from ``payer`` to ``payee`` (``None``: the points come from no one, as placement points
+    or a bomb bonus paid by nobody). ``kind`` is ``cards`` (a loser's cards left),
+    ``bao_pei`` (包赔: ``payer`` pays the share of ``for_seat``), ``place``, ``first_out``
+    or ``bomb``."""
+
+    kind: str
+    payer: int | None
+    payee: int | None
+    amount: int
+    for_seat: int | None = None
+
+
 class Settlement(NamedTuple):
-    """A deal's result: the winner, one line per seat, and the bomb doubling applied."""
+    """A deal's result: the winner, one line per seat, the bomb doubling applied, and every
+    payment it makes (``shares``)."""
 
     winner: int
     seats: tuple[SeatResult, ...]
     doubling: int = 1
+    shares: tuple[Share, ...] = ()
+
+    def share_of(self, seat: int) -> int:
+        """What ``seat``'s cards cost, whoever paid it (under 包赔 the liable seat did)."""
+        return sum(
+            s.amount
+            for s in self.shares
+            if (s.kind == "cards" and s.payer == seat) or (s.kind == "bao_pei" and s.for_seat == seat)
+        )
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -73,13 +97,17 @@ def settle(
     mults = [1] * n
     exempt = [False] * n
     places: list[int | None] = [None] * n
+    shares: list[Share] = []
     if rules.scheme == "placement":
         for place, seat in enumerate(order):
             places[seat] = place + 1
-            payments[seat] += rules.placement_points[place] * factor
+            points = rules.placement_points[place] * factor
+            payments[seat] += points
+            shares.append(Share("place", None, seat, points))
         bonus = rules.first_out_bonus * factor
         if bonus and (rules.first_out_bonus_if == "always" or first_out_sweep):
             payments[winner] += bonus
+            shares.append(Share("first_out", None, winner, bonus))
     else:
         for seat in range(n):
             if seat == winner:
@@ -96,6 +124,7 @@ def settle(
             pay = left * rules.per_card * mults[seat] * factor
             payments[seat] -= pay
             payments[winner] += pay
+            shares.append(Share("cards", seat, winner, pay))
         if liable is not None and liable != winner:
             # 包赔: the player who let the 报单 player go pays every loser's share.
             owed = sum(-payments[s] for s in range(n) if s != winner)
@@ -103,17 +132,20 @@ def settle(
                 if s != winner:
                     payments[s] = 0
             payments[liable] = -owed
+            shares = [Share("bao_pei", liable, winner, sh.amount, sh.payer) for sh in shares]
     incomes = [0] * n
     for seat, count in enumerate(bomb_bonuses):
         if not count:
             continue
         if rules.bomb_bonus_paid_by == "nobody":
             incomes[seat] += count * rules.bomb_bonus
+            shares.append(Share("bomb", None, seat, count * rules.bomb_bonus))
             continue
         for other in range(n):
             if other != seat:
                 incomes[seat] += count * rules.bomb_bonus
                 incomes[other] -= count * rules.bomb_bonus
+                shares.append(Share("bomb", other, seat, count * rules.bomb_bonus))
     # Positional, in SeatResult's field order (seat, cards_left, shut_out, card_payment,
     # bombs, bomb_income, total, place, multiplier, exempt, liable): keywords cost twice as
     # much, and every simulated deal settles.
@@ -135,4 +167,4 @@ def settle(
             for seat in range(n)
         ]
     )
-    return Settlement(winner, seats, factor)
+    return Settlement(winner, seats, factor, tuple(shares))

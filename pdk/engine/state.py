@@ -1,7 +1,7 @@
 """The game as a state machine: turns, tricks, 报单, the end of a deal, and per-seat views.
 
 ``GameState`` holds the whole truth (every hand). It does no I/O. ``position()`` builds
-the ``Position`` that ``rules.check`` judges, ``play()`` checks and applies, and
+the ``Position`` that ``position.check`` judges, ``play()`` checks and applies, and
 ``step()`` applies a generated move without re-checking it (the bots' and the
 benchmarks' fast path). Bots never see a ``GameState``: they get a ``PlayerView``.
 """
@@ -17,11 +17,11 @@ from pdk.engine import counts as C
 from pdk.engine.cards import mask_of
 from pdk.engine.combos import Move
 from pdk.engine.deal import Deal
+from pdk.engine.events import Before, Event, said_events
 from pdk.engine.generator import generator_for
 from pdk.engine.movegen import BOMB, SINGLE
 from pdk.engine.playout import Playout
-from pdk.engine.profile import Profile
-from pdk.engine.rules import (
+from pdk.engine.position import (
     IllegalPlay,
     Play,
     Position,
@@ -32,6 +32,7 @@ from pdk.engine.rules import (
     pick_cards,
     suited_for,
 )
+from pdk.engine.profile import Profile
 from pdk.engine.settlement import Settlement, settle
 
 _new = tuple.__new__
@@ -126,6 +127,9 @@ class PlayerView(NamedTuple):
     leader: int
     must_contain: int | None
     legal: tuple[Move, ...] | None = None
+    # The seats out so far, in the order they went out (the first is 头游): public, and the
+    # engine's own count, so no face rebuilds it from the history.
+    out: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
@@ -179,37 +183,30 @@ class DealtPosition(Position):
         return list(self.known)
 
 
-class GameState(Playout):
-    """One deal in progress: the ``Playout`` core plus the cards, the history and the
-    variant rules. Mutable for speed; ``clone()`` for search."""
+class RankState(Playout):
+    """A deal on rank counts with every variant rule of its profile: the ``Playout`` core
+    plus the finishing order, the seats still in, the bombs played, the 包赔 offence and
+    the liable seat, and the lead. No cards, no history: ``GameState`` adds those for a
+    real deal, and the hard bot's search plays sampled deals on this directly (``Sim``),
+    so neither has fields it cannot fill."""
 
     __slots__ = (
         "active",
         "bombs_played",
-        "deal",
         "first_card",
         "first_out_sweep",
-        "hands",
-        "history",
         "leader",
         "liable",
         "offence",
         "order",
-        "plain_cards",
         "simple",
-        "suited",
-        "trick_start",
     )
 
-    def __init__(self, profile: Profile, deal: Deal) -> None:
+    def __init__(self, profile: Profile, counts: list[int], leader: int, first_card: int | None) -> None:
+        super().__init__(profile, counts, leader, first_card)
         # The card a first play must contain: the one that made its holder the leader.
-        self.first_card = deal.lead_card if profile.lead.must_contain else None
-        super().__init__(profile, [C.from_mask(h) for h in deal.hands], deal.leader, self.first_card)
-        self.deal = deal
-        self.hands = list(deal.hands)
-        self.leader = deal.leader
-        self.history: list[Action] = []
-        self.trick_start = 0
+        self.first_card = first_card
+        self.leader = leader
         # Variant state (``_advance_general``): finishing order, seats still in, bombs
         # played, 包赔 offence (offender, 报单 seat) and the liable seat.
         self.order: list[int] = []
@@ -218,116 +215,24 @@ class GameState(Playout):
         self.offence: tuple[int, int] | None = None
         self.liable: int | None = None
         self.first_out_sweep = False
-        self.suited = profile.combinations.straight_flush != "none"
-        # Plays take the lowest suits of each rank unless a flush or a lead card decides.
-        self.plain_cards = profile.deck.packs == 1 and not self.suited
         # Whether the playout transition is this profile's (else ``_advance_general``).
         self.simple = Playout.has_its_transition(profile)
 
-    # -- queries ---------------------------------------------------------------------------
-
     @property
     def players(self) -> int:
-        return len(self.hands)
+        return self.n
 
     def next_seat(self, seat: int) -> int:
         """The next seat still holding cards (the 下家 of ``seat``)."""
         return next_holding(self.sizes, seat)
 
-    def _must_contain(self) -> int | None:
-        if self.history:
-            return None
-        return self.first_card
-
-    def position(self) -> Position:
-        nxt = self.next_seat(self.turn)
-        return Position(
-            self.profile,
-            self.hands[self.turn],
-            self.prev,
-            self.sizes[nxt] == 1,
-            self._must_contain(),
-        )
-
-    def legal_moves(self) -> list[Move]:
-        """The fast path for bots: generated plays for the seat to move."""
-        if self.simple:
-            return self.moves()
-        return [] if self.done else self._legal_general()
-
-    def _legal_general(self) -> list[Move]:
-        """``Position.legal_moves`` for variant profiles, without building a Position."""
+    def _legal_general(self, hand_mask: int) -> list[Move]:
+        """``Position.legal_moves`` for variant profiles, without building a Position
+        (``hand_mask``: the cards, where straight flushes need suits; 0 on counts alone)."""
         turn = self.turn
         nxt = self.sizes[self.next_seat(turn)] == 1
-        moves = self.gen.moves(self.counts[turn], self.prev, nxt, hand_mask=self.hands[turn])
+        moves = self.gen.moves(self.counts[turn], self.prev, nxt, hand_mask=hand_mask)
         return self._with_first_card(moves) if self.first_need else moves
-
-    def view(self, seat: int) -> PlayerView:
-        """``seat``'s view, in O(1): the history is shared, not copied. For the seat to move
-        it carries the legal plays, generated here once for the bot and the harness."""
-        history = self.history
-        n = len(history)
-        legal = tuple(self.legal_moves()) if seat == self.turn and not self.done else None
-        return _new(
-            PlayerView,
-            (
-                self.profile,
-                seat,
-                self.hands[seat],
-                tuple(self.sizes),
-                Actions(history, 0, n),
-                Actions(history, self.trick_start, n),
-                self.prev,
-                self.prev_seat,
-                tuple(self.played_any),
-                self.leader,
-                self._must_contain(),
-                legal,
-            ),
-        )
-
-    # -- transitions -----------------------------------------------------------------------
-
-    def play(self, cards: Sequence[int] | None) -> Action:
-        """Check a play (or pass) for the seat to move and apply it."""
-        if self.done:
-            raise IllegalPlay(Reason.GAME_OVER)
-        return self._apply(check(self.position(), cards))
-
-    def step(self, move: Move | None) -> Action:
-        """Apply a generated move (or pass) without re-checking it."""
-        if move is None:
-            return self._apply(None)
-        hand = self.hands[self.turn]
-        counts, kind, top, units = move  # one unpacking: this is every turn's hot path
-        if self.plain_cards and (self.history or self.first_card is None):
-            mask, cards = pick_cards(hand, counts)
-        else:
-            lead = None if self.history else self.first_card
-            suited = suited_for(self.profile, kind) if self.suited else 0
-            cards = choose_cards(hand, counts, 0 if lead is None else 1 << lead, suited=suited)
-            mask = 0
-        # tuple.__new__ builds the named tuple without its Python-level __new__ (a third
-        # of the cost of a turn's bookkeeping); the fields are the same.
-        return self._apply(_new(Play, (cards, kind, top, units)), move, mask)
-
-    def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
-        """Record the action, take the cards from the hand, and advance: by the playout's
-        transition when it is this profile's, else by ``_advance_general``."""
-        seat = self.turn
-        if play is None:
-            action = _PASSES[seat]
-        else:
-            action = _new(Action, (seat, play))
-            self.hands[seat] &= ~(mask or mask_of(play.cards))
-            if move is None:
-                move = play.move
-        self.history.append(action)
-        if self.simple:
-            self.advance(move)
-        else:
-            self._advance_general(move)
-        return action
 
     def _advance_general(self, move: Move | None) -> None:
         """The transition for variant knobs: play on after the first player is out
@@ -382,7 +287,7 @@ class GameState(Playout):
                 if self.pending_bomb is not None:
                     self.bomb_bonuses[self.pending_bomb] += 1
                     self.pending_bomb = None
-                self.order.extend(s for s in range(len(self.hands)) if self.sizes[s])
+                self.order.extend(s for s in range(self.n) if self.sizes[s])
                 self.done = True
                 return
         self.turn = self.next_seat(seat)
@@ -394,7 +299,6 @@ class GameState(Playout):
         if not self.sizes[top]:
             self.turn = self.next_seat(top)  # the player on top is out: the next one still in leads
         self.leader = self.turn
-        self.trick_start = len(self.history)
 
     def settlement(self) -> Settlement:
         if not self.done or self.winner is None:
@@ -413,6 +317,183 @@ class GameState(Playout):
             if self.profile.settlement.reverse_spring_multiplier > 1
             else None,
         )
+
+    def _spring_seat(self) -> int | None:
+        """反春 needs the deal's history: none on counts alone (``GameState`` has it)."""
+        return None
+
+    def clone(self) -> Self:
+        other = object.__new__(type(self))
+        for name in _RANK_SLOTS:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list) else value)
+        return other
+
+
+class GameState(RankState):
+    """One deal in progress: the ``RankState`` of its rank counts plus the cards and the
+    history. Mutable for speed; ``clone()`` for search."""
+
+    __slots__ = (
+        "deal",
+        "hands",
+        "history",
+        "plain_cards",
+        "suited",
+        "trick_start",
+    )
+
+    def __init__(self, profile: Profile, deal: Deal) -> None:
+        first_card = deal.lead_card if profile.lead.must_contain else None
+        super().__init__(profile, [C.from_mask(h) for h in deal.hands], deal.leader, first_card)
+        self.deal = deal
+        self.hands = list(deal.hands)
+        self.history: list[Action] = []
+        self.trick_start = 0
+        self.suited = profile.combinations.straight_flush != "none"
+        # Plays take the lowest suits of each rank unless a flush or a lead card decides.
+        self.plain_cards = profile.deck.packs == 1 and not self.suited
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def _must_contain(self) -> int | None:
+        if self.history:
+            return None
+        return self.first_card
+
+    def position(self) -> Position:
+        nxt = self.next_seat(self.turn)
+        return Position(
+            self.profile,
+            self.hands[self.turn],
+            self.prev,
+            self.sizes[nxt] == 1,
+            self._must_contain(),
+        )
+
+    def legal_moves(self) -> list[Move]:
+        """The fast path for bots: generated plays for the seat to move."""
+        if self.simple:
+            return self.moves()
+        return [] if self.done else self._legal_general(self.hands[self.turn])
+
+    def view(self, seat: int) -> PlayerView:
+        """``seat``'s view, in O(1): the history is shared, not copied. For the seat to move
+        it carries the legal plays, generated here once for the bot and the harness."""
+        history = self.history
+        n = len(history)
+        legal = tuple(self.legal_moves()) if seat == self.turn and not self.done else None
+        return _new(
+            PlayerView,
+            (
+                self.profile,
+                seat,
+                self.hands[seat],
+                tuple(self.sizes),
+                Actions(history, 0, n),
+                Actions(history, self.trick_start, n),
+                self.prev,
+                self.prev_seat,
+                tuple(self.played_any),
+                self.leader,
+                self._must_contain(),
+                legal,
+                self.out_order(),
+            ),
+        )
+
+    def out_order(self) -> tuple[int, ...]:
+        """The seats out so far, first out first (``PlayerView.out``)."""
+        order = self.order
+        if not order:  # the playout transition keeps no order: only the winner goes out
+            return () if self.winner is None else (self.winner,)
+        return tuple(s for s in order if not self.sizes[s])
+
+    # -- transitions -----------------------------------------------------------------------
+
+    def play(self, cards: Sequence[int] | None) -> Action:
+        """Check a play (or pass) for the seat to move and apply it."""
+        if self.done:
+            raise IllegalPlay(Reason.GAME_OVER)
+        return self._apply(check(self.position(), cards))
+
+    def step(self, move: Move | None) -> Action:
+        """Apply a generated move (or pass) without re-checking it."""
+        if move is None:
+            return self._apply(None)
+        hand = self.hands[self.turn]
+        counts, kind, top, units = move  # one unpacking: this is every turn's hot path
+        if self.plain_cards and (self.history or self.first_card is None):
+            mask, cards = pick_cards(hand, counts)
+        else:
+            lead = None if self.history else self.first_card
+            suited = suited_for(self.profile, kind) if self.suited else 0
+            cards = choose_cards(hand, counts, 0 if lead is None else 1 << lead, suited=suited)
+            mask = 0
+        # tuple.__new__ builds the named tuple without its Python-level __new__ (a third
+        # of the cost of a turn's bookkeeping); the fields are the same.
+        return self._apply(_new(Play, (cards, kind, top, units)), move, mask)
+
+    def act(self, cards: Sequence[int] | None) -> tuple[Action, tuple[Event, ...]]:
+        """``play``, and what it made happen (``pdk.engine.events``): for the faces, never
+        the simulations, so the hot paths stay as they are."""
+        before = self._before()
+        action = self.play(cards)
+        return action, self._events(before, action)
+
+    def act_move(self, move: Move | None) -> tuple[Action, tuple[Event, ...]]:
+        """``step`` (a generated move, suits chosen as the simulations choose them), and
+        what it made happen."""
+        before = self._before()
+        action = self.step(move)
+        return action, self._events(before, action)
+
+    def _before(self) -> Before:
+        history = self.history
+        top: Play | None = None
+        for i in range(len(history) - 1, self.trick_start - 1, -1):
+            top = history[i].play
+            if top is not None:
+                break
+        out = len(self.order) if self.order else (0 if self.winner is None else 1)
+        return Before(self.turn, tuple(self.bomb_bonuses), self.trick_start, top, self.prev_seat, out)
+
+    def _events(self, before: Before, action: Action) -> tuple[Event, ...]:
+        rules = self.profile.settlement
+        return said_events(
+            before,
+            action.play,
+            self.sizes,
+            self.bomb_bonuses,
+            self.trick_start,
+            len(self.history),
+            self.order,
+            rules.bomb_bonus,
+            rules.bomb_bonus_paid_by == "each_other",
+            self.settlement() if self.done else None,
+        )
+
+    def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
+        """Record the action, take the cards from the hand, and advance: by the playout's
+        transition when it is this profile's, else by ``_advance_general``."""
+        seat = self.turn
+        if play is None:
+            action = _PASSES[seat]
+        else:
+            action = _new(Action, (seat, play))
+            self.hands[seat] &= ~(mask or mask_of(play.cards))
+            if move is None:
+                move = play.move
+        self.history.append(action)
+        if self.simple:
+            self.advance(move)
+        else:
+            self._advance_general(move)
+        return action
+
+    def _end_trick(self) -> None:
+        super()._end_trick()
+        self.trick_start = len(self.history)
 
     def _spring_seat(self) -> int | None:
         """反春: the first leader, if every play they made was in the opening trick."""
@@ -439,4 +520,5 @@ class GameState(Playout):
         return other
 
 
-_STATE_SLOTS = Playout.__slots__ + GameState.__slots__
+_RANK_SLOTS = Playout.__slots__ + RankState.__slots__
+_STATE_SLOTS = _RANK_SLOTS + GameState.__slots__

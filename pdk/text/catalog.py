@@ -123,6 +123,9 @@ class LocalizedError(Exception):
 def _said(value: object, lang: Lang) -> object:
     if isinstance(value, LocalizedError):
         return value.message(lang)
+    said = getattr(value, "said", None)  # a thing that names itself (a combination kind)
+    if callable(said):
+        return said(lang)
     if isinstance(value, Enum):
         return tr(value.value, lang)
     return value

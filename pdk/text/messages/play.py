@@ -107,8 +107,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # saving and resuming
     "saved_quit": (
-        "game saved in {path}; run pdk play to continue.",
-        "对局已保存到 {path}；运行 pdk play 继续。",
+        "game saved in {path}; run {command} to continue.",
+        "对局已保存到 {path}；运行 {command} 继续。",
     ),
     "resumed": ("resumed your saved game (deal {n}) from {path}", "已从 {path} 恢复上次的对局（第 {n} 局）"),
     "resume_differs": (
@@ -129,6 +129,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settle_title": ("Settlement, deal {n}", "第 {n} 局结算"),
     "col_player": ("player", "玩家"),
     "col_left": ("left", "剩牌"),
+    "st_left_cards": ("held {cards}", "手里 {cards}"),
+    "st_yes": ("yes", "是"),
     "col_shut": ("全关", "全关"),
     "col_bombs": ("bombs", "炸弹"),
     "col_total": ("total", "合计"),
@@ -141,8 +143,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "record of this deal (open it with pdk replay):",
         "本局记录（用 pdk replay 打开）：",
     ),
-    "record_failed": ("could not write the record: {detail}", "无法写入本局记录：{detail}"),
-    "history_failed": ("could not add the deal to your history: {detail}", "无法写入历史战绩：{detail}"),
     "next_prompt": ("Enter: next deal · q: quit> ", "回车：下一局 · q：退出> "),
     "bye": (
         "Session: {deals}, total {total:+d}. See you!",

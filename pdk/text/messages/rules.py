@@ -11,7 +11,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a trio or plane needs its full kickers unless it is your whole hand",
         "三张或飞机必须带满牌，除非这是你最后一手",
     ),
-    "does_not_beat": ("{cards} does not beat {prev}", "{cards} 压不过 {prev}"),
+    "does_not_beat": ("{cards} does not beat {prev}{why}", "{cards} 压不过 {prev}{why}"),
+    # ... and, when the play is not even of the shape that could follow, the rule.
+    "follow_kind": (
+        ": a {kind} is followed only by a {kind} (or a bomb)",
+        "：{kind}只能用{kind}来压（或用炸弹）",
+    ),
+    "follow_kind_n": (
+        ": a {kind} of {n} cards is followed only by a {kind} of {n} cards (or a bomb)",
+        "：{n} 张的{kind}只能用 {n} 张的{kind}来压（或用炸弹）",
+    ),
+    "follow_kind_no_bomb": (": a {kind} is followed only by a {kind}", "：{kind}只能用{kind}来压"),
+    "follow_kind_n_no_bomb": (
+        ": a {kind} of {n} cards is followed only by a {kind} of {n} cards",
+        "：{n} 张的{kind}只能用 {n} 张的{kind}来压",
+    ),
     "must_beat": (
         "you must beat it: you hold a play that beats {prev} (e.g. {example})",
         "有牌必压：你手里有能压过 {prev} 的牌（例如 {example}）",
@@ -44,6 +58,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "kind_bomb": ("bomb", "炸弹"),
     # pdk moves
     "moves_title": ("{n} legal plays", "共 {n} 种合法出牌"),
+    "moves_title_1": ("1 legal play", "共 1 种合法出牌"),
     "moves_can_pass": ("passing is allowed", "可以不出"),
     "moves_cannot_pass_lead": ("you lead: passing is not allowed", "你是首家：不能不出"),
     "moves_cannot_pass_beat": (

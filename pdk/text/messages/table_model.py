@@ -32,9 +32,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tm_st_shut_out": ("全关 (never played): ×{x}", "全关（一张未出）：×{x}"),
     "tm_st_multiplier": ("played few cards: ×{x}", "出牌太少：×{x}"),
     "tm_st_cards": (
-        "cards left {left} × {per} a card × {x} (multiplier) = {amount}",
-        "剩 {left} 张 × 每张 {per} 分 × {x} 倍 = {amount}",
+        "{left} cards left, {per} a card, ×{x}: pays {amount}",
+        "剩 {left} 张，每张 {per} 分，×{x}：付 {amount} 分",
     ),
+    "tm_st_cards_1x": (
+        "{left} cards left, {per} a card: pays {amount}",
+        "剩 {left} 张，每张 {per} 分：付 {amount} 分",
+    ),
+    "tm_st_card_1x": ("1 card left, {per} a card: pays {amount}", "剩 1 张，每张 {per} 分：付 {amount} 分"),
     "tm_st_paid_by": ("paid by {who} (包赔)", "由{who}包赔"),
     "tm_st_liable": ("包赔: pays every loser's share, {amount}", "包赔：替所有输家赔 {amount}"),
     "tm_st_bombs": ("scoring bombs × {n}: {amount:+d}", "{n} 个炸弹：{amount:+d}"),

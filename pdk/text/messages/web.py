@@ -17,6 +17,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "web_too_large": ("Request too large.", "请求过大。"),
     "web_bad_request": ("Bad request: {detail}", "请求无效：{detail}"),
+    "web_bad_token": (
+        "That is not a table's address (a table token is 32 letters, digits, - or _).",
+        "这不是牌桌的地址（牌桌令牌是 32 个字母、数字、- 或 _）。",
+    ),
+    "web_bad_field": ("the field '{field}' is missing or not allowed here", "字段 {field} 缺失或不允许"),
+    "web_bad_cards": (
+        'cards must be a list of cards in pdk notation, such as ["3s", "Th"]',
+        'cards 须是 pdk 记法的牌列表，例如 ["3s", "Th"]',
+    ),
+    "web_bad_seq": ("seq must be the table's move number (0 to 10000)", "seq 须是牌局的手数（0 到 10000）"),
+    "web_bad_difficulty": ("difficulty must be easy, normal or hard", "difficulty 须是 easy、normal 或 hard"),
+    "web_bad_lang": ("lang must be en or zh", "lang 须是 en 或 zh"),
     # the page
     "web_title": ("跑得快 Pao De Kuai", "跑得快"),
     "web_play": ("Play", "出牌"),
@@ -37,7 +49,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_cards_n": ("{n}", "{n}"),
     "web_bao_dan": ("Last card", "报单"),
     "web_passed": ("Pass", "要不起"),
-    "web_thinking": ("thinking…", "思考中…"),
+    "web_thinking": ("thinking", "思考中"),
     "web_auto_passed": ("Nothing beats it: passed for you.", "要不起：已自动不出。"),
     "web_auto_pass_on": ("Auto-pass on: you pass when nothing beats.", "自动要不起已开启。"),
     "web_auto_pass_off": ("Auto-pass off: tap Pass yourself.", "自动要不起已关闭：请自己点不出。"),
@@ -56,7 +68,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_yes": ("yes", "是"),
     "web_hint_n": ("Hint {i}/{n}: {cards}", "提示 {i}/{n}：{cards}"),
     "web_no_hint": ("Nothing to hint: pass.", "没有可出的牌：不出。"),
-    "web_typed_bad": ("those cards are not in your hand", "手里没有这些牌"),
     "web_pick_cards": ("Select cards first.", "请先选牌。"),
     "web_refused": ("Refused: {reason}", "不能这样出：{reason}"),
     "web_keys": (
@@ -68,6 +79,65 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_prev": ("◀", "◀"),
     "web_next": ("▶", "▶"),
     "web_error": ("Connection problem, retrying…", "连接出错，正在重试…"),
+    "web_unreachable": (
+        "The table cannot be reached (is pdk serve running?). Trying again every few seconds…",
+        "连不上牌桌（pdk serve 在运行吗？）。每隔几秒自动重试……",
+    ),
+    "web_first_hint": (
+        "Tap cards to select them, or slide a finger across several; tap Play. "
+        "Hint picks a legal play for you. The rules are in ☰.",
+        "点牌选牌，或用手指划过多张一起选；再点出牌。提示会替你选一手合规的牌。规则在 ☰ 里。",
+    ),
+    "web_got_it": ("Got it", "知道了"),
+    "web_diff_next_mark": (" (next deal)", "（下局）"),
+    "web_difficulty_now": ("The computer players play at level {level}.", "电脑按{level}难度出牌。"),
+    "web_difficulty_later": (
+        "Level {level} applies from the next deal (deal {n}); this deal stays {now}.",
+        "{level}难度从下一局（第 {n} 局）起生效；本局仍是{now}。",
+    ),
+    "web_on": ("On", "开"),
+    "web_off": ("Off", "关"),
+    "web_menu_title": ("Settings", "设置"),
+    "web_speed": ("Computer players' speed", "电脑出牌速度"),
+    "web_speed_slow": ("Slow", "慢"),
+    "web_speed_normal": ("Normal", "正常"),
+    "web_speed_fast": ("Fast", "快"),
+    "web_sound": ("Sounds", "声音"),
+    "web_auto_pass_label": ("Pass for me when nothing beats", "要不起时自动不出"),
+    "web_rules": ("Rules", "规则"),
+    "web_rules_title": ("Rules: {title}", "规则：{title}"),
+    "web_howto_title": ("How to play on this page", "怎么在本页出牌"),
+    "web_howto_select": (
+        "Tap a card to select it; slide a finger across the hand to select several (a slide that "
+        "starts on a selected card unselects). A selected card stands up.",
+        "点一张牌选中它；手指在手牌上划过可以连选多张（从已选的牌开始划则是取消）。选中的牌会升起。",
+    ),
+    "web_howto_play": (
+        "Play sends the selected cards; Hint selects a legal play (tap again for the next one).",
+        "出牌打出选中的牌；提示替你选一手合规的牌（再点换下一手）。",
+    ),
+    "web_howto_pass": (
+        "Pass is locked while you can beat the play (有牌必压), and says why.",
+        "有牌必压：能压时不出按钮会锁定，并说明原因。",
+    ),
+    "web_howto_counter": (
+        "The counter shows each rank and how many of it you have not seen yet (10×3: three 10s).",
+        "记牌器显示每个点数还有几张没出现（10×3：还有三张 10）。",
+    ),
+    "web_howto_score": (
+        "The first to go out wins; the settlement shows every seat's cards left "
+        "and why each score is what it is.",
+        "先出完者赢；结算面板列出每家剩下的牌和每个分数的来由。",
+    ),
+    "web_replay_auto": ("Auto", "自动"),
+    "web_replay_dealt": ("Every hand as dealt.", "发牌后各家的手牌。"),
+    "web_replay_to_beat": ("{who}'s {kind} to beat:", "要压{who}的{kind}："),
+    "web_replay_leads": ("{who} leads.", "{who}起头。"),
+    "web_replay_plays": ("{who} plays {kind}", "{who}出{kind}"),
+    "web_replay_passes": ("{who} passes.", "{who}不出。"),
+    "web_replay_out": ("out", "已出完"),
+    "web_replay_won": ("{who} went out first and wins the deal.", "{who}先出完，赢得本局。"),
+    "web_replay_sep": ("; ", "；"),
     # pdk serve
     "serve_url": ("pdk is serving the table at {url} (Ctrl-C stops it)", "牌桌已开：{url}（Ctrl-C 停止）"),
     "serve_open_network": (

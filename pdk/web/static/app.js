@@ -1,6 +1,12 @@
-// The table page: renders the server's table model for the human seat, sends plays,
-// and steps the computer players one move at a time at the server's pace.
-import { cardEl, cardsRow, pickTyped } from "./cards.js";
+// The table page: renders the server's table model for the human seat, sends the seat's
+// commands (cards as typed or tapped: the server reads them), and asks the server to make
+// the machine's moves (bots, 托管, 要不起) one at a time at the page's chosen pace.
+import { cardEl, cardsRow } from "./cards.js";
+import { attachHand, layoutHand } from "./touch.js";
+import { animate } from "./motion.js";
+import { setSound, sound, soundOn } from "./sound.js";
+import { openRules } from "./rules-view.js";
+import { openReplay, replayKey, setReplayPace } from "./replay-view.js";
 
 const $ = (sel) => document.querySelector(sel);
 const store = window.localStorage;
@@ -20,11 +26,15 @@ let note = null; // a transient message (refusal, hint) until the next move
 let lastTrick = null; // the trick just won, shown faded until the next play
 let typed = "";
 let stepping = false;
-let auto = false; // 托管: the page asks the server to move for the player, one move at a time
-// 要不起, as in the terminal: when nothing beats the play, the page passes for the player
-// after a moment (x toggles it on a desktop; kept in the browser).
+let auto = false; // 托管, as the server has it (shown at once when toggled here)
+let autoSent = null; // a 托管 switch sent and not answered yet
+// 要不起, as in the terminal: when nothing beats the play, the server passes for the player
+// after a moment (x toggles it on a desktop; the choice is kept in the browser).
 let autoPass = store.getItem("pdk.autopass") !== "off";
-let replay = null;
+// The bots' pace on this page: the server's pace times this (kept in the browser).
+const SPEEDS = { slow: 2, normal: 1, fast: 0.35 };
+let speed = SPEEDS[store.getItem("pdk.speed")] ? store.getItem("pdk.speed") : "normal";
+const paced = (ms) => Math.round(ms * SPEEDS[speed]);
 
 function fill(template, params = {}) {
   return template.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, k, fmt) => {
@@ -40,9 +50,32 @@ async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
   };
-  const res = await fetch(`/api/${path}${sep}lang=${lang}`, init);
+  let res;
+  try {
+    res = await fetch(`/api/${path}${sep}lang=${lang}`, init);
+  } catch (e) {
+    unreachable();
+    throw e;
+  }
+  reachable();
   const data = await res.json();
   return { ok: res.ok, status: res.status, data };
+}
+
+// The server cannot be reached (stopped, or the phone is offline): the page says so in
+// place of the table, and tries again every few seconds until it answers.
+let retry = null;
+function unreachable() {
+  const el = $("#offline");
+  el.textContent = L.unreachable ?? "The table cannot be reached: is pdk serve running? Retrying… · 连不上牌桌：pdk serve 在运行吗？正在重试…";
+  el.hidden = false;
+  document.body.classList.add("unreachable");
+  if (!retry) retry = setInterval(() => { if (table) refresh().catch(() => {}); else start().catch(() => {}); }, 3000);
+}
+function reachable() {
+  $("#offline").hidden = true;
+  document.body.classList.remove("unreachable");
+  if (retry) { clearInterval(retry); retry = null; }
 }
 
 async function loadLabels() {
@@ -51,6 +84,8 @@ async function loadLabels() {
   for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
   $("#lang-toggle").textContent = lang === "zh" ? "EN" : "中文";
   $("#keys").textContent = t("keys");
+  $("#first-hint-text").textContent = t("first_hint");
+  for (const o of $("#difficulty").options) o.textContent = t(`diff_${o.value}`);
 }
 
 // The table as the server has it now (another tab may have moved it on), the note kept.
@@ -62,8 +97,12 @@ async function refresh() {
 async function open() {
   const token = store.getItem("pdk.token");
   const difficulty = store.getItem("pdk.difficulty") || undefined;
-  const { data } = await api("open", token ? { token, difficulty } : { difficulty });
+  let { data } = await api("open", token ? { token, difficulty } : { difficulty });
   store.setItem("pdk.token", data.token);
+  if (data.auto_pass !== autoPass) {
+    const synced = await api(`table/${data.token}/settings`, { auto_pass: autoPass });
+    if (synced.ok) data = synced.data;
+  }
   show(data);
 }
 
@@ -77,43 +116,56 @@ function show(data, keepNote = false) {
   }
   if (!before || before.seq !== data.seq || before.model.deal_no !== data.model.deal_no) {
     selected = new Set();
-    if (!keepNote) note = null;
+    if (!keepNote && !(note && note.keep)) note = null; // a switch's note outlives the machine's moves
   }
   table = data;
-  if (data.model.settlement) auto = false; // 托管 ends with the deal, as in the terminal
+  if (autoSent === null || data.model.settlement) auto = data.auto; // 托管 ends with the deal
   render();
+  sound(animate(before, data));
   schedule();
 }
 
-function autoTurn() {
-  return auto && !table.bot_turn && !table.model.settlement && myTurn(table.model);
-}
-
-function passTurn() {
-  const m = table.model;
-  return autoPass && !auto && !table.bot_turn && !m.settlement && m.task.kind === "none";
-}
-
+// The machine moves next (a bot, 托管, or 要不起): the server says so; the page sets the pace.
 function schedule() {
-  if ((!table.bot_turn && !autoTurn() && !passTurn()) || stepping) return;
+  if (!table.machine_turn || stepping || autoSent !== null) return;
   stepping = true;
   const seq = table.seq;
   const token = table.token;
-  const path = table.bot_turn ? "step" : autoTurn() ? "auto" : "pass";
+  const passing = !table.bot_turn && !table.auto; // 要不起: a pause to read the play first
   setTimeout(async () => {
-    if (path === "auto" && !autoTurn()) { stepping = false; return; } // taken back meanwhile
-    if (path === "pass" && (!passTurn() || table.seq !== seq)) { stepping = false; return; }
+    // Taken back, or the player acted first (tapped 不出 before the page's own pass): this
+    // step is void, but the table may now wait on a bot, so look again what is due.
+    if (table.seq !== seq || !table.machine_turn || autoSent !== null) { stepping = false; schedule(); return; }
     try {
-      const { data } = await api(`table/${token}/${path}`, { seq });
+      const { ok, data } = await api(`table/${token}/step`, { seq });
       stepping = false;
-      if (path === "pass") note = { text: t("auto_passed"), refused: false };
-      show(data.table ?? data, path === "pass");
+      if (!ok && !data.table) { // the server could not save (503): nothing moved; try again
+        $("[data-testid=message]").textContent = data.error ? data.error.text : t("error");
+        setTimeout(schedule, 2000);
+        return;
+      }
+      if (passing && data.events && data.events.length) note = { text: t("auto_passed"), refused: false };
+      show(data.table ?? data, passing);
     } catch (e) {
       stepping = false;
       $("[data-testid=message]").textContent = t("error");
       setTimeout(schedule, 1000);
     }
-  }, path === "pass" ? Math.max(table.pace_ms, 600) : table.pace_ms);
+  }, passing ? Math.max(paced(table.pace_ms), 600) : paced(table.pace_ms));
+}
+
+// The seat's switches (托管, 要不起 auto-pass) are the server's: sent, the answer shown.
+async function setting(body) {
+  if ("auto" in body) autoSent = body.auto;
+  try {
+    const { ok, data } = await api(`table/${table.token}/settings`, body);
+    if ("auto" in body) autoSent = null;
+    if (!ok && data.error) note = { text: data.error.text, refused: true };
+    show(ok ? data : (data.table ?? table), true);
+  } catch (e) {
+    if ("auto" in body) autoSent = null;
+    $("[data-testid=message]").textContent = t("error");
+  }
 }
 
 // -- rendering ------------------------------------------------------------------------------
@@ -123,7 +175,12 @@ function render() {
   $("#deal").textContent = t("deal", { n: m.deal_no });
   $("#session").textContent = t("session", { total: table.session_total });
   $("#difficulty").value = table.next_difficulty;
-  for (const o of $("#difficulty").options) o.textContent = L[`diff_${o.value}`] ?? o.value;
+  // A level chosen for the next deal says so on the menu itself: this deal's bots keep theirs.
+  for (const o of $("#difficulty").options) {
+    const later = o.value === table.next_difficulty && o.value !== table.difficulty;
+    o.textContent = (L[`diff_${o.value}`] ?? o.value) + (later ? t("diff_next_mark") : "");
+  }
+  $("#difficulty-note").textContent = difficultyNote();
   renderSeats(m);
   renderTrick(m);
   renderCounter(m);
@@ -133,6 +190,15 @@ function render() {
   // Last: the hand's overlap is worked out from its width, which the buttons' reason
   // (landscape: the column beside it) and the message may just have changed.
   renderHand(m);
+  // The panels open below the header, whose controls stay in reach.
+  document.documentElement.style.setProperty("--bar-h", `${$(".bar").getBoundingClientRect().height}px`);
+}
+
+function difficultyNote() {
+  const now = t(`diff_${table.difficulty}`);
+  const next = t(`diff_${table.next_difficulty}`);
+  if (table.difficulty === table.next_difficulty) return t("difficulty_now", { level: now });
+  return t("difficulty_later", { level: next, now, n: table.model.deal_no + 1 });
 }
 
 function slotFor(seat, players) {
@@ -217,7 +283,7 @@ function renderCounter(m) {
   el.hidden = store.getItem("pdk.counter") === "off";
   $("#counter-toggle").setAttribute("aria-pressed", String(!el.hidden));
   el.innerHTML = m.counter
-    .map((c) => `<span class="cnt${c.unseen ? "" : " gone"}" data-rank="${c.rank}" data-unseen="${c.unseen}"><b>${c.label}</b>${c.unseen}</span>`)
+    .map((c) => `<span class="cnt${c.unseen ? "" : " gone"}" data-rank="${c.rank}" data-unseen="${c.unseen}"><b>${c.label}</b><i>×${c.unseen}</i></span>`)
     .join("");
 }
 
@@ -231,27 +297,13 @@ function renderHand(m) {
     card.setAttribute("data-testid", "card");
     card.setAttribute("role", "button");
     card.setAttribute("aria-pressed", String(selected.has(i)));
+    card.setAttribute("tabindex", "0");
+    card.dataset.i = String(i);
     if (last !== null && last !== c[0]) card.classList.add("group");
     last = c[0];
-    card.addEventListener("click", () => toggle(i));
     el.append(card);
   });
-  layoutHand();
-}
-
-function layoutHand() {
-  const el = $("[data-testid=hand]");
-  const cards = el.children;
-  if (!cards.length) return;
-  const cw = cards[0].getBoundingClientRect().width;
-  const width = el.clientWidth;
-  const groups = el.querySelectorAll(".group").length;
-  const gap = 6;
-  const n = cards.length;
-  const step = n > 1 ? Math.min(cw + 4, (width - cw - groups * gap - 2) / (n - 1)) : cw;
-  for (let i = 1; i < n; i++) {
-    cards[i].style.marginLeft = `${step - cw + (cards[i].classList.contains("group") ? gap : 0)}px`;
-  }
+  layoutHand(el);
 }
 
 function myTurn(m) {
@@ -297,26 +349,40 @@ function renderSettlement(m) {
     const ses = r.session > 0 ? `+${r.session}` : String(r.session);
     const bombs = r.bomb_income > 0 ? `+${r.bomb_income}` : String(r.bomb_income);
     const place = r.place_name ? ` <small>${r.place_name.text}</small>` : "";
+    const left = r.left.length ? `<div class="left-cards" data-testid="left-cards"></div>` : "";
     return `<tr class="${r.winner ? "winner" : ""}" data-seat="${r.seat}"><td>${r.winner ? "★ " : ""}${r.name.text}${place}</td>`
       + `<td>${r.cards_left}</td><td>${r.shut_out ? t("yes") : "-"}</td><td>${bombs}</td>`
       + `<td class="total ${r.total > 0 ? "pos" : r.total < 0 ? "neg" : ""}" data-total="${r.total}">${tot}</td><td>${ses}</td></tr>`
-      + `<tr class="why"><td colspan="6"><ul>${why}</ul></td></tr>`;
+      + `<tr class="why" data-seat="${r.seat}"><td colspan="6">${left}<ul>${why}</ul></td></tr>`;
   }).join("");
   const notes = st.lines.map((l) => `<tr class="why"><td colspan="6">${l.text}</td></tr>`).join("");
   $("#settle-table").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${rows}${notes}</tbody>`;
+  // What each loser still held, face up: the count above is made of these cards.
+  for (const r of st.rows) {
+    const cell = $(`#settle-table tr.why[data-seat="${r.seat}"] .left-cards`);
+    if (cell) cell.append(cardsRow(r.left));
+  }
+  $("#settle-next").textContent = difficultyNote();
 }
 
 // -- actions --------------------------------------------------------------------------------
 
-function toggle(i) {
-  if (selected.has(i)) selected.delete(i);
-  else selected.add(i);
-  note = null;
-  render();
-}
+// Taps and finger slides on the hand (touch.js) change the selection card by card, and
+// the page redraws once the finger lifts.
+attachHand($("[data-testid=hand]"), {
+  isSelected: (i) => selected.has(i),
+  setSelected: (i, on) => { if (on) selected.add(i); else selected.delete(i); },
+  done: () => { note = null; render(); },
+  enabled: () => !!table,
+});
 
 async function act(path, body) {
-  const { ok, data } = await api(`table/${table.token}/${path}`, body);
+  let ok, status, data;
+  try {
+    ({ ok, status, data } = await api(`table/${table.token}/${path}`, body));
+  } catch (e) {
+    return false; // unreachable: the page says so and tries again
+  }
   if (!ok && data.error) {
     const key = data.error.key;
     if (key === "web_stale" && data.table) {
@@ -326,7 +392,8 @@ async function act(path, body) {
       show(data.table, true);
       return false;
     }
-    note = { text: key === "web_bad_request" ? data.error.text : t("refused", { reason: data.error.text }), refused: true };
+    const plain = key === "web_bad_request" || status === 503; // the server's own line
+    note = { text: plain ? data.error.text : t("refused", { reason: data.error.text }), refused: true };
     if (data.table) show(data.table, true);
     else render();
     return false;
@@ -373,27 +440,66 @@ $("#pass").addEventListener("click", () => act("pass", { seq: table.seq }));
 $("#next-deal").addEventListener("click", () => act("next", { seq: table.seq }));
 $("#difficulty").addEventListener("change", async (e) => {
   store.setItem("pdk.difficulty", e.target.value);
-  await act("difficulty", { difficulty: e.target.value });
+  if (await act("difficulty", { difficulty: e.target.value })) {
+    note = { text: difficultyNote(), refused: false };
+    render();
+  }
 });
 function toggleAuto() {
   auto = !auto && !table.model.settlement;
   note = null;
   render();
-  schedule();
+  setting({ auto });
 }
 $("#auto-toggle").addEventListener("click", toggleAuto);
 $("#counter-toggle").addEventListener("click", () => {
   store.setItem("pdk.counter", store.getItem("pdk.counter") === "off" ? "on" : "off");
+  renderMenu();
   render();
 });
+
+// -- the menu: the bots' speed, sounds, auto-pass, the counter, the rules ------------------
+
+function onOff(button, on) {
+  button.setAttribute("aria-pressed", String(on));
+  button.classList.toggle("on", on);
+  button.textContent = t(on ? "on" : "off");
+}
+function renderMenu() {
+  $("#speed").value = speed;
+  onOff($("#sound-toggle"), soundOn());
+  onOff($("#autopass-toggle"), autoPass);
+  onOff($("#counter-toggle"), store.getItem("pdk.counter") !== "off");
+  setReplayPace(900 * SPEEDS[speed]);
+  if (table) $("#difficulty-note").textContent = difficultyNote();
+}
+$("#menu-toggle").addEventListener("click", () => {
+  const open = $("#menu").hidden;
+  $("#menu").hidden = !open;
+  $("#menu-toggle").setAttribute("aria-expanded", String(open));
+  renderMenu();
+});
+$("#menu-close").addEventListener("click", () => { $("#menu").hidden = true; $("#menu-toggle").setAttribute("aria-expanded", "false"); });
+$("#speed").addEventListener("change", (e) => {
+  speed = SPEEDS[e.target.value] ? e.target.value : "normal";
+  store.setItem("pdk.speed", speed);
+  renderMenu();
+});
+$("#sound-toggle").addEventListener("click", () => { setSound(!soundOn()); renderMenu(); });
+$("#autopass-toggle").addEventListener("click", () => { toggleAutoPass(); renderMenu(); });
+$("#rules-open").addEventListener("click", () => { $("#menu").hidden = true; openRules(lang, t); });
+$("#rules-close").addEventListener("click", () => { $("#rules").hidden = true; });
+// The first visit: how to select and play, once, until dismissed.
+$("#first-hint-ok").addEventListener("click", () => { store.setItem("pdk.seen_hint", "1"); $("#first-hint").hidden = true; });
 $("#lang-toggle").addEventListener("click", async () => {
   lang = lang === "zh" ? "en" : "zh";
   store.setItem("pdk.lang", lang);
   await loadLabels();
   note = null; // written in the other language; the table's own messages come anew
+  renderMenu();
   await refresh();
 });
-window.addEventListener("resize", layoutHand);
+window.addEventListener("resize", () => layoutHand($("[data-testid=hand]")));
 
 // Desktop keys: type the terminal notation and Enter; h hint, p pass, Esc clears.
 document.addEventListener("keydown", (e) => {
@@ -401,26 +507,21 @@ document.addEventListener("keydown", (e) => {
   const m = table.model;
   const k = e.key;
   if (!$("#replay").hidden) {
-    // The replay's own keys: step with the arrows, Esc closes.
-    const button = { ArrowLeft: "#replay-prev", ArrowRight: "#replay-next", Escape: "#replay-close" }[k];
-    if (button) { e.preventDefault(); $(button).click(); }
+    // The replay's own keys: step with the arrows, Space plays it, Esc closes.
+    if (replayKey(k)) e.preventDefault();
     return;
+  }
+  for (const panel of ["#rules", "#menu"]) {
+    if (!$(panel).hidden) { if (k === "Escape") $(panel).hidden = true; return; }
   }
   if (k === "Enter") {
     if (!typed || auto) return;
     e.preventDefault(); // typed cards are the answer, not the focused button (a hint, EN)
-    const cards = pickTyped(typed, m.hand);
-    const suited = /[shcd]/i.test(typed); // no rank letter is one of these
+    const text = typed.trim();
     typed = "";
-    if (!cards) {
-      note = { text: t("refused", { reason: t("typed_bad") }), refused: true };
-      render();
-      return;
-    }
-    selected = new Set(cards.map((c) => m.hand.indexOf(c)));
-    // Ranks alone go as ranks: the server picks the suits that make the play legal (a
-    // plain straight before a straight flush), as pdk play does.
-    act("play", { seq: table.seq, cards: suited ? cards : cards.map((c) => c[0]) });
+    if (!text) { render(); return; }
+    // Sent as typed: the server reads it as pdk play does (ranges, ranks alone, suits).
+    act("play", { seq: table.seq, text });
     return;
   }
   if (k === "Escape") { typed = ""; selected = new Set(); render(); return; }
@@ -428,57 +529,32 @@ document.addEventListener("keydown", (e) => {
   if (!typed && (k === "h" || k === "H")) { if (myTurn(m) && !auto) nextHint(); return; }
   if (!typed && (k === "p" || k === "P")) { if (myTurn(m) && !auto) act("pass", { seq: table.seq }); return; }
   if (!typed && k === "a") { toggleAuto(); return; } // lowercase a, as in the terminal; A is an ace
-  if (!typed && k === "x") {
-    autoPass = !autoPass;
-    store.setItem("pdk.autopass", autoPass ? "on" : "off");
-    note = { text: t(autoPass ? "auto_pass_on" : "auto_pass_off"), refused: false };
-    render();
-    schedule();
-    return;
-  }
-  if (/^[0-9tjqkabrTJQKABRshcdSHCD ]$/.test(k)) { typed += k; render(); }
+  if (!typed && k === "x") { toggleAutoPass(); return; }
+  if (/^[0-9tjqkabrTJQKABRshcdSHCD -]$/.test(k)) { typed += k; render(); }
 });
 
-// -- replay of the deal just finished -------------------------------------------------------
-
-async function openReplay() {
-  const { ok, data } = await api(`table/${table.token}/replay`);
-  if (!ok) return;
-  replay = { ...data, i: 0 };
-  $("#replay").hidden = false;
-  drawReplay();
+function toggleAutoPass() {
+  autoPass = !autoPass;
+  store.setItem("pdk.autopass", autoPass ? "on" : "off");
+  note = { text: t(autoPass ? "auto_pass_on" : "auto_pass_off"), refused: false, keep: true };
+  render();
+  setting({ auto_pass: autoPass });
 }
 
-function drawReplay() {
-  const f = replay.frames[replay.i];
-  const n = replay.frames.length - 1;
-  $("#replay-title").textContent = replay.i ? t("replay_step", { i: replay.i, n }) : t("replay_start");
-  const box = $("#replay-hands");
-  box.innerHTML = "";
-  replay.names.forEach((name, seat) => {
-    const row = document.createElement("div");
-    row.className = "rseat" + (f.seat === seat ? " acting" : "");
-    row.innerHTML = `<span class="who">${name}</span>`;
-    if (f.seat === seat) {
-      const act = document.createElement("span");
-      act.className = "ract";
-      if (f.cards) act.append(cardsRow(f.cards));
-      else act.innerHTML = `<span class="passed">${t("passed")}</span>`;
-      row.append(act);
-    }
-    row.append(cardsRow(f.hands[seat]));
-    box.append(row);
-  });
-  $("#replay-prev").disabled = replay.i === 0;
-  $("#replay-next").disabled = replay.i === n;
+// -- replay of the deal just finished (replay-view.js) --------------------------------------
+
+$("#replay-open").addEventListener("click", () => openReplay(table.token, lang, t));
+
+async function start() {
+  await loadLabels();
+  renderMenu();
+  await open();
+  if (!store.getItem("pdk.seen_hint")) $("#first-hint").hidden = false;
 }
 
-$("#replay-open").addEventListener("click", openReplay);
-$("#replay-prev").addEventListener("click", () => { replay.i--; drawReplay(); });
-$("#replay-next").addEventListener("click", () => { replay.i++; drawReplay(); });
-$("#replay-close").addEventListener("click", () => { $("#replay").hidden = true; });
-
-await loadLabels();
-await open();
+// The shell (this page, its script and styles) is kept by a service worker, so that it
+// opens without the server and says the table is unreachable rather than nothing.
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+await start().catch(() => unreachable());
 // Back to this tab: the table may have moved on in another one; fetch where it is.
 document.addEventListener("visibilitychange", () => { if (!document.hidden && table) refresh(); });

@@ -34,29 +34,3 @@ export function cardsRow(cards, { small = true } = {}) {
   for (const c of cards) row.append(cardEl(c, { small }));
   return row;
 }
-
-// Typed notation ("334455", "10 J Q", "3s") to cards of the hand, lowest suit first.
-export function pickTyped(text, hand) {
-  const wanted = [];
-  const s = text.toUpperCase().replace(/10/g, "T");
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    if (ch === " " || ch === ",") continue;
-    if (!RANKS.includes(ch)) return null;
-    const next = s[i + 1];
-    if (next && "SHCD".includes(next) && ch !== "B" && ch !== "R") {
-      wanted.push(ch + next.toLowerCase());
-      i++;
-    } else {
-      wanted.push(ch);
-    }
-  }
-  const left = [...hand];
-  const chosen = [];
-  for (const w of wanted.sort((a, b) => b.length - a.length)) {
-    const i = left.findIndex((c) => (w.length === 2 ? c === w : c[0] === w));
-    if (i < 0) return null;
-    chosen.push(left.splice(i, 1)[0]);
-  }
-  return chosen;
-}

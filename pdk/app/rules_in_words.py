@@ -163,15 +163,17 @@ def _deal(p: Profile, lang: Lang) -> list[str]:
     return lines
 
 
-def _chain_ranks(p: Profile, lang: Lang) -> str:
+def _chain_ranks(p: Profile, lang: Lang, low: str = "A2345", wrap: str = "K-A-2-3") -> str:
+    """The ranks a chain may use; where A and 2 may sit below 3, an example of that chain
+    kind (``low``: A2345 for a straight, AA2233 for pairs) and one that may not (``wrap``)."""
     c = p.combinations
     ranks = c.chain_rank_indexes
     text = f"{_rank(ranks[0], lang)}..{_rank(ranks[-1], lang)}"
     if c.low_ace_two:
         text += _pick(
             (
-                " (A and 2 may also sit below 3, as in A2345, but never K-A-2-3)",
-                "（A、2 可接在 3 下面当小牌，如 A2345，但不能 K-A-2-3）",
+                f" (A and 2 may also sit below 3, as in {low}, but never {wrap})",
+                f"（A、2 可接在 3 下面当小牌，如 {low}，但不能 {wrap}）",
             ),
             lang,
         )
@@ -213,11 +215,12 @@ def _combos(p: Profile, lang: Lang) -> list[str]:
             "同花顺：同一花色的顺子，大于同样张数的任何杂色顺子",
         )
     if c.pair_chain.enabled:
+        pairs = _chain_ranks(p, lang, "AA2233", "KK-AA-22-33")
         _add(
             lines,
             lang,
-            f"Pair chain: {c.pair_chain.min_length} or more consecutive pairs within {chains}",
-            f"连对：{c.pair_chain.min_length} 对或以上连续对子，范围 {chains}",
+            f"Pair chain: {c.pair_chain.min_length} or more consecutive pairs within {pairs}",
+            f"连对：{c.pair_chain.min_length} 对或以上连续对子，范围 {pairs}",
         )
     else:
         _add(lines, lang, "No pair chains", "不能出连对")
@@ -240,10 +243,11 @@ def _combos(p: Profile, lang: Lang) -> list[str]:
         )
     pl = c.plane
     if pl.enabled:
+        trios = _chain_ranks(p, lang, "AAA222", "KKK-AAA-222")
         body = _pick(
             (
-                f"{pl.min_length} or more consecutive trios within {chains}",
-                f"{pl.min_length} 组或以上连续三张，范围 {chains}",
+                f"{pl.min_length} or more consecutive trios within {trios}",
+                f"{pl.min_length} 组或以上连续三张，范围 {trios}",
             ),
             lang,
         )
@@ -342,8 +346,8 @@ def _bombs(p: Profile, lang: Lang) -> list[str]:
             _add(
                 lines,
                 lang,
-                "Same-rank bombs: more cards beat fewer, then the higher rank",
-                "同点炸弹：张数多的大，张数相同比点数",
+                "Between these bombs, more cards beat fewer; with as many cards, the higher rank wins",
+                "这些炸弹之间，张数多的大；张数相同时比点数",
             )
         else:
             _add(lines, lang, "Same-rank bombs compare by rank", "同点炸弹比点数")
