@@ -55,7 +55,7 @@ def main() -> None:
             row = json.loads(line)
             cached[row["at"]] = row["move"]
     sink = args.cache.open("a") if args.cache is not None else None
-    search = HardBot(0, belief="sampled", time_cap=3600.0)
+    search = HardBot(0, belief="sampled")
     n = agree = normal_agree = 0
     t0 = time.perf_counter()
     d = 0
