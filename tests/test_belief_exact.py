@@ -2,7 +2,7 @@
 are always among the splits kept (normal is deterministic, so every play it made is its
 first choice for its true hand); every split kept respects the sizes, the cards unseen and
 every pass; positions with many hidden cards are left to the weighted sample; and the hard
-bot searching them stays reproducible."""
+bot searching them (``hard-exact``) stays reproducible."""
 
 from __future__ import annotations
 
@@ -69,14 +69,16 @@ def test_hard_with_exact_beliefs_is_reproducible_and_uses_them() -> None:
     for view, _ in normal_positions("classic16", 2, seed=9)[::3]:
         if sum(view.hand_sizes) - view.hand_sizes[view.seat] > HIDDEN_MAX:
             continue
-        a, b = HardBot(4, determinizations=6), HardBot(4, determinizations=6)
+        a = HardBot(4, determinizations=6, belief="exact")
+        b = HardBot(4, determinizations=6, belief="exact")
         assert a.choose(view) == b.choose(view)
         used += a.last_exact
     assert used > 0
 
 
-def test_hard_v2_never_uses_them() -> None:
-    bot = make_bot("hard-v2", 1)
+@pytest.mark.parametrize("level", ["hard", "hard-v2"])
+def test_hard_and_hard_v2_never_use_them(level: str) -> None:
+    bot = make_bot(level, 1)
     assert isinstance(bot, HardBot) and bot.belief == "sampled"
     for view, _ in normal_positions("classic16", 1)[-12:]:
         bot.choose(view)

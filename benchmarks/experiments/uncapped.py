@@ -61,12 +61,12 @@ class Reading(HardBot):
 
 
 def hard(seed: int = 0) -> HardBot:
-    return Recording(seed, name="hard")
+    return Recording(seed, belief="exact", exact_cards=14, name="hard")
 
 
 def hard18(seed: int = 0) -> HardBot:
     """``hard`` with exact beliefs from 18 hidden cards on (instead of 14)."""
-    return Recording(seed, exact_cards=18, name="hard-exact18")
+    return Recording(seed, belief="exact", exact_cards=18, name="hard-exact18")
 
 
 def hard_v2(seed: int = 0) -> HardBot:

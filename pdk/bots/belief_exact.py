@@ -1,6 +1,10 @@
 """Exact beliefs for the hard bot late in a deal: every split of the unseen cards that the
 public record allows, when there are few enough to list.
 
+Measured (docs/strength.md, issue 27): it places 0.99 of the hidden cards right where the
+hard bot's weighted sample places 0.92, but the paired gain in strength stayed below the
+issue's bar (+0.3 a deal), so the ``hard`` level does not use it: ``hard-exact`` does.
+
 Why: the hard search's strength falls off a cliff as soon as a tenth of the hidden cards are
 misplaced (docs/strength.md, fifth pass), and its weighted sample places about one card in
 eight wrong even late in the deal. Late in a deal listing every split is cheap, and against
@@ -31,7 +35,10 @@ from pdk.engine import counts as C
 from pdk.engine.deal import Rng
 from pdk.engine.state import PlayerView
 
-HIDDEN_MAX = 14  # hidden cards (the opponents' and any undealt pile) at most
+# Hidden cards (the opponents' and any undealt pile) at most. At 15-18 on classic16 the
+# belief still holds in 83-96% of positions at a median 3.5 ms; at 19-22 in 12% (the work
+# budget runs out): docs/strength.md, issue 27.
+HIDDEN_MAX = 18
 SPLITS_MAX = 6_000  # splits listed at most (within the caps), before any judgement
 # Normal judgements at most, in cards of the hands judged (``model.judgement_cost``: about
 # a card each up to 16 cards, more beyond): on classic16 about 600 judgements, some 0.2 s.

@@ -272,7 +272,7 @@ class HardBot:
         pool: int = 12,
         model_cards: int | None = None,
         scoring: str = "settlement",
-        belief: str = "exact",
+        belief: str = "sampled",
         exact_cards: int = HIDDEN_MAX,
         name: str = "hard",
     ) -> None:
@@ -449,6 +449,12 @@ class HardBot:
         # Ties go to the normal bot's order (the candidates are in it).
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
+
+
+def hard_exact(seed: int = 0) -> HardBot:
+    """``hard-exact``: the hard bot with exact beliefs late in the deal (``belief_exact``),
+    a measured candidate that has not cleared issue 27's bar to become ``hard``."""
+    return HardBot(seed, belief="exact", name="hard-exact")
 
 
 def hard_v2(seed: int = 0) -> HardBot:
