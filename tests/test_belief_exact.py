@@ -6,6 +6,11 @@ bot searching them (``hard-exact``) stays reproducible."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from pdk.app.registry import load_profile
@@ -83,3 +88,27 @@ def test_hard_and_hard_v2_never_use_them(level: str) -> None:
     for view, _ in normal_positions("classic16", 1)[-12:]:
         bot.choose(view)
         assert not bot.last_exact
+
+
+PDK = shutil.which("pdk") or ""
+
+
+@pytest.mark.skipif(not PDK, reason="the pdk program is not installed")
+def test_replay_explain_reproduces_hard_and_hard_exact(tmp_path: Path) -> None:
+    """``pdk replay --explain --bot B`` replays B's own plays exactly: no note under them."""
+    games = tmp_path / "g.jsonl"
+    env = {**os.environ, "NO_COLOR": "1"}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([PDK, *args], capture_output=True, text=True, env=env, check=False)
+
+    made = run("selfplay", "-n", "1", "-p", "hard-exact,hard,normal", "--seed", "8", "--out", str(games))
+    assert made.returncode == 0, made.stderr
+    for seat, bot in ((0, "hard-exact"), (1, "hard")):
+        shown = run("replay", str(games), "--game", "1", "--print", "--explain", "--bot", bot, "--lang", "en")
+        assert shown.returncode == 0, shown.stderr
+        lines = shown.stdout.splitlines()
+        mine = f"seat {seat} ({bot})"
+        own = [i for i, line in enumerate(lines) if mine in line and line.strip()[:1].isdigit()]
+        assert own
+        assert not any("would play" in lines[i + 1] for i in own if i + 1 < len(lines))
