@@ -36,7 +36,7 @@ def train(
     ] = True,
     lang: LangOpt = None,
 ) -> None:
-    """Train the learned bot's value from self-play (needs the extra: pip install 'pdk[train]')."""
+    """Train the learned bot's value from self-play (needs the extra: pip install 'pdk\\[train]')."""
     lg = lang_or_fail(lang)
     profile = profile_or_fail(variant, lg)
     if profile.players < 3:
