@@ -18,7 +18,11 @@ and after (weighted by the model):
 
 With ``--searched`` it also prints the share of cards placed right in the deals the hard
 bot would search there (``HardBot.deals``, 12 deals: uniform draws before, the model's
-weighted and Metropolis-refined sample after), and the milliseconds that cost.
+weighted and Metropolis-refined sample after), and the milliseconds that cost; and, by
+phase of the deal (the hidden cards: more than 18, 15 to 18, 14 or fewer), the same for
+``hard-v2`` (the weighted sample everywhere) and ``hard`` (every split consistent with
+the record, where few enough: ``belief_exact``), with the share of positions where the
+exact belief held.
 """
 
 from __future__ import annotations
@@ -78,7 +82,12 @@ def main() -> None:
     right_after: list[float] = []
     searched: dict[str, list[float]] = {"uniform": [], "model": []}
     spent = {"uniform": 0.0, "model": 0.0}
-    searchers = {"uniform": HardBot(0, inference="uniform"), "model": HardBot(0)}
+    searchers = {"uniform": HardBot(0, inference="uniform"), "model": HardBot(0, belief="sampled")}
+    exact = HardBot(0)
+    phases = (">18", "15-18", "<=14")
+    by_phase: dict[tuple[str, str], list[float]] = {(p, k): [] for p in phases for k in ("model", "exact")}
+    phase_ms: dict[tuple[str, str], float] = {(p, k): 0.0 for p in phases for k in ("model", "exact")}
+    held: dict[str, int] = {p: 0 for p in phases}
     t0 = time.perf_counter()
     d = 0
     while len(ranks) < args.positions:
@@ -112,7 +121,19 @@ def main() -> None:
                         t = time.process_time()
                         found = bot.deals(view, Rng(derive_seed(args.seed, d, step, 1)), 12)
                         spent[name] += time.process_time() - t
-                        searched[name].append(statistics.fmean(placed(h, truth) for h in found))
+                        right_here = statistics.fmean(placed(h, truth) for h in found)
+                        searched[name].append(right_here)
+                        if name == "model":
+                            hidden = sum(view.hand_sizes) - view.hand_sizes[seat]
+                            phase = phases[0] if hidden > 18 else phases[1] if hidden > 14 else phases[2]
+                            by_phase[(phase, "model")].append(right_here)
+                            phase_ms[(phase, "model")] += time.process_time() - t
+                            t = time.process_time()
+                            found = exact.deals(view, Rng(derive_seed(args.seed, d, step, 1)), 12)
+                            phase_ms[(phase, "exact")] += time.process_time() - t
+                            held[phase] += exact.last_exact
+                            got = statistics.fmean(placed(h, truth) for h in found)
+                            by_phase[(phase, "exact")].append(got)
             state.step(bots[seat].choose(view))
             step += 1
         d += 1
@@ -127,6 +148,17 @@ def main() -> None:
             f"searched deals right  {ci(searched['uniform'])}    {ci(searched['model'])}"
             f"   ({per['uniform']:.0f} / {per['model']:.0f} ms a position)"
         )
+        print("phase (hidden cards)  positions  exact held  right: hard-v2 (sampled)   right: hard (exact)"
+              "      ms: hard-v2 / hard")  # fmt: skip
+        for p in phases:
+            m, e = by_phase[(p, "model")], by_phase[(p, "exact")]
+            if not m:
+                continue
+            print(
+                f"{p:>20}  {len(m):>9}  {held[p] / len(m):>10.1%}  {ci(m):>24}  {ci(e):>24}"
+                f"   {1000 * phase_ms[(p, 'model')] / len(m):.0f}"
+                f" / {1000 * phase_ms[(p, 'exact')] / len(m):.0f}"
+            )
     print(f"({time.perf_counter() - t0:.1f} s)")
 
 

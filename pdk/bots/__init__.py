@@ -20,7 +20,8 @@ from pathlib import Path
 
 from pdk.bots.base import Bot, BotFactory
 from pdk.bots.external import ENGINE_PREFIX, EngineError, is_engine, named_engines, spec_of
-from pdk.bots.hard import HardBot, hard_v1
+from pdk.bots.hard import HardBot, hard_exact, hard_v1, hard_v2
+from pdk.bots.learned import LearnedBot
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
 from pdk.text.catalog import LocalizedError
@@ -38,6 +39,12 @@ _REGISTRY: dict[str, BotFactory] = {
     # The hard bot before opponent-model inference and per-profile scoring: the baseline
     # docs/strength.md measures hard against (the same search, two constructor flags).
     "hard-v1": hard_v1,
+    # The hard bot as issue 27 found it, pinned: the baseline later changes are measured against.
+    "hard-v2": hard_v2,
+    # The hard bot with exact beliefs late in the deal (issue 27): measured, not yet the default.
+    "hard-exact": hard_exact,
+    # The learned value's own choice, no search (issue 27; weights per profile, pdk train).
+    "learned": LearnedBot,
 }
 
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 import time
 
+from pdk.bots.belief_exact import HIDDEN_MAX, ExactBelief, pick
 from pdk.bots.infer import Sampler
 from pdk.bots.knowledge import Knowledge
 from pdk.bots.model import OpponentModel, judgement_cost
@@ -271,6 +272,8 @@ class HardBot:
         pool: int = 12,
         model_cards: int | None = None,
         scoring: str = "settlement",
+        belief: str = "sampled",
+        exact_cards: int = HIDDEN_MAX,
         name: str = "hard",
     ) -> None:
         if policy not in ("judge", "greedy"):
@@ -279,6 +282,8 @@ class HardBot:
             raise ValueError(f"unknown inference {inference!r}")
         if scoring not in ("settlement", "classic"):
             raise ValueError(f"unknown scoring {scoring!r}")
+        if belief not in ("exact", "sampled"):
+            raise ValueError(f"unknown belief {belief!r}")
         self.seed = seed
         self.determinizations = determinizations
         self.min_determinizations = min_determinizations
@@ -294,14 +299,24 @@ class HardBot:
         self.pool = pool
         self.model_cards = model_cards
         self.scoring = scoring
+        self.belief = belief
+        self.exact_cards = exact_cards
         self.name = name
         self.work_done = 0  # rollout plays plus solver nodes of the last decision (tests)
         self.model_work = 0  # the opponent model's judgements (cards read) of the last decision
+        self.last_exact = False  # whether the last ``deals`` came from an exact belief
 
     def deals(self, view: PlayerView, rng: Rng, count: int) -> list[dict[int, int]]:
         """The hidden hands to search: ``count`` deals from the sampler, or with the model
         ``count`` deals of the opponent model's weighted sample, ``pool`` model readings
-        each (see ``_refined``)."""
+        each (see ``_refined``). With ``belief="exact"``, late in the deal, every split the
+        record allows instead, when they are few (``belief_exact``)."""
+        self.last_exact = False
+        if self.belief == "exact" and self.inference == "model":
+            found = ExactBelief(view, self.exact_cards).deals()
+            if found is not None:
+                self.last_exact = True
+                return pick(found, rng, count)
         sampler = Sampler(view)
         if self.inference == "uniform" or self.pool <= 1:
             return [sampler.sample(rng) for _ in range(count)]
@@ -396,7 +411,9 @@ class HardBot:
         policy = self.policy if len(cands) * cost <= self.judge_limit else "greedy"
         done = 0
         out_of_time = False
-        for det, hands in enumerate(self.deals(view, rng, dets), 1):
+        searched = self.deals(view, rng, dets)
+        proof_at = min(self.proof_samples, len(searched))  # an exact belief may hold fewer
+        for det, hands in enumerate(searched, 1):
             base = Sim.legacy_from_view(view, hands) if legacy else Sim.from_view(view, hands)
             solver = Solver(me, [o for o in range(base.n) if o != me and base.sizes[o]]) if solving else None
             scores = [0.0] * len(cands)
@@ -422,7 +439,7 @@ class HardBot:
             done = det
             for i, score in enumerate(scores):
                 totals[i] += score
-            if solving and done == self.proof_samples:
+            if solving and done == proof_at:
                 sure = [i for i in range(len(cands)) if proven[i] == done]
                 if sure:  # a forced win in every deal consistent with what we know
                     return cands[sure[0]]
@@ -432,6 +449,18 @@ class HardBot:
         # Ties go to the normal bot's order (the candidates are in it).
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
+
+
+def hard_exact(seed: int = 0) -> HardBot:
+    """``hard-exact``: the hard bot with exact beliefs late in the deal (``belief_exact``),
+    a measured candidate that has not cleared issue 27's bar to become ``hard``."""
+    return HardBot(seed, belief="exact", name="hard-exact")
+
+
+def hard_v2(seed: int = 0) -> HardBot:
+    """The pinned baseline ``hard-v2``: the hard bot before exact beliefs (issue 27), i.e.
+    the model-weighted sample in every position."""
+    return HardBot(seed, belief="sampled", name="hard-v2")
 
 
 def hard_v1(seed: int = 0) -> HardBot:

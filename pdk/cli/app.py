@@ -22,6 +22,7 @@ from pdk.cli import (
     selfplay,
     serve,
     stats,
+    train,
     variants,
 )
 from pdk.cli.common import sane_environment, silence_stdout, stdout_closed
@@ -64,6 +65,7 @@ app.command()(replay.replay)
 app.command()(serve.serve)
 app.command()(advise.advise)
 app.command("review")(review.review_cmd)
+app.command()(train.train)
 app.add_typer(variants.variants_app)
 app.add_typer(puzzles.puzzles_app)
 app.add_typer(engine.engine_app)

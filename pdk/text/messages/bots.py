@@ -39,4 +39,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "引擎配置文件中没有名为 {name} 的引擎（已有：{known}）",
     ),
     "bot_engine": ("{error}", "{error}"),
+    "weights_unreadable": (
+        "weights {path}: not a pdk weights file ({error})",
+        "权重文件 {path}：不是 pdk 的权重文件（{error}）",
+    ),
+    "weights_wrong_profile": (
+        "weights {path} were trained for {trained}, not {wanted}: "
+        "train one with pdk train --variant {wanted}",
+        "权重文件 {path} 是为 {trained} 训练的，不是 {wanted}：可用 pdk train --variant {wanted} 训练",
+    ),
+    "weights_wrong_version": (
+        "weights {path} read features version {trained}; this pdk reads version {wanted}: train them again",
+        "权重文件 {path} 用的是第 {trained} 版特征，本 pdk 用第 {wanted} 版：请重新训练",
+    ),
+    "weights_none": (
+        "no learned weights ship for {profile} (train them: pdk train --variant {profile} --out FILE, "
+        "then set PDK_WEIGHTS=FILE)",
+        "没有为 {profile} 附带学习到的权重（可训练：pdk train --variant {profile} --out 文件，"
+        "再设 PDK_WEIGHTS=文件）",
+    ),
 }

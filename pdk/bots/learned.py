@@ -1,0 +1,78 @@
+"""The ``learned`` level: the learned value's own choice, with no search.
+
+Every legal choice (a pass too, when allowed) is scored by the network (``value_net``) on
+its features (``features``), and the best is played; ties go to ``normal``'s order, whose
+ranking is one of the inputs. Going out at once is always played (every level does). The
+network is the profile's shipped one, or ``PDK_WEIGHTS``'s; a profile with none is refused
+with one line when the bot first moves. Deterministic: the seed changes nothing, the
+weights decide every play.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pdk.bots.features import Encoder
+from pdk.bots.normal import Judge
+from pdk.bots.value_net import ValueNet, shipped
+from pdk.engine import counts as C
+from pdk.engine.combos import Move
+from pdk.engine.state import PlayerView
+
+
+def scored(net: ValueNet, view: PlayerView, moves: list[Move], can_pass: bool) -> tuple[
+    list[Move | None], list[Move | None], NDArray[np.float32], NDArray[np.float32]
+]:  # fmt: skip
+    """The choices (plays, then a pass if allowed), normal's order of them, their feature
+    rows and their values in points."""
+    order = [m for _, m in Judge(view).rank(moves, can_pass)]
+    choices: list[Move | None] = [*moves, None] if can_pass else list(moves)
+    x = Encoder(view).encode(choices, order)
+    return choices, order, x, net(x)
+
+
+def best(
+    choices: list[Move | None],
+    order: list[Move | None],
+    values: NDArray[np.float32],
+    among: int | None = None,
+) -> Move | None:
+    """The highest value (among normal's first ``among`` choices, if given); on a tie, the
+    choice normal ranks first."""
+    place = {m: i for i, m in enumerate(order)}
+    last = len(order)
+    pool = [
+        (float(v), m)
+        for m, v in zip(choices, values, strict=True)
+        if among is None or place.get(m, last) < among
+    ]
+    top = max(v for v, _ in pool)
+    return min((m for v, m in pool if v == top), key=lambda m: place.get(m, last))
+
+
+class LearnedBot:
+    """See the module docstring; ``net`` overrides the shipped network (training uses it)."""
+
+    def __init__(
+        self, seed: int = 0, net: ValueNet | None = None, among: int | None = None, name: str = "learned"
+    ) -> None:
+        self.seed = seed
+        self.net = net
+        self.among = among
+        self.name = name
+
+    def choose(self, view: PlayerView) -> Move | None:
+        moves = view.legal_moves()
+        can_pass = view.can_pass(moves)
+        if not moves:
+            return None
+        if len(moves) == 1 and not can_pass:
+            return moves[0]
+        hand = C.from_mask(view.hand)
+        for m in moves:
+            if m.counts == hand:
+                return m
+        net = self.net if self.net is not None else shipped(view.profile.name)
+        choices, order, _, values = scored(net, view, moves, can_pass)
+        return best(choices, order, values, self.among)

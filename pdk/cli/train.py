@@ -1,0 +1,112 @@
+"""``pdk train``: train the learned value for a profile from self-play (``pdk.train.dmc``).
+
+The command parses, checks and renders; PyTorch is imported only here, when the command
+runs, so that pdk without the ``train`` extra still starts (and says in one line what to
+install)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from pdk.cli.common import LangOpt, VariantOpt, fail, lang_or_fail, profile_or_fail
+from pdk.text.catalog import tr
+
+
+def train(
+    variant: VariantOpt = "classic16",
+    hours: Annotated[float, typer.Option("--hours", help="Wall-clock hours to train for.")] = 1.0,
+    out: Annotated[
+        Path, typer.Option("--out", help="The weights file (.npz); its checkpoint and curve go beside it.")
+    ] = Path("weights.npz"),
+    seed: Annotated[int, typer.Option("--seed", help="Seeds every deal and the network.")] = 0,
+    games: Annotated[
+        int | None, typer.Option("--games", help="Stop after this many self-play deals instead.")
+    ] = None,
+    eval_minutes: Annotated[
+        float, typer.Option("--eval-minutes", help="Minutes between strength checks against normal.")
+    ] = 10.0,
+    eval_deals: Annotated[int, typer.Option("--eval-deals", help="Duplicate deals per strength check.")] = 30,
+    resume: Annotated[
+        bool, typer.Option("--resume/--fresh", help="Continue from the checkpoint beside --out, if any.")
+    ] = True,
+    lang: LangOpt = None,
+) -> None:
+    """Train the learned bot's value from self-play (needs the extra: pip install 'pdk\\[train]')."""
+    lg = lang_or_fail(lang)
+    profile = profile_or_fail(variant, lg)
+    if profile.players < 3:
+        fail(tr("train_players", lg, variant=profile.name, players=profile.players))
+    for option, value in (("--hours", hours), ("--eval-minutes", eval_minutes), ("--eval-deals", eval_deals)):
+        if not value > 0:
+            fail(tr("train_bad_number", lg, option=option, value=value))
+    if games is not None and games <= 0:
+        fail(tr("train_bad_number", lg, option="--games", value=games))
+    try:
+        import torch
+
+        from pdk.train.dmc import Config, Status, Trainer
+    except ImportError:
+        fail(tr("train_needs_torch", lg))
+    torch.set_num_threads(1)  # self-play is one process; a second thread only contends
+    config = Config(profile, seed=seed, hours=hours, games=games, eval_minutes=eval_minutes,
+                    eval_deals=eval_deals)  # fmt: skip
+    try:
+        trainer = Trainer(config, out)
+    except OSError as exc:
+        fail(tr("train_io", lg, error=" ".join(str(exc).split())))
+    err = Console(stderr=True)
+    if resume:
+        try:
+            resumed = trainer.resume()
+        except (ValueError, KeyError, OSError, RuntimeError) as exc:
+            fail(tr("train_bad_checkpoint", lg, error=" ".join(str(exc).split())))
+        if resumed:
+            st = trainer.status
+            minutes = st.seconds / 60
+            err.print(tr("train_resumed", lg, path=trainer.checkpoint, games=st.games, minutes=minutes))
+    total = float(games) if games is not None else hours * 3600
+    seen = len(trainer.status.curve)
+
+    def said(entry: dict[str, object]) -> str:
+        ci = entry["ci95"]
+        ci_text = f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" if isinstance(ci, list) else "—"
+        return tr("train_eval", lg, games=entry["games"], minutes=entry["minutes"], mean=entry["mean"],
+                  ci=ci_text, win=entry["win_rate"], deals=entry["deals"])  # fmt: skip
+
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[games]} deals  loss {task.fields[loss]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(tr("train_progress", lg, variant=profile.name), total=total, games=0, loss="—")
+
+        def on_round(st: Status) -> None:
+            nonlocal seen
+            done = float(st.games) if games is not None else st.seconds
+            bar.update(task, completed=min(done, total), games=st.games, loss=f"{st.loss:.3f}")
+            while seen < len(st.curve):
+                bar.console.print(said(st.curve[seen]))
+                seen += 1
+
+        try:
+            st = trainer.run(on_round)
+        except KeyboardInterrupt:
+            trainer.write_weights()
+            trainer.save_checkpoint()
+            bar.stop()
+            fail(tr("train_interrupted", lg, path=trainer.checkpoint), code=130)
+        except OSError as exc:
+            fail(tr("train_io", lg, error=" ".join(str(exc).split())))
+    for entry in st.curve[seen:]:
+        err.print(said(entry))
+    kb = max(1, out.stat().st_size // 1024)
+    print(tr("train_done", lg, path=out, kb=kb, games=st.games, samples=st.samples, curve=trainer.curve_file))

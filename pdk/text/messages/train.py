@@ -1,0 +1,34 @@
+"""``pdk train``: its progress, its result and why it cannot run, in English and 中文."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "train_needs_torch": (
+        "pdk train needs PyTorch, which is not installed: pip install 'pdk[train]'",
+        "pdk train 需要 PyTorch，但它没有安装：pip install 'pdk[train]'",
+    ),
+    "train_players": (
+        "pdk train learns tables of three or more players; {variant} has {players}",
+        "pdk train 只训练三人或以上的牌桌；{variant} 是 {players} 人",
+    ),
+    "train_bad_number": ("{option} must be above zero, not {value}", "{option} 必须大于零，而不是 {value}"),
+    "train_bad_checkpoint": ("cannot resume: {error}", "无法继续训练：{error}"),
+    "train_resumed": (
+        "resuming from {path}: {games} deals, {minutes:.0f} min trained",
+        "从 {path} 继续：已训练 {games} 局，{minutes:.0f} 分钟",
+    ),
+    "train_interrupted": (
+        "interrupted: weights and checkpoint saved ({path}); run the same command to resume",
+        "已中断：权重和检查点已保存（{path}）；再次运行同一命令即可继续",
+    ),
+    "train_io": ("cannot write the training files: {error}", "无法写入训练文件：{error}"),
+    "train_progress": ("training {variant}", "训练 {variant}"),
+    "train_eval": (
+        "after {games} deals ({minutes} min): learned vs normal {mean:+.2f} a deal, {ci}, {win:.0%} wins "
+        "over {deals} duplicate deals",
+        "训练 {games} 局（{minutes} 分钟）后：learned 对 normal 每局 {mean:+.2f}，{ci}，胜率 {win:.0%}"
+        "（{deals} 副复式牌）",
+    ),
+    "train_done": (
+        "weights written to {path} ({kb} KB): {games} deals, {samples} decisions; curve in {curve}",
+        "权重已写入 {path}（{kb} KB）：{games} 局，{samples} 个决策；学习曲线在 {curve}",
+    ),
+}

@@ -1,0 +1,329 @@
+"""Deep Monte-Carlo training of the learned value (DouZero's method, on pdk's engine).
+
+The network scores a (seat's view, choice) pair (``pdk.bots.features``) by what the deal
+will pay that seat. Deep Monte-Carlo learns it the plainest way: play whole deals, and
+regress every decision's feature row on the settlement the deciding seat was finally paid
+(``GameState.settlement``, the profile's own). No bootstrapping, no game tree: the
+returns are exact samples, so the estimate is unbiased for the policy that played, and
+greedy play on it is a step of policy improvement.
+
+Who plays the training deals (the behaviour policy), per seat and deal:
+
+* ``normal``'s first choice; or, for a share of the seats growing from none to
+  ``net_share`` over the first ``ramp_games`` deals, the network's own best choice (a
+  random network's play is noise, so it joins once it has learned something);
+* either way, with probability ``epsilon`` a uniformly random legal choice instead, so
+  that the value of choices the policy would not make is learned too.
+
+Starting from normal's play is what makes an hour of one CPU core worth anything: DouZero
+trained for days on many. The network sees normal's ranking as an input and learns where
+playing otherwise pays.
+
+Every deal is seeded from ``seed`` and its number; the network, the optimizer and the
+random streams are saved in a checkpoint every few minutes, and a run started again with
+the same ``--out`` resumes from it (the replay buffer is not saved: it refills within a few
+hundred deals, so a resumed run is close to, not exactly, an uninterrupted one). Every
+``eval_minutes`` the current network plays ``eval_deals`` duplicate deals as the
+``learned`` bot against normal in every other seat, and the result is logged: the
+learning curve.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+from torch import nn
+
+from pdk.app.match import mean_ci, run_match
+from pdk.bots import register_plugin
+from pdk.bots.features import SIZE, VERSION, Encoder
+from pdk.bots.learned import LearnedBot, best, scored
+from pdk.bots.normal import Judge
+from pdk.bots.value_net import FORMAT, ValueNet
+from pdk.engine.deal import Rng, deal, derive_seed
+from pdk.engine.profile import Profile
+from pdk.engine.state import GameState
+
+_EVAL_SPEC = "pdk-train:learned"  # the learned bot under training, as the match harness names it
+
+
+@dataclass(frozen=True)
+class Config:
+    """A training run's settings; the defaults are the ones the shipped weights used."""
+
+    profile: Profile
+    seed: int = 0
+    hours: float = 1.0
+    games: int | None = None  # stop after this many deals instead (tests, reproducible runs)
+    hidden: int = 256
+    depth: int = 3  # hidden layers
+    lr: float = 1e-3
+    batch: int = 256
+    buffer: int = 100_000
+    games_per_round: int = 8
+    steps_per_round: int = 4
+    epsilon: float = 0.1
+    net_share: float = 0.5
+    ramp_games: int = 2_000
+    eval_minutes: float = 10.0
+    eval_deals: int = 30
+    eval_seed: int = 1_001
+    checkpoint_minutes: float = 5.0
+
+
+@dataclass
+class Status:
+    """Where a run is, for the progress bar and the log."""
+
+    games: int = 0
+    samples: int = 0
+    seconds: float = 0.0
+    loss: float = float("nan")
+    curve: list[dict[str, Any]] = field(default_factory=list)
+
+
+def network(config: Config) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    width = SIZE
+    for _ in range(config.depth):
+        layers += [nn.Linear(width, config.hidden), nn.ReLU()]
+        width = config.hidden
+    layers.append(nn.Linear(width, 1))
+    return nn.Sequential(*layers)
+
+
+def commit() -> str:
+    """The source's git commit, when pdk runs from a checkout (else ``unknown``)."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except OSError:
+        return "unknown"
+    return out.stdout.strip() or "unknown"
+
+
+class Trainer:
+    """One run: ``out`` gets the weights (numpy, ``.npz``), ``out``'s ``.ckpt.pt`` the
+    checkpoint and ``.curve.jsonl`` the learning curve."""
+
+    def __init__(self, config: Config, out: Path) -> None:
+        self.config = config
+        self.out = out
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self.checkpoint = out.with_name(out.stem + ".ckpt.pt")
+        self.curve_file = out.with_name(out.stem + ".curve.jsonl")
+        torch.manual_seed(config.seed)
+        self.model = network(config)
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=config.lr)
+        self.np_rng = np.random.default_rng(config.seed)
+        self.xs = np.zeros((config.buffer, SIZE), dtype=np.float32)
+        self.ys = np.zeros(config.buffer, dtype=np.float32)
+        self.filled = 0
+        self.status = Status()
+        self.scale = float(config.profile.hand_size)
+        self.net = self.value_net()
+
+    # -- checkpoints -------------------------------------------------------------------------
+
+    def resume(self) -> bool:
+        """Continue from the checkpoint next to ``out``, if there is one for this run."""
+        if not self.checkpoint.is_file():
+            return False
+        saved = torch.load(self.checkpoint, weights_only=False)
+        if saved["profile"] != self.config.profile.name or saved["seed"] != self.config.seed:
+            raise ValueError(
+                f"{self.checkpoint} is a run of {saved['profile']} seed {saved['seed']}, "
+                f"not {self.config.profile.name} seed {self.config.seed}"
+            )
+        self.model.load_state_dict(saved["model"])
+        self.opt.load_state_dict(saved["opt"])
+        self.np_rng.bit_generator.state = saved["np_rng"]
+        torch.set_rng_state(saved["torch_rng"])
+        self.status = Status(
+            saved["games"], saved["samples"], saved["seconds"], saved["loss"], saved["curve"]
+        )
+        self.net = self.value_net()
+        return True
+
+    def save_checkpoint(self) -> None:
+        st = self.status
+        tmp = self.checkpoint.with_suffix(".tmp")
+        torch.save(
+            {
+                "profile": self.config.profile.name,
+                "seed": self.config.seed,
+                "model": self.model.state_dict(),
+                "opt": self.opt.state_dict(),
+                "np_rng": self.np_rng.bit_generator.state,
+                "torch_rng": torch.get_rng_state(),
+                "games": st.games,
+                "samples": st.samples,
+                "seconds": st.seconds,
+                "loss": st.loss,
+                "curve": st.curve,
+            },
+            tmp,
+        )
+        tmp.replace(self.checkpoint)
+
+    # -- the network as the bots read it --------------------------------------------------------
+
+    def value_net(self) -> ValueNet:
+        linears = [m for m in self.model if isinstance(m, nn.Linear)]
+        layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linears]
+        st = self.status
+        meta = {
+            "format": FORMAT,
+            "version": VERSION,
+            "profile": self.config.profile.name,
+            "seed": self.config.seed,
+            "games": st.games,
+            "samples": st.samples,
+            "hours": round(st.seconds / 3600, 3),
+            "commit": commit(),
+            "method": "deep Monte-Carlo, normal-led self-play (pdk train)",
+            "scale": self.scale,
+        }
+        return ValueNet(layers, meta)
+
+    def write_weights(self) -> None:
+        tmp = self.out.with_name(self.out.name + ".tmp")
+        self.net.save(tmp)
+        tmp.replace(self.out)
+
+    # -- self-play -------------------------------------------------------------------------------
+
+    def play(self, g: int) -> tuple[list[NDArray[np.float32]], list[float]]:
+        """Deal number ``g``: every real decision's feature row and the return it earned."""
+        cfg = self.config
+        profile = cfg.profile
+        state = GameState(profile, deal(profile, derive_seed(cfg.seed, g)))
+        rng = Rng(derive_seed(cfg.seed, g, 1))
+        share = cfg.net_share * min(1.0, g / cfg.ramp_games)
+        uses_net = [rng.below(1 << 20) < share * (1 << 20) for _ in range(profile.players)]
+        explore = int(cfg.epsilon * (1 << 20))
+        rows: list[NDArray[np.float32]] = []
+        seats: list[int] = []
+        while not state.over:
+            seat = state.turn
+            view = state.view(seat)
+            moves = view.legal_moves()
+            can_pass = view.can_pass(moves)
+            if not moves or (len(moves) == 1 and not can_pass):
+                state.step(moves[0] if moves else None)
+                continue
+            wander = rng.below(1 << 20) < explore
+            if uses_net[seat]:
+                choices, order, x, values = scored(self.net, view, moves, can_pass)
+                i = rng.below(len(choices)) if wander else choices.index(best(choices, order, values))
+                move, row = choices[i], x[i]
+            else:
+                order = [m for _, m in Judge(view).rank(moves, can_pass)]
+                choices = [*moves, None] if can_pass else list(moves)
+                move = choices[rng.below(len(choices))] if wander else order[0]
+                row = Encoder(view).encode([move], order)[0]
+            rows.append(row)
+            seats.append(seat)
+            state.step(move)
+        paid = state.settlement().totals
+        return rows, [paid[s] / self.scale for s in seats]
+
+    def learn(self) -> float:
+        cfg = self.config
+        losses = []
+        for _ in range(cfg.steps_per_round):
+            idx = self.np_rng.integers(0, self.filled, size=cfg.batch)
+            x = torch.from_numpy(self.xs[idx])
+            y = torch.from_numpy(self.ys[idx])
+            loss = nn.functional.mse_loss(self.model(x).squeeze(1), y)
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            losses.append(loss.item())
+        return float(np.mean(losses))
+
+    # -- the strength log -------------------------------------------------------------------------
+
+    def evaluate(self) -> dict[str, Any]:
+        """The current network as ``learned`` against normal in every other seat, on the
+        same duplicate deals each time (``eval_seed``)."""
+        cfg = self.config
+        net = self.net
+        register_plugin(_EVAL_SPEC, lambda seed: LearnedBot(seed, net=net))
+        players = [_EVAL_SPEC] + ["normal"] * (cfg.profile.players - 1)
+        results = run_match(cfg.profile, players, cfg.eval_deals, cfg.eval_seed, duplicate=True)
+        per_deal: dict[int, list[float]] = {}
+        wins = games = 0
+        for res in results:
+            for seat, name in enumerate(res.bots):
+                if name == _EVAL_SPEC:
+                    per_deal.setdefault(res.deal_index, []).append(res.totals[seat])
+                    wins += res.winner == seat
+                    games += 1
+        mean, ci = mean_ci([sum(v) / len(v) for v in per_deal.values()])
+        st = self.status
+        entry = {
+            "games": st.games,
+            "samples": st.samples,
+            "minutes": round(st.seconds / 60, 1),
+            "loss": round(st.loss, 4),
+            "deals": len(per_deal),
+            "mean": round(mean, 3),
+            "ci95": [round(c, 3) for c in ci] if ci else None,
+            "win_rate": round(wins / max(games, 1), 4),
+        }
+        st.curve.append(entry)
+        with self.curve_file.open("a") as f:
+            f.write(json.dumps(entry) + "\n")
+        return entry
+
+    # -- the run ------------------------------------------------------------------------------------
+
+    def run(self, on_round: Callable[[Status], None] | None = None) -> Status:
+        cfg = self.config
+        st = self.status
+        started = time.monotonic() - st.seconds
+        last_eval = last_ckpt = st.seconds
+        limit = cfg.hours * 3600
+        while st.seconds < limit and (cfg.games is None or st.games < cfg.games):
+            for _ in range(cfg.games_per_round):
+                rows, returns = self.play(st.games)
+                st.games += 1
+                for row, ret in zip(rows, returns, strict=True):
+                    at = st.samples % cfg.buffer
+                    self.xs[at] = row
+                    self.ys[at] = ret
+                    st.samples += 1
+                self.filled = min(st.samples, cfg.buffer)
+            st.loss = self.learn()
+            self.net = self.value_net()
+            st.seconds = time.monotonic() - started
+            if st.seconds - last_eval >= cfg.eval_minutes * 60:
+                self.evaluate()
+                self.write_weights()
+                st.seconds = time.monotonic() - started
+                last_eval = st.seconds
+            if st.seconds - last_ckpt >= cfg.checkpoint_minutes * 60:
+                self.save_checkpoint()
+                last_ckpt = st.seconds
+            if on_round is not None:
+                on_round(st)
+        self.evaluate()
+        self.write_weights()
+        self.save_checkpoint()
+        return st

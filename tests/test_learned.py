@@ -1,0 +1,190 @@
+"""The learned value without the training library (issue 27): features read a view only and
+have one size on every profile; a weights file round-trips and names its run; a file for
+another profile or feature version, or not a weights file at all, is refused with one
+line; the ``learned`` bot plays legally and reproducibly; and ``pdk train`` (when PyTorch is
+installed) trains, writes weights the bot can play with, resumes, and refuses a two-player
+profile."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_bots import assert_legal
+
+from pdk.app.match import run_match
+from pdk.app.registry import load_profile
+from pdk.bots import make_bot, register_plugin
+from pdk.bots import value_net as vn
+from pdk.bots.features import SIZE, VERSION, Encoder
+from pdk.bots.learned import LearnedBot
+from pdk.bots.normal import Judge
+from pdk.bots.value_net import FORMAT, ValueNet, WeightsError
+from pdk.engine import counts as C
+from pdk.engine.deal import deal, derive_seed
+from pdk.engine.state import GameState
+
+PDK = shutil.which("pdk") or ""
+
+
+def random_net(profile: str, seed: int = 0, version: int = VERSION) -> ValueNet:
+    rng = np.random.default_rng(seed)
+    sizes = [SIZE, 32, 1]
+    layers = [
+        (rng.normal(0, 0.3, (a, b)).astype(np.float32), rng.normal(0, 0.1, b).astype(np.float32))
+        for a, b in itertools.pairwise(sizes)
+    ]
+    meta = {"format": FORMAT, "version": version, "profile": profile, "seed": seed, "games": 0,
+            "commit": "test", "scale": 16.0}  # fmt: skip
+    return ValueNet(layers, meta)
+
+
+@pytest.mark.parametrize("variant", ["classic16", "four-player", "jokers17", "two-deck"])
+def test_features_have_one_size_and_read_the_view(variant: str) -> None:
+    profile = load_profile(variant)
+    state = GameState(profile, deal(profile, derive_seed(2, 0)))
+    for _ in range(12):
+        view = state.view(state.turn)
+        moves = view.legal_moves()
+        can_pass = view.can_pass(moves)
+        order = [m for _, m in Judge(view).rank(moves, can_pass)]
+        choices = [*moves, None] if can_pass else list(moves)
+        x = Encoder(view).encode(choices, order)
+        assert x.shape == (len(choices), SIZE)
+        assert np.isfinite(x).all()
+        if moves:
+            state.step(order[0])
+        else:
+            state.step(None)
+
+
+def test_weights_round_trip_and_refusals(tmp_path: Path) -> None:
+    path = tmp_path / "w.npz"
+    net = random_net("classic16")
+    net.save(path)
+    back = ValueNet.load(path, "classic16")
+    x = np.ones((3, SIZE), dtype=np.float32)
+    assert np.allclose(back(x), net(x))
+    assert back.meta["seed"] == 0 and back.meta["commit"] == "test"
+    with pytest.raises(WeightsError) as wrong:
+        ValueNet.load(path, "jokers17")
+    assert "classic16" in str(wrong.value) and "\n" not in str(wrong.value)
+    random_net("classic16", version=VERSION + 1).save(path)
+    with pytest.raises(WeightsError, match="version"):
+        ValueNet.load(path, "classic16")
+    path.write_bytes(b"not a weights file")
+    with pytest.raises(WeightsError, match="not a pdk weights file"):
+        ValueNet.load(path, "classic16")
+
+
+def test_no_weights_for_a_profile_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("PDK_WEIGHTS", raising=False)
+    monkeypatch.setattr(vn, "WEIGHTS_DIR", tmp_path)
+    with pytest.raises(WeightsError, match="no learned weights ship for classic15"):
+        vn.shipped("classic15")
+
+
+@pytest.mark.parametrize("variant", ["classic16", "four-player", "jokers17"])
+def test_learned_plays_legally_and_reproducibly(variant: str) -> None:
+    net = random_net(variant, seed=4)
+    register_plugin("test-learned:bot", lambda seed: LearnedBot(seed, net=net))
+    profile = load_profile(variant)
+    players = ["test-learned:bot"] + ["normal"] * (profile.players - 1)
+    a = run_match(profile, players, 2, seed=5, duplicate=True)
+    b = run_match(profile, players, 2, seed=5, duplicate=True)
+    assert [r.totals for r in a] == [r.totals for r in b]
+    state = GameState(profile, deal(profile, derive_seed(6, 0)))
+    bot = LearnedBot(net=net)
+    while not state.over:
+        view = state.view(state.turn)
+        move = bot.choose(view)
+        assert_legal(view, move)
+        state.step(move)
+
+
+def test_among_keeps_to_normals_first_choices() -> None:
+    profile = load_profile("classic16")
+    state = GameState(profile, deal(profile, derive_seed(8, 0)))
+    net = random_net("classic16", seed=9)
+    checked = 0
+    while not state.over:
+        view = state.view(state.turn)
+        moves = view.legal_moves()
+        can_pass = view.can_pass(moves)
+        out = any(m.counts == C.from_mask(view.hand) for m in moves)
+        if len(moves) + can_pass > 1 and not out:
+            order = [m for _, m in Judge(view).rank(moves, can_pass)]
+            assert LearnedBot(net=net, among=1).choose(view) == order[0]
+            assert LearnedBot(net=net, among=2).choose(view) in order[:2]
+            checked += 1
+        state.step(LearnedBot(net=net).choose(view))
+    assert checked > 5
+
+
+def test_learned_is_a_level() -> None:
+    assert isinstance(make_bot("learned"), LearnedBot)
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, "NO_COLOR": "1", "OMP_NUM_THREADS": "1", **(env or {})}
+    return subprocess.run([PDK, *args], capture_output=True, text=True, timeout=600, env=full, check=False)
+
+
+needs_pdk = pytest.mark.skipif(not PDK, reason="the pdk program is not installed")
+
+
+@needs_pdk
+def test_train_refuses_two_players(tmp_path: Path) -> None:
+    proc = run("train", "--variant", "two-player", "--games", "2", "--out", str(tmp_path / "w.npz"))
+    assert proc.returncode != 0
+    assert "three or more players" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@needs_pdk
+def test_train_writes_weights_that_play_and_resumes(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
+    out = tmp_path / "w.npz"
+    proc = run("train", "--variant", "classic16", "--games", "16", "--eval-deals", "2", "--seed", "3",
+               "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    meta = ValueNet.load(out, "classic16").meta
+    assert meta["games"] == 16 and meta["seed"] == 3 and meta["profile"] == "classic16"
+    curve = [json.loads(line) for line in out.with_name("w.curve.jsonl").read_text().splitlines()]
+    assert curve[-1]["games"] == 16 and curve[-1]["deals"] == 2
+    again = run("train", "--variant", "classic16", "--games", "24", "--eval-deals", "2", "--seed", "3",
+                "--out", str(out))  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert "resuming" in again.stderr and ValueNet.load(out, "classic16").meta["games"] == 24
+    other = run("train", "--variant", "classic16", "--games", "30", "--seed", "4", "--out", str(out))
+    assert other.returncode != 0 and "seed 3" in other.stderr
+    own = {"PDK_WEIGHTS": str(out)}
+    played = run("selfplay", "-p", "learned,normal,normal", "-n", "3", "--json", env=own)
+    assert played.returncode == 0, played.stderr
+    wrong = run("selfplay", "-v", "jokers17", "-p", "learned,normal,normal", "-n", "1", env=own)
+    assert wrong.returncode != 0 and "trained for classic16" in wrong.stderr
+
+
+def test_shipped_weights_name_their_run_and_fit_the_limit() -> None:
+    shipped = sorted(vn.WEIGHTS_DIR.glob("*.npz"))
+    assert shipped, "no weights ship"
+    for path in shipped:
+        assert path.stat().st_size <= 5 * 1024 * 1024
+        net = ValueNet.load(path, path.stem)
+        meta = net.meta
+        assert meta["profile"] == path.stem and meta["version"] == VERSION
+        assert meta["games"] > 0 and meta["samples"] > 0 and meta["commit"] != "unknown"
+        assert isinstance(meta["seed"], int)
+
+
+def test_the_learned_level_plays_with_the_shipped_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PDK_WEIGHTS", raising=False)
+    profile = load_profile("classic16")
+    a = run_match(profile, ["learned", "normal", "normal"], 1, seed=3, duplicate=True)
+    b = run_match(profile, ["learned", "normal", "normal"], 1, seed=3, duplicate=True)
+    assert [r.totals for r in a] == [r.totals for r in b]
