@@ -20,6 +20,7 @@ from typing import Any
 
 import pexpect
 import pytest
+from tooling import served
 
 from pdk.app.registry import load_profile
 from pdk.app.rooms import Rooms
@@ -31,25 +32,11 @@ TIMEOUT = 60
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     root = tmp_path_factory.mktemp("join")
     store = TableStore(root, load_profile("classic16"), "classic16", seed=5, difficulty="easy")
     rooms = Rooms(store.saves, store.archive, pace_ms=20, away_after=30, seed=5)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app(store, pace_ms=20, rooms=rooms)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}/"
-    srv.should_exit = True
-    thread.join(5)
+    with served(create_app(store, pace_ms=20, rooms=rooms)) as up:
+        yield up.url
 
 
 def call(base: str, path: str, body: dict[str, Any] | None = None) -> Any:

@@ -11,15 +11,13 @@ a short absence limit. Without a Chromium binary these tests skip.
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
+from tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
 
 from pdk.app.registry import load_profile
 from pdk.app.rooms import Rooms, person_id
@@ -35,28 +33,11 @@ AWAY = 1.5
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Rooms]]:
-    import uvicorn
-
     root = tmp_path_factory.mktemp("rooms")
     store = TableStore(root, load_profile("classic16"), "classic16", seed=11, difficulty="easy")
     rooms = Rooms(store.saves, store.archive, pace_ms=30, away_after=AWAY, seed=11)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(
-        uvicorn.Config(
-            create_app(store, pace_ms=30, rooms=rooms), host="127.0.0.1", port=port, log_level="error"
-        )
-    )
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}/", rooms
-    srv.should_exit = True
-    thread.join(5)
+    with served(create_app(store, pace_ms=30, rooms=rooms)) as up:
+        yield up.url, rooms
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,12 @@ a whole deal takes a few seconds. Without a Chromium binary these tests skip.
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
+from tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
 
 from pdk.app.registry import load_profile
 from pdk.app.tables import TableStore
@@ -30,25 +27,10 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (ap
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     root = tmp_path_factory.mktemp("web")
     store = TableStore(root, load_profile("classic16"), "classic16", seed=11, difficulty="easy")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(
-        uvicorn.Config(create_app(store, pace_ms=20), host="127.0.0.1", port=port, log_level="error")
-    )
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}/"
-    srv.should_exit = True
-    thread.join(5)
+    with served(create_app(store, pace_ms=20)) as up:
+        yield up.url
 
 
 @pytest.fixture(scope="module")

@@ -10,15 +10,12 @@ The server and the browser are the ones of ``test_web_e2e`` (easy bots, a 20 ms 
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import test_web_e2e as base
-from tooling import LAYOUTS, wait_for
+from tooling import LAYOUTS, Served, wait_for
 
 from pdk.app.registry import load_profile
 from pdk.app.rules_in_words import sections
@@ -368,20 +365,9 @@ def test_no_text_under_14px_and_the_counter_reads_rank_then_count(
 
 
 def test_the_shell_opens_while_the_server_is_down_and_says_so(browser: Any, tmp_path: Path) -> None:
-    import uvicorn
-
     store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=5, difficulty="easy")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(
-        uvicorn.Config(create_app(store, pace_ms=20), host="127.0.0.1", port=port, log_level="error")
-    )
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.02)
-    url = f"http://127.0.0.1:{port}/"
+    up = Served(create_app(store, pace_ms=20))
+    url = up.url
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
     page = context.new_page()
     page.goto(url)
@@ -393,8 +379,7 @@ def test_the_shell_opens_while_the_server_is_down_and_says_so(browser: Any, tmp_
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # now the worker serves the page
     page.wait_for_selector('[data-testid="card"]')
-    srv.should_exit = True
-    thread.join(5)
+    up.stop()
     page.reload()
     offline = page.locator('[data-testid="offline"]')
     offline.wait_for(state="visible", timeout=10_000)

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import threading
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tooling import CHROMIUM_ARGS, wait_for
+from tooling import CHROMIUM_ARGS, served, wait_for
 
 from pdk.app.puzzles import Puzzle
 from pdk.app.registry import load_profile
@@ -78,25 +75,10 @@ def test_review_and_numbers_endpoints(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, TableStore]]:
-    import uvicorn
-
     root = tmp_path_factory.mktemp("webreview")
     store = TableStore(root, load_profile("classic16"), "classic16", seed=11, difficulty="easy")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(
-        uvicorn.Config(create_app(store, pace_ms=20), host="127.0.0.1", port=port, log_level="error")
-    )
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}/", store
-    srv.should_exit = True
-    thread.join(5)
+    with served(create_app(store, pace_ms=20)) as up:
+        yield up.url, store
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")

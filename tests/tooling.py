@@ -7,7 +7,11 @@ scripts in ``benchmarks/`` put ``tests/`` on their path first.
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,3 +54,36 @@ def wait_for(page: Any, expression: str, timeout: float = 30_000) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"not true after {timeout / 1000:g} s: {expression}")
         page.wait_for_timeout(16)  # about a frame, as Playwright polls
+
+
+class Served:
+    """An app served by uvicorn on a free loopback port, in a thread of this process: the
+    browser and terminal tests talk to it as to ``pdk serve``. ``stop`` ends it (a test
+    may stop it early to see the page without a server)."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}/"
+        self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self._server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(5)
+
+
+@contextmanager
+def served(app: Any) -> Iterator[Served]:
+    server = Served(app)
+    try:
+        yield server
+    finally:
+        server.stop()
