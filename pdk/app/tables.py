@@ -75,12 +75,6 @@ class TableStore:
         assert self.store is not None  # set in __post_init__
         return self.store
 
-    def path(self, token: str) -> Path:
-        """The file of ``token`` in a file store."""
-        if not valid_token(token) or not isinstance(self.store, FileStore):
-            raise ValueError("bad token")
-        return self.store.path(token)
-
     # -- finding tables --------------------------------------------------------------------
 
     def create(self, difficulty: str | None = None) -> TableService:
