@@ -72,6 +72,20 @@ TITLES: tuple[tuple[int, str, str], ...] = (
 )
 
 
+def _wal(con: sqlite3.Connection, wait: float = 30.0) -> None:
+    """Put the database in WAL mode. Switching the journal needs the database to itself and,
+    unlike a write, does not wait on ``busy_timeout``: writers opening a new database at
+    once can each be refused, so the switch is retried until one of them has made it."""
+    deadline = time.monotonic() + wait
+    while con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        try:
+            con.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 class HistoryReason(Enum):
     """Why the history database cannot be believed; values are message keys."""
 
@@ -189,7 +203,7 @@ class History:
         con = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         try:
             con.execute("PRAGMA busy_timeout = 30000")
-            con.execute("PRAGMA journal_mode = WAL")
+            _wal(con)
             con.executescript(SCHEMA)
             if not self._has_persons(con):
                 con.execute("BEGIN IMMEDIATE")  # one writer adds them; the others then see them
