@@ -9,7 +9,9 @@
    pass, and one bot move, with ``--difficulty`` bots; median and p99 over ``--deals`` deals.
 3. **Load**: for each of ``--tables`` concurrent tables, players (each from its own
    loopback address) moving as fast as a real ``pdk serve`` answers (pace 0), normal bots:
-   moves answered per second, p50 and p99 latency, errors; one worker on SQLite, two
+   moves answered per second, p50 and p99 latency, errors, and the server's own CPU
+   milliseconds per request (its processes' time from ``/proc``: the figure that the load
+   generator's share of the cores does not blur); one worker on SQLite, two
    workers on a throw-away PostgreSQL (``tests/pg_cluster.py``), and ``--before DIR``
    (another checkout, e.g. ``git worktree add /tmp/pdk_before 8434dc7``) beside them.
 4. **Soak**: ``--soak-tables`` players at the page's pace, alone and then with hostile
@@ -24,6 +26,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import shutil
 import signal
@@ -99,8 +103,59 @@ def action_times(client: TestClient, deals: int) -> None:
         print(f"  {name:16} n={len(xs):5d}  median {statistics.median(xs):7.2f}  p99 {pct(xs, 0.99):7.2f}")
 
 
+class Client:
+    """A small HTTP/1.1 client for the load: one keep-alive connection from its own loopback
+    address, JSON in and out. The load generator shares the cores with the server, and a
+    full-featured client spends about as much CPU a request as the server does; this one
+    spends a fraction of it, so the rows measure the server rather than the generator."""
+
+    def __init__(self, host: str, port: int, local: str) -> None:
+        self.host, self.port, self.local = host, port, local
+        self.stream: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nhost: {self.host}:{self.port}\r\n"
+            f"content-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n"
+        ).encode()
+        for attempt in range(2):  # a keep-alive connection the server closed: open another once
+            if self.stream is None:
+                self.stream = await asyncio.open_connection(self.host, self.port, local_addr=(self.local, 0))
+            reader, writer = self.stream
+            try:
+                writer.write(head + data)
+                await writer.drain()
+                status, headers = await _head(reader)
+                text = await reader.readexactly(int(headers.get("content-length", "0")))
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                await self.aclose()
+                if attempt:
+                    raise
+                continue
+            if headers.get("connection") == "close":
+                await self.aclose()
+            return status, json.loads(text) if text else None
+        raise AssertionError("unreachable")
+
+    async def aclose(self) -> None:
+        if self.stream is not None:
+            self.stream[1].close()
+            self.stream = None
+
+
+async def _head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
+    lines = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        if ":" in line:
+            name, value = line.split(":", 1)
+            headers[name.strip().lower()] = value.strip().lower()
+    return int(lines[0].split()[1]), headers
+
+
 async def player(
-    http: httpx.AsyncClient,
+    http: Client,
     until: float,
     pace: float,
     latencies: list[float],
@@ -111,11 +166,10 @@ async def player(
     """One player at one table until ``until``: every move answered is counted (a bot's
     step, the player's play or pass), deal after deal; ``pace`` seconds between requests
     (0: as fast as the server answers)."""
-    r = await http.post("/api/open", json={"difficulty": difficulty} if difficulty else {})
-    if r.status_code != 200:
-        errors.append(f"{r.status_code} {r.text[:120]}")
+    status, table = await http.call("POST", "/api/open", {"difficulty": difficulty} if difficulty else {})
+    if status != 200:
+        errors.append(f"{status} {table}")
         return
-    table = r.json()
     token = table["token"]
     while time.perf_counter() < until:
         kind, body = next_move(table)
@@ -123,19 +177,19 @@ async def player(
             await asyncio.sleep(pace)
         start = time.perf_counter()
         try:
-            r = await http.post(f"/api/table/{token}/{kind}", json=body)
-        except httpx.HTTPError as exc:
+            status, answer = await http.call("POST", f"/api/table/{token}/{kind}", body)
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
             errors.append(type(exc).__name__)
             await asyncio.sleep(0.1)
             continue
         latencies.append((time.perf_counter() - start) * 1000)
-        if r.status_code != 200:
-            errors.append(f"{r.status_code} {r.text[:120]}")
-            table = (await http.get(f"/api/table/{token}")).json()
+        if status != 200:
+            errors.append(f"{status} {str(answer)[:120]}")
+            table = (await http.call("GET", f"/api/table/{token}"))[1]
             continue
         if kind != "next":
             moves.append(1)
-        table = r.json()
+        table = answer
 
 
 def next_move(table: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -171,30 +225,45 @@ class Serving:
                 time.sleep(0.1)
         raise RuntimeError("pdk serve did not start")
 
+    def cpu(self) -> float:
+        """CPU seconds the server's processes (the worker processes too) have used so far."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for pid in [self.proc.pid, *_children(self.proc.pid)]:
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick
+        return total
+
     def stop(self) -> None:
         os.killpg(self.proc.pid, signal.SIGTERM)
         self.proc.wait(30)
         shutil.rmtree(self.data, ignore_errors=True)
 
 
-def clients(base: str, n: int) -> list[httpx.AsyncClient]:
+def _children(pid: int) -> list[int]:
+    found = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                found += [int(child), *_children(int(child))]
+    return found
+
+
+def clients(port: int, n: int) -> list[Client]:
     """One client per player, each from its own loopback address (127.0.1.x), as players
     on different machines: the per-address bounds treat them as such."""
-    out = []
-    for i in range(n):
-        transport = httpx.AsyncHTTPTransport(local_address=f"127.0.{1 + i // 250}.{1 + i % 250}")
-        out.append(httpx.AsyncClient(base_url=base, timeout=60, transport=transport))
-    return out
+    return [Client("127.0.0.1", port, f"127.0.{1 + i // 250}.{1 + i % 250}") for i in range(n)]
 
 
-def measure(base: str, tables: int, seconds: float, pace: float, hard: int = 0) -> dict[str, float]:
+def measure(port: int, tables: int, seconds: float, pace: float, hard: int = 0) -> dict[str, float]:
     """The normal players' figures; ``hard`` more players at hard tables move beside them."""
     latencies: list[float] = []
     moves: list[int] = []
     errors: list[str] = []
 
     async def run_all() -> None:
-        http = clients(base, tables + hard)
+        http = clients(port, tables + hard)
         until = time.perf_counter() + seconds
         normal = [player(h, until, pace, latencies, moves, errors) for h in http[:tables]]
         hards = [player(h, until, 0, [], [], [], "hard") for h in http[tables:]]
@@ -223,17 +292,22 @@ def load_table(sizes: list[int], seconds: float, pg_url: str | None, before: str
     if pg_url:
         setups.append(("postgresql, 2 workers", ["--store", pg_url, "--workers", "2"], None))
     print(f"load at pace 0, normal bots, {seconds:.0f} s per row (CPU shared with the load generator):")
-    print(f"  {'store':24} {'tables':>6} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
+    print(
+        f"  {'store':24} {'tables':>6} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'cpu ms':>8}"
+    )
     for name, extra, checkout in setups:
         for n in sizes:
             args = ["--difficulty", "normal", "--max-tables", str(max(256, 2 * n)), *extra]
             server = Serving(args, checkout)
             try:
-                m = measure(server.base, n, seconds, 0)
+                cpu = server.cpu()
+                m = measure(server.port, n, seconds, 0)
+                cpu = (server.cpu() - cpu) * 1000 / max(1, m["requests"])
             finally:
                 server.stop()
             print(
-                f"  {name:24} {n:6d} {m['moves_s']:8.0f} {m['p50']:8.1f} {m['p99']:8.1f} {m['errors']:6d}",
+                f"  {name:24} {n:6d} {m['moves_s']:8.0f} {m['p50']:8.1f} {m['p99']:8.1f} {m['errors']:6d}"
+                f" {cpu:8.2f}",
                 flush=True,
             )
 
@@ -293,7 +367,7 @@ def hard_share(tables: int, hard: int, seconds: float, before: str | None) -> No
         for h in (0, hard):
             server = Serving(["--difficulty", "normal"], checkout)
             try:
-                m = measure(server.base, tables, seconds, 0, h)
+                m = measure(server.port, tables, seconds, 0, h)
             finally:
                 server.stop()
             print(
@@ -309,14 +383,14 @@ def soak(tables: int, seconds: float, pace: float) -> None:
 
     server = Serving(["--difficulty", "normal", "--read-timeout", "5"])
     try:
-        quiet = measure(server.base, tables, seconds / 2, pace)
+        quiet = measure(server.port, tables, seconds / 2, pace)
         results: Any = multiprocessing.get_context("spawn").Queue()
         attacker = multiprocessing.get_context("spawn").Process(
             target=run_hostile, args=(server.port, seconds + 5, results)
         )
         attacker.start()
         time.sleep(3)  # the half-sent connections are open
-        loud = measure(server.base, tables, seconds, pace)
+        loud = measure(server.port, tables, seconds, pace)
         attacker.join(60)
         counts = results.get(timeout=10)
     finally:

@@ -216,6 +216,41 @@ def test_a_half_sent_request_is_timed_out(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_oversized_headers_are_refused_as_they_arrive(tmp_path: Path) -> None:
+    server = Server(tmp_path).start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port)) as big:
+            big.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            for i in range(40):  # 40 KB of headers, never finished
+                big.sendall(f"x-filler-{i}: ".encode() + b"a" * 1024 + b"\r\n")
+            big.settimeout(10)
+            answer = big.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 431") and b"web_head_too_large" in answer
+    finally:
+        server.stop()
+
+
+def test_a_kept_alive_connection_is_not_timed_out_while_the_app_answers(tmp_path: Path) -> None:
+    """Two requests on one connection, the second sent at once (pipelined): both are
+    answered, and the read deadline only counts the time a request takes to arrive (an idle
+    connection is then closed without a word, as a keep-alive time-out would)."""
+    server = Server(tmp_path, "--read-timeout", "1").start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port)) as conn:
+            one = b"GET /api/labels HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            conn.sendall(one + one)
+            conn.settimeout(10)
+            answer = b""
+            start = time.monotonic()
+            while chunk := conn.recv(65536):  # both answers, then closed once idle a second
+                answer += chunk
+            idle_closed = time.monotonic() - start
+        assert answer.count(b"HTTP/1.1 200") == 2 and b"HTTP/1.1 408" not in answer
+        assert idle_closed < 5  # the read deadline, not uvicorn's 5 s keep-alive
+    finally:
+        server.stop()
+
+
 def test_a_foreign_host_is_refused_by_a_real_loopback_server(tmp_path: Path) -> None:
     import httpx
 

@@ -114,7 +114,7 @@ def serve(
 
     from pdk.web.address import allowed_hosts, listen
     from pdk.web.factory import SETTINGS_ENV, ServeSettings, build_app
-    from pdk.web.protocol import PER_CLIENT_ENV, READ_TIMEOUT_ENV, TimedH11Protocol
+    from pdk.web.protocol import PER_CLIENT_ENV, READ_TIMEOUT_ENV, TimedProtocol
     from pdk.web.server import MAX_BODY
 
     language = lang_or_fail(lang)
@@ -176,15 +176,14 @@ def serve(
         "host": where.bind,
         "port": port,
         "log_level": "warning",
-        "http": TimedH11Protocol,
+        "http": TimedProtocol,
         "timeout_keep_alive": 5,
         "limit_concurrency": max_connections,
-        "h11_max_incomplete_event_size": 16 * 1024,
     }
     os.environ[READ_TIMEOUT_ENV] = str(read_timeout)  # the workers' protocol reads them there
     os.environ[PER_CLIENT_ENV] = str(per_client)
-    TimedH11Protocol.read_timeout = read_timeout
-    TimedH11Protocol.per_client = per_client
+    TimedProtocol.read_timeout = read_timeout
+    TimedProtocol.per_client = per_client
     try:
         if workers == 1:
             uvicorn.run(build_app(settings), **bounds)  # type: ignore[arg-type]

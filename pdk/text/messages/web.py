@@ -41,6 +41,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "你的地址同时打开的连接过多。",
     ),
     "web_too_large": ("Request too large.", "请求过大。"),
+    "web_head_too_large": ("The request's headers are too large.", "请求头过大。"),
     "web_bad_request": ("Bad request: {detail}", "请求无效：{detail}"),
     "web_bad_token": (
         "That is not a table's address (a table token is 32 letters, digits, - or _).",
