@@ -42,6 +42,9 @@ def _refusal(status: str, key: str) -> bytes:
     return head.encode() + body
 
 
+_REFUSED = _refusal("429 Too Many Requests", "web_too_many_connections")
+
+
 class TimedProtocol(HttpToolsProtocol):
     read_timeout = float(os.environ.get(READ_TIMEOUT_ENV, READ_TIMEOUT))
     per_client = int(os.environ.get(PER_CLIENT_ENV, PER_CLIENT))
@@ -53,6 +56,7 @@ class TimedProtocol(HttpToolsProtocol):
         self._counted: str | None = None
         self._head = 0  # bytes of the current request's line and headers
         self._unanswered = 0  # requests read in full and not yet answered (pipelining)
+        self._refused = False
 
     def _arm(self) -> None:
         self._disarm()
@@ -64,16 +68,18 @@ class TimedProtocol(HttpToolsProtocol):
             self._deadline = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        host = self.client[0] if self.client else None
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else None
         if host is not None and self.per_client:
             held = self._open.get(host, 0)
-            if held >= self.per_client:
-                transport.write(_refusal("429 Too Many Requests", "web_too_many_connections"))
+            if held >= self.per_client:  # refused before uvicorn sets anything up: a flood of
+                self._refused = True  # these costs the server as little as it can
+                transport.write(_REFUSED)
                 transport.close()
                 return
             self._open[host] = held + 1
             self._counted = host
+        super().connection_made(transport)
         self._arm()
 
     def on_message_begin(self) -> None:
@@ -111,6 +117,8 @@ class TimedProtocol(HttpToolsProtocol):
             self._arm()  # the next request on this connection has the same deadline
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._refused:
+            return
         self._disarm()
         if self._counted is not None:
             left = self._open.get(self._counted, 1) - 1
