@@ -58,12 +58,14 @@ async function api(path, body) {
   return { ok: res.ok, status: res.status, data };
 }
 
-// The server cannot be reached (stopped, or the phone is offline): the page says so in
-// place of the table, and tries again every few seconds until it answers.
+// The server cannot be reached (stopped, or the phone is offline), or refuses to open a
+// table just now (too many opened from this address, or its store is down: ``why`` is
+// its one line): the page says so in place of the table, and tries again every few
+// seconds until it answers.
 let retry = null;
-function unreachable() {
+function unreachable(why) {
   const el = $("#offline");
-  el.textContent = L.unreachable ?? "The table cannot be reached: is pdk serve running? Retrying… · 连不上牌桌：pdk serve 在运行吗？正在重试…";
+  el.textContent = why ?? L.unreachable ?? "The table cannot be reached: is pdk serve running? Retrying… · 连不上牌桌：pdk serve 在运行吗？正在重试…";
   el.hidden = false;
   document.body.classList.add("unreachable");
   if (!retry) retry = setInterval(() => { if (table) refresh().catch(() => {}); else start().catch(() => {}); }, 3000);
@@ -93,7 +95,11 @@ async function refresh() {
 async function open() {
   const token = store.getItem("pdk.token");
   const difficulty = store.getItem("pdk.difficulty") || undefined;
-  let { data } = await api("open", token ? { token, difficulty } : { difficulty });
+  let { ok, data } = await api("open", token ? { token, difficulty } : { difficulty });
+  if (!ok) {
+    unreachable(data.error ? data.error.text : undefined);
+    return;
+  }
   store.setItem("pdk.token", data.token);
   const notice = data.notice; // the old table was cleared as idle: said over the new one
   if (data.auto_pass !== autoPass) {
