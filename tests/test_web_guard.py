@@ -6,6 +6,7 @@ hard bots queued, half-sent requests timed out, every spelling of all-interfaces
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import time
 import warnings
@@ -221,8 +222,9 @@ def test_oversized_headers_are_refused_as_they_arrive(tmp_path: Path) -> None:
     try:
         with socket.create_connection(("127.0.0.1", server.port)) as big:
             big.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            for i in range(40):  # 40 KB of headers, never finished
-                big.sendall(f"x-filler-{i}: ".encode() + b"a" * 1024 + b"\r\n")
+            with contextlib.suppress(OSError):  # the server may stop reading once it has said no
+                for i in range(40):  # 40 KB of headers, never finished
+                    big.sendall(f"x-filler-{i}: ".encode() + b"a" * 1024 + b"\r\n")
             big.settimeout(10)
             answer = big.recv(4096)
         assert answer.startswith(b"HTTP/1.1 431") and b"web_head_too_large" in answer

@@ -56,7 +56,8 @@ class TimedProtocol(HttpToolsProtocol):
         self._counted: str | None = None
         self._head = 0  # bytes of the current request's line and headers
         self._unanswered = 0  # requests read in full and not yet answered (pipelining)
-        self._refused = False
+        self._refused = False  # the request's head was too large: answered, closing
+        self._turned_away = False  # over the per-address limit: never set up
 
     def _arm(self) -> None:
         self._disarm()
@@ -73,7 +74,7 @@ class TimedProtocol(HttpToolsProtocol):
         if host is not None and self.per_client:
             held = self._open.get(host, 0)
             if held >= self.per_client:  # refused before uvicorn sets anything up: a flood of
-                self._refused = True  # these costs the server as little as it can
+                self._turned_away = True  # these costs the server as little as it can
                 transport.write(_REFUSED)
                 transport.close()
                 return
@@ -96,13 +97,17 @@ class TimedProtocol(HttpToolsProtocol):
 
     def _count_head(self, size: int) -> None:
         self._head += size
-        if self._head > MAX_HEAD and not self.transport.is_closing():
+        if self._head > MAX_HEAD and not self._refused:
+            # Said, then closed a moment later: closing at once with the rest of the headers
+            # unread would reset the connection and could lose the answer on its way.
+            self._refused = True
             self._disarm()
             self.transport.write(_refusal("431 Request Header Fields Too Large", "web_head_too_large"))
-            self.transport.close()
+            self.transport.pause_reading()
+            self.loop.call_later(1.0, self.transport.close)
 
     def on_headers_complete(self) -> None:
-        if not self.transport.is_closing():
+        if not self._refused:
             super().on_headers_complete()
 
     def on_message_complete(self) -> None:
@@ -117,7 +122,7 @@ class TimedProtocol(HttpToolsProtocol):
             self._arm()  # the next request on this connection has the same deadline
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._refused:
+        if self._turned_away:
             return
         self._disarm()
         if self._counted is not None:

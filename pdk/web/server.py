@@ -397,16 +397,25 @@ def create_app(
 
     @app.post("/api/table/{token}/step")
     async def step(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
-        """A move of the machine; hard bots wait for a thinking slot (off the threads) first."""
-        table = await run_in_threadpool(store.get, token)
-        if table is None:
-            return missing(lang)
+        """A move of the machine; hard bots wait for a thinking slot (off the threads) first.
+        Other bots move in the same trip to a thread that finds the table (most requests
+        are these steps, and each trip costs)."""
+
+        def at_once() -> Response | TableService:
+            table = store.get(token)
+            if table is None:
+                return missing(lang)
+            if table.session.difficulty == "hard":
+                return table
+            return acted(token, lang, lambda t: t.step(body.seq), table)
+
+        found = await run_in_threadpool(at_once)
+        if not isinstance(found, TableService):
+            return found
 
         async def move() -> Response:
-            return await run_in_threadpool(acted, token, lang, lambda t: t.step(body.seq), table)
+            return await run_in_threadpool(acted, token, lang, lambda t: t.step(body.seq), found)
 
-        if table.session.difficulty != "hard":
-            return await move()
         try:
             return await thinking.run(move)
         except Busy:
