@@ -40,7 +40,7 @@ def serve() -> str:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     srv = uvicorn.Server(
-        uvicorn.Config(create_app(store, 300, rooms), host="127.0.0.1", port=port, log_level="error")
+        uvicorn.Config(create_app(store, 300, rooms=rooms), host="127.0.0.1", port=port, log_level="error")
     )
     threading.Thread(target=srv.run, daemon=True).start()
     while not srv.started:

@@ -5,7 +5,7 @@
 // the server's: the page never moves for anyone.
 import { attachHand, layoutHand } from "./touch.js";
 import { animate } from "./motion.js";
-import { sound } from "./sound.js";
+import { setSound, sound, soundOn } from "./sound.js";
 import { openReplay, replayKey } from "./replay-view.js";
 import {
   fill, hintCards, myTurn as turnOf, renderButtons, renderCounter, renderHand, renderMessage, renderSeats,
@@ -503,10 +503,46 @@ $("#take-seat").addEventListener("click", async () => {
 $("#auto-toggle").addEventListener("click", toggleAuto);
 $("#invite-toggle").addEventListener("click", () => { inviteOpen = !inviteOpen; render(); });
 $("#lobby-close").addEventListener("click", () => { inviteOpen = false; render(); });
+// -- the menu (☰): sound, the card counter, and this seat's auto-pass (kept by the server) --
+
+function onOff(button, on) {
+  button.setAttribute("aria-pressed", String(on));
+  button.classList.toggle("on", on);
+  button.textContent = t(on ? "on" : "off");
+}
+function renderMenu() {
+  onOff($("#sound-toggle"), soundOn());
+  onOff($("#counter-toggle"), store.getItem("pdk.counter") !== "off");
+  const seated = room && room.table && room.you !== null;
+  $("#autopass-row").hidden = !seated;
+  if (seated) onOff($("#autopass-toggle"), room.table.auto_pass);
+}
+function closeMenu() {
+  $("#menu").hidden = true;
+  $("#menu-toggle").setAttribute("aria-expanded", "false");
+}
+async function toggleAutoPass() {
+  const on = !room.table.auto_pass;
+  if (await act("auto_pass", { on })) {
+    note = { text: t(on ? "auto_pass_on" : "auto_pass_off"), refused: false, keep: true };
+    render();
+  }
+  renderMenu();
+}
+$("#menu-toggle").addEventListener("click", () => {
+  const open = $("#menu").hidden;
+  $("#menu").hidden = !open;
+  $("#menu-toggle").setAttribute("aria-expanded", String(open));
+  renderMenu();
+});
+$("#menu-close").addEventListener("click", closeMenu);
+$("#sound-toggle").addEventListener("click", () => { setSound(!soundOn()); renderMenu(); });
 $("#counter-toggle").addEventListener("click", () => {
   store.setItem("pdk.counter", store.getItem("pdk.counter") === "off" ? "on" : "off");
+  renderMenu();
   if (room) render();
 });
+$("#autopass-toggle").addEventListener("click", () => { if (room && room.table) toggleAutoPass(); });
 $("#lang-toggle").addEventListener("click", async () => {
   lang = lang === "zh" ? "en" : "zh";
   store.setItem("pdk.lang", lang);
@@ -542,13 +578,7 @@ document.addEventListener("keydown", (e) => {
   if (!typed && (k === "h" || k === "H")) { if (myTurn(m) && !auto) nextHint(); return; }
   if (!typed && (k === "p" || k === "P")) { if (myTurn(m) && !auto) act("pass", { seq: room.table.seq }); return; }
   if (!typed && k === "a") { toggleAuto(); return; }
-  if (!typed && k === "x") {
-    const on = !room.table.auto_pass;
-    act("auto_pass", { on }).then((ok) => {
-      if (ok) { note = { text: t(on ? "auto_pass_on" : "auto_pass_off"), refused: false, keep: true }; render(); }
-    });
-    return;
-  }
+  if (!typed && k === "x") { toggleAutoPass(); return; }
   if (/^[0-9tjqkabrTJQKABRshcdSHCD -]$/.test(k)) { typed += k; render(); }
 });
 
