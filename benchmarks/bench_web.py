@@ -106,9 +106,10 @@ def action_times(client: TestClient, deals: int) -> None:
 
 class Client:
     """A small HTTP/1.1 client for the load: one keep-alive connection from its own loopback
-    address, JSON in and out, gzip accepted as browsers do. The load generator shares the cores with the server, and a
-    full-featured client spends about as much CPU a request as the server does; this one
-    spends a fraction of it, so the rows measure the server rather than the generator."""
+    address, JSON in and out, gzip accepted as browsers do. The load generator shares the
+    cores with the server, and a full-featured client spends about as much CPU a request
+    as the server does; this one spends a fraction of it, so the rows measure the server
+    rather than the generator."""
 
     def __init__(self, host: str, port: int, local: str) -> None:
         self.host, self.port, self.local = host, port, local
@@ -202,6 +203,18 @@ def next_move(table: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return next_request(table)
 
 
+def _without(checkout: str) -> str:
+    """A folder that hides from ``checkout`` the packages it did not depend on: uvicorn
+    picks httptools and uvloop by itself when they are installed, so without this an
+    older checkout would be measured with the speed-ups that came after it."""
+    declared = Path(checkout, "pyproject.toml").read_text()
+    shim = Path(tempfile.mkdtemp(prefix="pdk-before-"))
+    for name in ("httptools", "uvloop"):
+        if f'"{name}' not in declared:
+            (shim / f"{name}.py").write_text(f"raise ImportError('{name}: not a dependency then')\n")
+    return str(shim)
+
+
 class Serving:
     """``pdk serve`` started for a measurement, stopped by its own process group."""
 
@@ -212,13 +225,14 @@ class Serving:
         self.data = tempfile.mkdtemp(prefix="pdk-load-")
         cmd = [sys.executable, "-m", "pdk", "serve", "--no-open", "--port", str(self.port)]
         cmd += ["--save-dir", self.data]
-        env = {**os.environ, "PYTHONPATH": checkout} if checkout else None
+        env = {**os.environ, "PYTHONPATH": f"{checkout}:{_without(checkout)}"} if checkout else None
         self.proc = subprocess.Popen(
             [*cmd, *args],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
             env=env,
+            cwd=checkout,  # ``python -m`` puts the working folder first on the path
         )
         self.base = f"http://127.0.0.1:{self.port}"
         for _ in range(300):
