@@ -19,7 +19,9 @@ calls it whenever the room changed and when the time it names comes): a bot's mo
 托管 seat's, at the room's pace; a person whose turn time ran out, or whose every
 connection has been gone for ``away_after`` seconds, goes to 托管, shown to all; the
 person takes the seat back on return (a returning connection ends the 托管 that being
-away caused; the 托管 switch ends any).
+away caused; the 托管 switch ends any). With several workers on one store, "connected"
+means connected to any of them (``pdk.app.presence``), and a room is read back when
+another worker moved it (``reload``, ``catch_up``).
 """
 
 from __future__ import annotations

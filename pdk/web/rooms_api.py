@@ -14,6 +14,13 @@ A dropped connection: the stream's end is seen at once (``Room.leave``), the sea
 the person's, and the runner puts it in 托管 after ``away_after`` seconds without a
 connection (everyone sees the badge); a connection that comes back, from any device with
 the seat's link, takes the seat back.
+
+Several workers serving one store (``--workers``, or machines behind a load balancer):
+while a room is held here (a stream or poll of it open, or its runner running) its keeper
+watches the room's saves (``pdk.app.changes``), so a move made through another worker is
+read back and wakes this worker's streams as a local one would, and it says and hears who
+is connected (``pdk.app.presence``), so no worker counts a seat connected elsewhere as
+away.
 """
 
 from __future__ import annotations
