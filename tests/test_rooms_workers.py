@@ -12,6 +12,7 @@ never puts her seat in 托管.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -74,7 +75,8 @@ class Stream(threading.Thread):
     def stop(self) -> None:
         self._ended.set()
         if self._response is not None:
-            self._response.close()
+            with contextlib.suppress(Exception):  # closed from this thread while it reads
+                self._response.close()
         self.join(10)
 
 
@@ -124,10 +126,11 @@ def act(base: str, rid: str, key: str, client: str, view: dict[str, Any]) -> int
 
 def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
     args = [*store, "--pace", "150", "--away", str(AWAY), "--difficulty", "easy", "--seed", "3"]
-    one = Server(tmp_path, *args).start()
-    two = Server(tmp_path, *args).start()
+    one, two = Server(tmp_path, *args), Server(tmp_path, *args)
     streams: list[Stream] = []
     try:
+        one.start()
+        two.start()
         r = httpx.post(f"{one.base}/api/rooms", json={"name": "Ann", "difficulty": "easy"}, timeout=30)
         rid, ann = r.json()["room"], r.json()["key"]
         view = httpx.get(f"{one.base}/api/room/{rid}", params={"key": ann}, timeout=30).json()
@@ -190,10 +193,12 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
             shown = {v for _, v in first_seen(s)}
             assert all(any(v > turn for v in shown) for turn in bot_turns)
     finally:
-        for s in streams:
-            s.stop()
-        one.stop()
-        two.stop()
+        try:
+            for s in streams:
+                s.stop()
+        finally:
+            one.stop()
+            two.stop()
 
 
 def test_a_room_across_two_servers_on_postgresql(tmp_path: Path, pg: Any) -> None:
