@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pdk.app.presence import STALE, Word
 from pdk.app.registry import load_profile
 from pdk.app.rooms import Room, RoomReason, RoomRefused, Rooms, person_id, seat_person
 from pdk.app.session import session_from_dict
@@ -525,3 +526,23 @@ def test_a_seat_connected_to_another_worker_is_never_put_in_auto(tmp_path: Path)
     assert first.table is not None and 1 not in first.table.session.auto_seats
     second.reload()
     assert second.info.away == [] and 1 not in second.table.session.auto_seats
+
+
+def test_a_silent_worker_is_believed_for_stale_seconds_then_its_streams_count_as_ended(
+    tmp_path: Path,
+) -> None:
+    """A worker killed with a seat's stream open never says it ended: its word holds for
+    ``STALE`` seconds, then the seat counts as gone since the worker last spoke."""
+    clock = Clock()
+    rooms, c = site(tmp_path, clock, away=20.0)
+    rid, _host, _invites, _watch = make_room(c)
+    room = rooms.get(rid)
+    room.elsewhere, room.heard_at = {1: [Word("phone-aaaa", 1, 1e9, 1e9, said=1.0)]}, clock.now
+    assert room.present(1) and room._away(1, clock.now) is None
+    with pytest.raises(RoomRefused):
+        room.touch(1, "laptop-bbbb")  # held on the other worker
+    clock.now += STALE  # the other worker has said nothing since
+    assert not room.present(1)
+    assert room._away(1, clock.now) == pytest.approx(20.0 - (STALE + 1.0))  # gone since it spoke
+    room.touch(1, "laptop-bbbb")  # the seat is free for another device again
+    assert room.present(1)

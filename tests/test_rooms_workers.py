@@ -120,7 +120,9 @@ def act(base: str, rid: str, key: str, client: str, view: dict[str, Any]) -> int
         r = httpx.post(f"{base}/api/room/{rid}/play", json=body | {"cards": hints[0]["cards"]}, timeout=30)
     else:
         r = httpx.post(f"{base}/api/room/{rid}/pass", json=body, timeout=30)
-    assert r.status_code in (200, 409), r.text  # 409: the stream's view was already old
+    assert r.status_code in (200, 409), r.text  # 409: the stream's view was already old...
+    if r.status_code == 409:  # ...never "open on another device": it is the same person
+        assert r.json()["error"]["key"] != "web_room_in_use", r.text
     return r.status_code
 
 

@@ -32,7 +32,8 @@ from pdk.app.store import Store, StoreUnavailable
 
 BEAT = 5.0  # seconds between a worker's words on the seats it holds
 STALE = 3 * BEAT  # a worker silent this long is believed no more
-FORGET = 3600.0  # words older than this are deleted
+FORGET = 3600.0  # words older than this are deleted (looked for once a minute)
+SWEEP = 60.0
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,21 @@ class Board(Protocol):
     def close(self) -> None: ...
 
 
+class _Sweep:
+    """When to delete the words nobody repeated for ``FORGET`` seconds (workers that
+    stopped long ago): at most once every ``SWEEP`` seconds, not at every word."""
+
+    def __init__(self) -> None:
+        self._at = -SWEEP
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self._at < SWEEP:
+            return False
+        self._at = now
+        return True
+
+
 PG_SCHEMA = """
 CREATE UNLOGGED TABLE IF NOT EXISTS pdk_presence (
     room text NOT NULL,
@@ -89,6 +105,7 @@ class PostgresBoard:
         self._store = store
         self._db: Any = None
         self._lock = threading.Lock()
+        self._sweep = _Sweep()
         with self._sql() as db, db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (_PG_SCHEMA_LOCK,))
             db.execute(PG_SCHEMA)
@@ -116,7 +133,9 @@ class PostgresBoard:
                         " VALUES (%s, %s, %s, %s, %s, %s, %s)",
                         rows,
                     )
-            db.execute("DELETE FROM pdk_presence WHERE said < now() - make_interval(secs => %s)", (FORGET,))
+            if self._sweep.due():
+                forget = "DELETE FROM pdk_presence WHERE said < now() - make_interval(secs => %s)"
+                db.execute(forget, [FORGET])
 
     def hear(self, room: str, worker: str) -> dict[int, list[Word]]:
         with self._sql() as db:
@@ -164,6 +183,7 @@ class SqliteBoard:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
+        self._sweep = _Sweep()
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -190,7 +210,8 @@ class SqliteBoard:
             db.execute("BEGIN IMMEDIATE")
             db.execute("DELETE FROM presence WHERE room = ? AND worker = ?", (room, worker))
             db.executemany("INSERT INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            db.execute("DELETE FROM presence WHERE said < ?", (now - FORGET,))
+            if self._sweep.due():
+                db.execute("DELETE FROM presence WHERE said < ?", (now - FORGET,))
             db.execute("COMMIT")
 
     def hear(self, room: str, worker: str) -> dict[int, list[Word]]:
