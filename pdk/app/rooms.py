@@ -267,7 +267,7 @@ class Room:
     moved_at: float = 0.0  # when the table last changed (monotonic): paces bots, times turns
     _moved_version: int = -1
     # Who is connected through the other workers serving this room (``pdk.app.presence``),
-    # as last heard, and when (this room's clock); None: this process is alone.
+    # as last heard, and when (this room's clock); no beacon: this process is alone.
     beacon: Beacon | None = None
     elsewhere: dict[int, list[Word]] = field(default_factory=dict)
     heard_at: float = 0.0
