@@ -4,8 +4,9 @@ SQLite file (changes found by polling).
 
 Seat 0 (Ann) streams from the first server and plays through it; seat 1 (Bee) streams from
 the second and plays through either; seat 2 is a bot, moved by whichever server's runner
-gets there first. Every table version either stream shows reaches the other stream within
-``PROMPT`` seconds (Bee's plays and the bot's moves reach Ann, Ann's reach Bee), and while
+gets there first; a spectator streams from a third server, where nobody else is. Every
+table version a stream shows reaches the others within ``PROMPT`` seconds (Bee's plays and
+the bot's moves reach Ann, Ann's reach Bee, everything reaches the spectator), and while
 Ann thinks for longer than ``--away``, connected only to the first server, the second
 never puts her seat in 托管.
 """
@@ -128,24 +129,27 @@ def act(base: str, rid: str, key: str, client: str, view: dict[str, Any]) -> int
 
 def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
     args = [*store, "--pace", "150", "--away", str(AWAY), "--difficulty", "easy", "--seed", "3"]
-    one, two = Server(tmp_path, *args), Server(tmp_path, *args)
+    one, two, three = (Server(tmp_path, *args) for _ in range(3))
     streams: list[Stream] = []
     try:
-        one.start()
-        two.start()
+        for server in (one, two, three):
+            server.start()
         r = httpx.post(f"{one.base}/api/rooms", json={"name": "Ann", "difficulty": "easy"}, timeout=30)
         rid, ann = r.json()["room"], r.json()["key"]
         view = httpx.get(f"{one.base}/api/room/{rid}", params={"key": ann}, timeout=30).json()
         bee = view["invites"][0]["url"].split("#k=")[1]
         joined = {"key": bee, "client": "bee-client", "name": "Bee"}
         assert httpx.post(f"{two.base}/api/room/{rid}/join", json=joined, timeout=30).status_code == 200
+        watch = view["watch"].split("#w=")[1]
         ann_live = Stream(one.base, rid, ann, "ann-client")
         bee_live = Stream(two.base, rid, bee, "bee-client")
-        streams += [ann_live, bee_live]
+        # a spectator, the only one connected to the third server
+        watcher = Stream(three.base, rid, watch, "watch-client")
+        streams += [ann_live, bee_live, watcher]
         for s in streams:
             s.start()
         deadline = time.monotonic() + 20
-        while not (ann_live.got and bee_live.got) and time.monotonic() < deadline:
+        while not all(s.got for s in streams) and time.monotonic() < deadline:
             time.sleep(0.05)
         start = {"key": ann, "client": "ann-client"}
         assert httpx.post(f"{one.base}/api/room/{rid}/start", json=start, timeout=30).status_code == 200
@@ -185,8 +189,10 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
         assert waited, "Ann never had a move to think over"
         check_prompt(bee_live, ann_live, "from the second server to the first")
         check_prompt(ann_live, bee_live, "from the first server to the second")
+        check_prompt(ann_live, watcher, "from the first server to the spectator's")
+        check_prompt(bee_live, watcher, "from the second server to the spectator's")
         last = [s.latest() for s in streams]
-        assert last[0]["versions"] == last[1]["versions"]  # type: ignore[index]
+        assert last[0]["versions"] == last[1]["versions"] == last[2]["versions"]  # type: ignore[index]
         assert all(not seat["auto"] for seat in last[0]["seats"][:2])  # type: ignore[index]
         # the bot's moves (made by either server's runner) reached both streams
         bot_turns = {m["versions"][1] for _, m in ann_live.got if m["table"] and m["table"]["bot_turn"]}
@@ -199,8 +205,8 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
             for s in streams:
                 s.stop()
         finally:
-            one.stop()
-            two.stop()
+            for server in (one, two, three):
+                server.stop()
 
 
 def test_a_room_across_two_servers_on_postgresql(tmp_path: Path, pg: Any) -> None:

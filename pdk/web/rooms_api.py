@@ -145,6 +145,7 @@ class Live:
         self._keepers: dict[str, asyncio.Task[None]] = {}
         self._nudges: dict[str, asyncio.Event] = {}
         self._reloading: dict[str, bool] = {}  # a reload runs; True: another was asked meanwhile
+        self._open: dict[str, int] = {}  # streams (a spectator's too) and waiting polls, per room
         self._changes: Changes | None = None
         self._changes_lock = threading.Lock()
 
@@ -173,6 +174,19 @@ class Live:
         if keeper is None or keeper.done():
             self._keepers[room.id] = loop.create_task(self._keep(room))
 
+    def hold(self, room: Room) -> None:
+        """A stream (a seat's or a spectator's) or a waiting poll of the room is open here:
+        its changes must be heard here until ``release``."""
+        self._open[room.id] = self._open.get(room.id, 0) + 1
+        self.ensure(room)
+
+    def release(self, room: Room) -> None:
+        left = self._open.get(room.id, 0) - 1
+        if left > 0:
+            self._open[room.id] = left
+        else:
+            self._open.pop(room.id, None)
+
     def watching(self, room_id: str) -> bool:
         """This worker hears the room's changes as they are saved (its keeper runs)."""
         keeper = self._keepers.get(room_id)
@@ -180,7 +194,7 @@ class Live:
 
     def _held(self, room: Room) -> bool:
         runner = self._tasks.get(room.id)
-        return room.here() or (runner is not None and not runner.done())
+        return room.id in self._open or room.here() or (runner is not None and not runner.done())
 
     async def _keep(self, room: Room) -> None:
         """While the room is held here (someone connected, or its runner running): watch
@@ -531,6 +545,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
 
         async def events() -> AsyncIterator[str]:
             sent = -1
+            live.hold(room)
             try:
                 while True:
                     if room.rev != sent:
@@ -547,6 +562,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
                         live.ensure(room)
                         yield ": still here\n\n"
             finally:
+                live.release(room)
                 if seat is not None:
                     room.leave(seat, client)
                     live.nudge(room)
@@ -573,7 +589,11 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
             return refused(exc, request)
         live.changed(room)
         if room.rev == since:
-            await live.wait(room.id, POLL_WAIT)
+            live.hold(room)
+            try:
+                await live.wait(room.id, POLL_WAIT)
+            finally:
+                live.release(room)
         view = await run_in_threadpool(room.view, seat)
         return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
 
