@@ -197,9 +197,10 @@ class Live:
         return room.id in self._open or room.here() or (runner is not None and not runner.done())
 
     async def _keep(self, room: Room) -> None:
-        """While the room is held here (someone connected, or its runner running): watch
-        its saves for changes made by other workers, and say and hear who is connected
-        (every ``BEAT`` seconds, and at once when a connection here begins or ends)."""
+        """While the room is held here (a stream or a poll of it open, a seat connected, or
+        its runner running): watch its saves for changes made by other workers, and say and
+        hear who is connected (every ``BEAT`` seconds, and at once when a connection here
+        begins or ends)."""
         loop = asyncio.get_running_loop()
         nudge = self._nudges.setdefault(room.id, asyncio.Event())
         unwatch: Callable[[], None] | None = None
