@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pdk.app.presence import STALE, Word
 from pdk.app.registry import load_profile
 from pdk.app.rooms import Room, RoomReason, RoomRefused, Rooms, person_id, seat_person
 from pdk.app.session import session_from_dict
@@ -441,3 +442,107 @@ def test_fuzzed_bodies_are_4xx_with_a_reason_and_change_nothing(
     said = r.json()  # a body that is not JSON at all is still FastAPI's own {"detail": ...}
     assert said["error"]["text"] if "error" in said else said["detail"]
     assert versions(rooms, rid) == before
+
+
+def test_two_workers_runners_do_not_fight_over_a_bot_move(tmp_path: Path) -> None:
+    """Two servers on one store both run the room: the one whose bot move (or 托管) the
+    version check refuses reads the table back and goes on, with no error."""
+    rooms1, c1 = site(tmp_path)
+    rooms2, _c2 = site(tmp_path)
+    rid, host, _invites, _watch = make_room(c1)
+    assert c1.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"}).status_code == 200
+    first, second = rooms1.get(rid), rooms2.get(rid)
+    assert first.table is not None and second.table is not None
+    raced = 0
+    for _ in range(200):
+        t = first.table.snapshot(None)
+        if t.over:
+            break
+        if not t.machine_turn:  # the host's move: the first hint, through the first server
+            hint = c1.get(f"/api/room/{rid}", params={"key": host}).json()["table"]["model"]["hints"]
+            body = {"key": host, "client": "host-cccc", "seq": t.seq}
+            r = c1.post(f"/api/room/{rid}/play", json=body | {"cards": hint[0]["cards"]})
+            assert r.status_code == 200, r.text
+            second.reload()
+            continue
+        before = second.table.version
+        assert first.tick() == 0.0  # the first server's runner moves the bot
+        assert second.table.version == before  # the second has not heard of it yet...
+        assert second.tick() == 0.0  # ...so its own try is refused, read back, and it goes on
+        assert second.table.version == first.table.version
+        assert second.table.session.state.history == first.table.session.state.history
+        raced += 1
+    assert raced >= 3
+
+
+def test_a_seat_connected_to_another_worker_is_never_put_in_auto(tmp_path: Path) -> None:
+    """The person of seat 1 streams from the first server only; the second server's
+    runner, long past ``away_after``, hears (the presence board) that they are there.
+    Once their stream ends, it puts the seat in 托管 after ``away_after``, and their
+    return through the first server ends it."""
+    clock = Clock()
+    rooms1, c1 = site(tmp_path, clock, away=20.0)
+    rooms2, _c2 = site(tmp_path, clock, away=20.0)
+    rid, host, invites, _watch = make_room(c1)
+    c1.post(f"/api/room/{rid}/join", json={"key": invites[0], "client": "phone-aaaa"})
+    c1.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"})
+    first, second = rooms1.get(rid), rooms2.get(rid)
+    first.join(invites[0], "phone-aaaa", None, streaming=True)
+    first.say()
+    assert second.table is not None
+
+    def run_second() -> None:
+        for _ in range(60):
+            second.touch(0, "host-cccc")  # the host polls the second server
+            if second.tick() != 0.0:
+                return
+
+    run_second()  # the bots' moves, until a person is to move
+    clock.now += 100
+    first.say()  # the first server's beat
+    run_second()  # seat 1 is heard of just before it would have gone to 托管
+    assert 1 not in second.table.session.auto_seats
+    assert second.view(None).seats[1].present
+    # a second device on the seat link is refused by the other server too
+    with pytest.raises(RoomRefused) as err:
+        second.join(invites[0], "laptop-bbbb", None, streaming=True)
+    assert err.value.reason is RoomReason.IN_USE
+    # the stream ends: after away_after, the second server puts the seat in 托管
+    first.leave(1, "phone-aaaa")
+    first.say()
+    clock.now += 10
+    first.say()
+    run_second()
+    assert 1 not in second.table.session.auto_seats  # 10 s gone: not yet
+    clock.now += 15
+    first.say()
+    run_second()
+    assert 1 in second.table.session.auto_seats
+    assert second.info.away == [1]
+    # back through the first server: the seat is the person's again
+    first.reload()
+    assert first.info.away == [1]
+    first.join(invites[0], "phone-aaaa", None, streaming=True)
+    assert first.table is not None and 1 not in first.table.session.auto_seats
+    second.reload()
+    assert second.info.away == [] and 1 not in second.table.session.auto_seats
+
+
+def test_a_silent_worker_is_believed_for_stale_seconds_then_its_streams_count_as_ended(
+    tmp_path: Path,
+) -> None:
+    """A worker killed with a seat's stream open never says it ended: its word holds for
+    ``STALE`` seconds, then the seat counts as gone since the worker last spoke."""
+    clock = Clock()
+    rooms, c = site(tmp_path, clock, away=20.0)
+    rid, _host, _invites, _watch = make_room(c)
+    room = rooms.get(rid)
+    room.elsewhere, room.heard_at = {1: [Word("phone-aaaa", 1, 1e9, 1e9, said=1.0)]}, clock.now
+    assert room.present(1) and room._away(1, clock.now) is None
+    with pytest.raises(RoomRefused):
+        room.touch(1, "laptop-bbbb")  # held on the other worker
+    clock.now += STALE  # the other worker has said nothing since
+    assert not room.present(1)
+    assert room._away(1, clock.now) == pytest.approx(20.0 - (STALE + 1.0))  # gone since it spoke
+    room.touch(1, "laptop-bbbb")  # the seat is free for another device again
+    assert room.present(1)

@@ -7,7 +7,8 @@ version of ``key`` moves on, whoever wrote it. On PostgreSQL every save already 
 itself (``pg_notify`` in the save's own statement) and a ``LISTEN`` connection hears it at
 once; on SQLite, which has no notifications, the watched keys' versions are polled.
 Either way a missed moment is never a missed change: after a reconnect (or at every poll)
-the versions are compared again.
+the versions are compared again. A room held by a worker is watched this way (its keeper
+in ``pdk.web.rooms_api``), so a move made through another worker reaches its streams.
 """
 
 from __future__ import annotations

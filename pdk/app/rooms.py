@@ -19,11 +19,14 @@ calls it whenever the room changed and when the time it names comes): a bot's mo
 托管 seat's, at the room's pace; a person whose turn time ran out, or whose every
 connection has been gone for ``away_after`` seconds, goes to 托管, shown to all; the
 person takes the seat back on return (a returning connection ends the 托管 that being
-away caused; the 托管 switch ends any).
+away caused; the 托管 switch ends any). With several workers on one store, "connected"
+means connected to any of them (``pdk.app.presence``), and a room is read back when
+another worker moved it (``reload``, ``catch_up``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -39,6 +42,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from pdk.app.history import HistoryError, Person, Stats
+from pdk.app.presence import STALE, Beacon, Word
 from pdk.app.registry import available_profiles
 from pdk.app.service import Archive, SeatTable, TableRefused, TableService
 from pdk.app.session import HUMAN, SaveError, new_session
@@ -129,6 +133,10 @@ class RoomInfo:
     seats: list[SeatInfo]
     phase: Phase = "waiting"
     pace_ms: int = 700
+    # The seats whose 托管 the room set because their person went away: a returning
+    # connection, through any worker, ends it (托管 for a turn time that ran out ends with
+    # the 托管 switch). Saved, so every worker serving the room knows why a seat is 托管.
+    away: list[int] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(
@@ -141,6 +149,7 @@ class RoomInfo:
                 "watch": self.watch,
                 "phase": self.phase,
                 "pace_ms": self.pace_ms,
+                "away": self.away,
                 "seats": [
                     {"key": s.key, "name": s.name, "taken": s.taken, "person": s.person} for s in self.seats
                 ],
@@ -169,6 +178,7 @@ class RoomInfo:
             ],
             phase=d["phase"] if d["phase"] in ("waiting", "playing", "closed") else "closed",
             pace_ms=int(d["pace_ms"]),
+            away=sorted({int(s) for s in d.get("away", []) if 0 <= int(s) < len(seats)}),
         )
         if not all(KEY.fullmatch(k) for k in [info.watch, *(s.key for s in info.seats)]):
             raise ValueError("keys")
@@ -254,11 +264,13 @@ class Room:
     lock: threading.RLock = field(default_factory=threading.RLock)
     presence: dict[int, Presence] = field(default_factory=dict)
     buckets: dict[int, Bucket] = field(default_factory=dict)
-    # The seats whose 托管 the room set because their person went away: a returning
-    # connection ends it (托管 for a turn time that ran out ends with the 托管 switch).
-    away_auto: set[int] = field(default_factory=set)
     moved_at: float = 0.0  # when the table last changed (monotonic): paces bots, times turns
     _moved_version: int = -1
+    # Who is connected through the other workers serving this room (``pdk.app.presence``),
+    # as last heard, and when (this room's clock); no beacon: this process is alone.
+    beacon: Beacon | None = None
+    elsewhere: dict[int, list[Word]] = field(default_factory=dict)
+    heard_at: float = 0.0
 
     @property
     def id(self) -> str:
@@ -269,7 +281,7 @@ class Room:
         """Goes up with every change anyone can see (the room's facts, the table, who is
         here): what a live connection compares to know it has something to send."""
         table = 0 if self.table is None else self.table.version
-        here = sum(1 for p in self.presence.values() if p.streams or self._polling(p))
+        here = sum(1 for seat in range(len(self.info.seats)) if self.present(seat))
         return (self.version + table) * 8 + here
 
     # -- who is who -------------------------------------------------------------------------
@@ -296,22 +308,80 @@ class Room:
     def _polling(self, p: Presence) -> bool:
         return self.clock() - p.polled < POLL_HOLD
 
+    def _connected(self, p: Presence) -> bool:
+        return p.streams > 0 or self._polling(p)
+
+    def _everywhere(self, seat: int) -> list[Presence]:
+        """The seat's presence here and, as last heard, through the other workers (their
+        ages turned into this room's clock; a worker silent for ``STALE`` seconds has had
+        its streams end when it last spoke)."""
+        now = self.clock()
+        found = [self.presence[seat]] if seat in self.presence else []
+        for word in self.elsewhere.get(seat, ()):
+            said = word.said + (now - self.heard_at)
+            silent = said >= STALE
+            found.append(
+                Presence(
+                    client=word.client,
+                    streams=0 if silent else word.streams,
+                    polled=now - (word.polled + said),
+                    left=now - (said if silent and word.streams else word.left + said),
+                )
+            )
+        return found
+
     def _held_elsewhere(self, seat: int, client: str) -> bool:
-        p = self.presence.get(seat)
-        return p is not None and p.client not in (None, client) and (p.streams > 0 or self._polling(p))
+        return any(p.client not in (None, client) and self._connected(p) for p in self._everywhere(seat))
 
     def present(self, seat: int) -> bool:
-        p = self.presence.get(seat)
-        return p is not None and (p.streams > 0 or self._polling(p))
+        """The person's page or terminal is connected, to this worker or another."""
+        return any(self._connected(p) for p in self._everywhere(seat))
+
+    def here(self) -> bool:
+        """Someone is connected to this worker (what keeps its runner and its watch going)."""
+        return any(self._connected(p) for p in self.presence.values())
 
     def _away(self, seat: int, now: float) -> float | None:
         """Seconds until ``seat`` counts as away (<= 0: it is), None while connected."""
-        p = self.presence.get(seat)
-        if p is None:
+        found = self._everywhere(seat)
+        if not found:
             return self.away_after - (now - self.moved_at)
-        if p.streams or self._polling(p):
+        if any(self._connected(p) for p in found):
             return None
-        return self.away_after - (now - max(p.left, p.polled))
+        return self.away_after - (now - max(max(p.left, p.polled) for p in found))
+
+    # -- across workers -----------------------------------------------------------------------
+
+    def say(self) -> None:
+        """Tell the other workers who is connected here (``StoreUnavailable`` if the board
+        cannot be written)."""
+        if self.beacon is None:
+            return
+        with self.lock:
+            now = self.clock()
+            seats = {
+                seat: Word(p.client, p.streams, now - p.polled, now - p.left)
+                for seat, p in self.presence.items()
+            }
+        self.beacon.say(self.id, seats)
+
+    def hear(self) -> None:
+        """Read who is connected through the other workers."""
+        if self.beacon is None:
+            return
+        heard = self.beacon.hear(self.id)
+        with self.lock:
+            self.elsewhere, self.heard_at = heard, self.clock()
+
+    def catch_up(self) -> None:
+        """Read the room back if the store has it (or its table) at another version than
+        this copy: asked by version alone, so a room nobody here watches costs one small
+        query a request."""
+        table_key = f"rt-{self.id}"
+        stored = self.store.versions([f"rm-{self.id}", table_key])
+        table = None if self.table is None else self.table.version
+        if stored.get(f"rm-{self.id}", self.version) != self.version or stored.get(table_key) != table:
+            self.reload()
 
     # -- the seat's side ----------------------------------------------------------------------
 
@@ -380,9 +450,13 @@ class Room:
                 p.polled = self.clock()
 
     def _welcome_back(self, seat: int) -> None:
-        if seat in self.away_auto and self.table is not None:
-            self.away_auto.discard(seat)
+        if seat in self.info.away and self.table is not None:
             self.table.set_auto(False, seat=seat)
+            self._not_away(seat)
+
+    def _not_away(self, seat: int) -> None:
+        if seat in self.info.away:
+            self._save_info(lambda info: info.away.remove(seat))
 
     def command(self, key: str, client: str, run: Callable[[TableService, int], Any]) -> Any:
         """One of the seat's commands (play, pass, hint, 托管...) on the room's table:
@@ -408,8 +482,9 @@ class Room:
         """The person's own 托管 switch (ends whatever 托管 the room had set)."""
 
         def run(table: TableService, seat: int) -> SeatTable:
-            self.away_auto.discard(seat)
-            return table.set_auto(on, seat=seat).table
+            shown = table.set_auto(on, seat=seat).table
+            self._not_away(seat)
+            return shown
 
         result: SeatTable = self.command(key, client, run)
         return result
@@ -451,7 +526,8 @@ class Room:
             if self.table is None:
                 raise RoomRefused(RoomReason.NOT_STARTED)
             self.table.next_deal(self.table.seq, None, self._humans(), self._names(), self._persons())
-            self.away_auto.clear()
+            if self.info.away:
+                self._save_info(lambda info: info.away.clear())
             self._moved()
 
     def close(self, key: str) -> None:
@@ -480,13 +556,17 @@ class Room:
         self.info, self.version = draft, self.version + 1
 
     def reload(self) -> None:
-        """Read the room back from the store (another server moved it on)."""
+        """Read the room back from the store (another server moved it on, or dealt it):
+        the store's copy replaces this one only when it is newer."""
         with self.lock:
             stored = self.store.load(f"rm-{self.id}")
-            if stored is not None and stored.version != self.version:
+            if stored is not None and stored.version > self.version:
                 self.info, self.version = RoomInfo.from_json(stored.data), stored.version
             if self.table is not None:
                 self.table.refresh()
+            else:
+                self.table = TableService.open(self.store, f"rt-{self.id}", self.archive)
+            self._moved()
 
     # -- what nobody asks for -----------------------------------------------------------------
 
@@ -513,32 +593,60 @@ class Room:
                 if seat in table.session.auto_seats:
                     continue
                 left = self._away(seat, now)
+                if left is not None and left <= 0 and self.elsewhere_now():
+                    left = self._away(seat, now)  # connected through another worker after all?
                 if left is not None and left <= 0:
-                    self.away_auto.add(seat)
-                    table.set_auto(True, seat=seat)
-                    self._moved()
-                    return 0.0
+                    return self._gone(table, seat)
                 if left is not None:
                     due.append(left)
             if t.machine_turn:
                 wait = self.info.pace_ms / 1000 - (now - self.moved_at)
                 if wait > 0:
                     return min([wait, *due])
-                try:
-                    table.step(t.seq, None)
-                except TableRefused:  # another server moved first: look again
-                    table.refresh()
-                self._moved()
-                return 0.0
+                return self._machine(table, lambda: table.step(t.seq, None))
             turn = table.session.state.turn
             if self.info.turn_time:
                 left = self.info.turn_time - (now - self.moved_at)
                 if left <= 0:  # the person is here but slow: the 托管 switch takes it back
-                    table.set_auto(True, seat=turn)
-                    self._moved()
-                    return 0.0
+                    return self._machine(table, lambda: table.set_auto(True, seat=turn))
                 due.append(left)
             return min(due) if due else None
+
+    def _gone(self, table: TableService, seat: int) -> float:
+        """``seat``'s person went away: 托管, and the room keeps why (any worker the
+        person comes back through ends it)."""
+        self._machine(table, lambda: table.set_auto(True, seat=seat))
+        if seat in table.session.auto_seats and seat not in self.info.away:
+            with contextlib.suppress(RoomRefused):  # another worker saved the room first
+                self._save_info(lambda info: info.away.append(seat))
+        return 0.0
+
+    def elsewhere_now(self) -> bool:
+        """Hear the other workers again before a seat is put in 托管 for being away (what
+        was heard may be a beat old); False when there are none to hear or the board cannot
+        be read (what was heard last stands)."""
+        if self.beacon is None:
+            return False
+        try:
+            self.hear()
+        except StoreUnavailable:
+            return False
+        return True
+
+    def _machine(self, table: TableService, move: Callable[[], object]) -> float:
+        """One move nobody asked for. Another worker may have moved the table first (its
+        runner does the same rounds): the version check refused this one and the table was
+        read back, so the next round looks again; a refusal with the table unmoved is a
+        real one and is raised."""
+        version = table.version
+        try:
+            move()
+        except TableRefused:
+            table.refresh()
+            if table.version == version:
+                raise
+        self._moved()
+        return 0.0
 
     # -- what each one sees --------------------------------------------------------------------
 
@@ -607,6 +715,11 @@ class Rooms:
     clock: Clock = time.monotonic
     _live: OrderedDict[str, Room] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    beacon: Beacon | None = None  # this worker on the presence board (None: made from the store)
+
+    def __post_init__(self) -> None:
+        if self.beacon is None:
+            self.beacon = Beacon(self.store)
 
     def create(
         self, variant: str, difficulty: str, turn_time: int, name: str, person: str | None = None
@@ -677,10 +790,13 @@ class Rooms:
             raise StoreUnavailable(f"history: {exc}") from None
 
     def _room(self, info: RoomInfo, version: int, table: TableService | None) -> Room:
-        return Room(self.store, self.archive, info, version, table, self.away_after, self.clock)
+        room = Room(self.store, self.archive, info, version, table, self.away_after, self.clock)
+        room.beacon = self.beacon
+        return room
 
     def _evict(self) -> bool:
-        """Drop the least recently used room nobody is connected to (it stays in the store)."""
+        """Drop the least recently used room nobody is connected to here (it stays in the
+        store)."""
         for rid, room in self._live.items():
             if not any(p.streams for p in room.presence.values()):
                 del self._live[rid]

@@ -14,6 +14,13 @@ A dropped connection: the stream's end is seen at once (``Room.leave``), the sea
 the person's, and the runner puts it in 托管 after ``away_after`` seconds without a
 connection (everyone sees the badge); a connection that comes back, from any device with
 the seat's link, takes the seat back.
+
+Several workers serving one store (``--workers``, or machines behind a load balancer):
+while a room is held here (a stream or poll of it open, or its runner running) its keeper
+watches the room's saves (``pdk.app.changes``), so a move made through another worker is
+read back and wakes this worker's streams as a local one would, and it says and hears who
+is connected (``pdk.app.presence``), so no worker counts a seat connected elsewhere as
+away.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import functools
 import io
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal
@@ -34,7 +42,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from pdk.app.changes import Changes, changes
 from pdk.app.history import title_for
+from pdk.app.presence import BEAT as PRESENCE_BEAT
 from pdk.app.rooms import (
     CLIENT_PATTERN,
     KEY_PATTERN,
@@ -64,6 +74,8 @@ Client = Annotated[str, Field(pattern=CLIENT_PATTERN)]
 log = logging.getLogger("pdk.rooms")
 POLL_WAIT = 15.0  # seconds a poll waits for a change before it answers "no change"
 BEAT = 10.0  # seconds between a quiet stream's keep-alive comments
+BEAT_ELSEWHERE = PRESENCE_BEAT  # seconds between this worker's words on who is connected here
+CHANGES_EVERY = 0.5  # seconds between two looks at the store where it cannot notify (SQLite)
 _STATUS = {
     RoomReason.NO_ROOM: 404,
     RoomReason.BAD_KEY: 403,
@@ -123,23 +135,159 @@ class SwitchBody(SeatBody):
 
 
 class Live:
-    """Wake-ups per room, and the runner that does each room's own moves."""
+    """Wake-ups per room, the runner that does each room's own moves, and the keeper that
+    links a room held here to the other workers serving it."""
 
-    def __init__(self) -> None:
+    def __init__(self, rooms: Rooms) -> None:
+        self._rooms = rooms
         self._events: dict[str, asyncio.Event] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._keepers: dict[str, asyncio.Task[None]] = {}
+        self._nudges: dict[str, asyncio.Event] = {}
+        self._reloading: dict[str, bool] = {}  # a reload runs; True: another was asked meanwhile
+        self._open: dict[str, int] = {}  # streams (a spectator's too) and waiting polls, per room
+        self._changes: Changes | None = None
+        self._changes_lock = threading.Lock()
 
     def changed(self, room: Room) -> None:
         """The room moved: wake its streams, polls and runner."""
         self._wake(room.id)
         self.ensure(room)
 
+    def nudge(self, room: Room) -> None:
+        """A connection here began or ended: the other workers are told now, not at the
+        next beat."""
+        event = self._nudges.get(room.id)
+        if event is not None:
+            event.set()
+        self.changed(room)
+
     def ensure(self, room: Room) -> None:
-        """The room's runner, started again if it is not running (it stops when nothing is
-        due and nobody is connected; each stream's keep-alive checks on it too)."""
+        """The room's runner and keeper, started again if they are not running (the runner
+        stops when nothing is due and nobody is connected here, the keeper once neither
+        holds the room; each stream's keep-alive checks on them too)."""
+        loop = asyncio.get_running_loop()
         task = self._tasks.get(room.id)
         if task is None or task.done():
-            self._tasks[room.id] = asyncio.get_running_loop().create_task(self._run(room))
+            self._tasks[room.id] = loop.create_task(self._run(room))
+        keeper = self._keepers.get(room.id)
+        if keeper is None or keeper.done():
+            self._keepers[room.id] = loop.create_task(self._keep(room))
+
+    def hold(self, room: Room) -> None:
+        """A stream (a seat's or a spectator's) or a waiting poll of the room is open here:
+        its changes must be heard here until ``release``."""
+        self._open[room.id] = self._open.get(room.id, 0) + 1
+        self.ensure(room)
+
+    def release(self, room: Room) -> None:
+        left = self._open.get(room.id, 0) - 1
+        if left > 0:
+            self._open[room.id] = left
+        else:
+            self._open.pop(room.id, None)
+
+    def watching(self, room_id: str) -> bool:
+        """This worker hears the room's changes as they are saved (its keeper runs)."""
+        keeper = self._keepers.get(room_id)
+        return keeper is not None and not keeper.done()
+
+    def _held(self, room: Room) -> bool:
+        runner = self._tasks.get(room.id)
+        return room.id in self._open or room.here() or (runner is not None and not runner.done())
+
+    async def _keep(self, room: Room) -> None:
+        """While the room is held here (a stream or a poll of it open, a seat connected, or
+        its runner running): watch its saves for changes made by other workers, and say and
+        hear who is connected (every ``BEAT`` seconds, and at once when a connection here
+        begins or ends)."""
+        loop = asyncio.get_running_loop()
+        nudge = self._nudges.setdefault(room.id, asyncio.Event())
+        unwatch: Callable[[], None] | None = None
+        try:
+            unwatch = await run_in_threadpool(self._watch, room, loop)
+            rev = room.rev
+            await run_in_threadpool(room.catch_up)  # what moved before the watch began
+            while True:
+                nudge.clear()
+                try:
+                    await run_in_threadpool(room.say)
+                    await run_in_threadpool(room.hear)
+                except StoreUnavailable as exc:
+                    log.warning("room %s: presence not shared: %s", room.id, exc.detail)
+                if room.rev != rev:
+                    self._wake(room.id)
+                if not self._held(room):
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(nudge.wait(), BEAT_ELSEWHERE)
+                rev = room.rev
+        except StoreUnavailable as exc:
+            log.warning("room %s: not watched: %s", room.id, exc.detail)
+        except Exception:  # the next change or connection starts it again
+            log.exception("room %s: its keeper failed", room.id)
+        finally:
+            if unwatch is not None:
+                unwatch()
+            if self._nudges.get(room.id) is nudge:
+                del self._nudges[room.id]
+
+    def _watch(self, room: Room, loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
+        """Hear the saves of the room and of its table (``pdk.app.changes``); what is heard
+        goes to the event loop's thread. Returns the function that stops it."""
+        with self._changes_lock:
+            if self._changes is None:
+                self._changes = changes(self._rooms.store, CHANGES_EVERY)
+            watcher = self._changes
+
+        def heard(key: str, version: int) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the server stops
+                loop.call_soon_threadsafe(self._heard, room, key, version)
+
+        stops = [watcher.watch(f"{kind}-{room.id}", heard) for kind in ("rm", "rt")]
+
+        def unwatch() -> None:
+            for stop in stops:
+                stop()
+
+        return unwatch
+
+    def _heard(self, room: Room, key: str, version: int) -> None:
+        """A save of the room (or its table) at ``version``: read back unless this copy
+        already has it (its own saves are heard too), one reload at a time per room."""
+        table = room.table
+        have = room.version if key.startswith("rm-") else (0 if table is None else table.version)
+        if version <= have:
+            return
+        if room.id in self._reloading:
+            self._reloading[room.id] = True
+            return
+        self._reloading[room.id] = False
+        asyncio.get_running_loop().create_task(self._reload(room))
+
+    async def _reload(self, room: Room) -> None:
+        try:
+            while True:
+                try:
+                    await run_in_threadpool(room.reload)
+                except (StoreUnavailable, LocalizedError) as exc:
+                    log.warning("room %s: not read back: %s", room.id, exc)
+                self.changed(room)
+                if not self._reloading.get(room.id):
+                    return
+                self._reloading[room.id] = False
+        finally:
+            self._reloading.pop(room.id, None)
+
+    def close(self) -> None:
+        """The server stops: stop hearing changes, and tell the other workers that the
+        connections here are gone."""
+        with self._changes_lock:
+            watcher, self._changes = self._changes, None
+        if watcher is not None:
+            watcher.close()
+        if self._rooms.beacon is not None:
+            self._rooms.beacon.close()
 
     def _wake(self, room_id: str) -> None:
         event = self._events.pop(room_id, None)
@@ -166,7 +314,7 @@ class Live:
                 self._wake(room.id)
             if delay == 0:
                 continue
-            if delay is None and not any(room.present(s) for s in range(len(room.info.seats))):
+            if delay is None and not room.here():
                 return  # nothing due and nobody here: the next command starts it again
             await self.wait(room.id, 30.0 if delay is None else delay)
 
@@ -227,7 +375,7 @@ def qr_svg(text: str) -> bytes:
 
 def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
     """Add the room page and its API to ``app``."""
-    live = Live()
+    live = Live(rooms)
     made = Bucket(rate=1.0, burst=10.0, tokens=10.0)
     pace_ms = rooms.pace_ms
 
@@ -247,8 +395,14 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
             body["room"] = room_json(room.view(seat), lang, base_of(request), pace_ms)
         return JSONResponse(body, status)
 
+    def found(room_id: str) -> Room:
+        room = rooms.get(room_id)
+        if not live.watching(room.id):  # another worker may have moved it on meanwhile
+            room.catch_up()
+        return room
+
     async def find(room_id: str) -> Room:
-        return await run_in_threadpool(rooms.get, room_id)
+        return await run_in_threadpool(found, room_id)
 
     async def viewed(room: Room, key: str) -> int | None:
         return await run_in_threadpool(room.viewer, key)
@@ -387,11 +541,12 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
                 await run_in_threadpool(lambda: room.join(key, client, None, streaming=True))
         except LocalizedError as exc:
             return refused(exc, request)
-        live.changed(room)
+        live.nudge(room)
         lang, base = lang_of(request), base_of(request)
 
         async def events() -> AsyncIterator[str]:
             sent = -1
+            live.hold(room)
             try:
                 while True:
                     if room.rev != sent:
@@ -408,9 +563,10 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
                         live.ensure(room)
                         yield ": still here\n\n"
             finally:
+                live.release(room)
                 if seat is not None:
                     room.leave(seat, client)
-                    live.changed(room)
+                    live.nudge(room)
 
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
@@ -434,7 +590,11 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
             return refused(exc, request)
         live.changed(room)
         if room.rev == since:
-            await live.wait(room.id, POLL_WAIT)
+            live.hold(room)
+            try:
+                await live.wait(room.id, POLL_WAIT)
+            finally:
+                live.release(room)
         view = await run_in_threadpool(room.view, seat)
         return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
 

@@ -253,12 +253,16 @@ def create_app(
     opens = RateLimit(bounds.opens_per_minute)
     thinking = ThinkingQueue(bounds.hard_slots)
 
+    closing: list[Callable[[], None]] = []  # what to close when the server stops
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         sweeper = asyncio.create_task(_sweep(store, bounds.idle_seconds)) if bounds.idle_seconds else None
         yield
         if sweeper is not None:
             sweeper.cancel()
+        for close in closing:
+            await run_in_threadpool(close)
 
     app = FastAPI(title="pdk", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # phones on slow links: 32 KB -> 11 KB
@@ -464,7 +468,7 @@ def create_app(
     add_puzzle_routes(app)
     if rooms is None:
         rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)
-    mount_rooms(app, rooms)
+    closing.append(mount_rooms(app, rooms).close)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return guarded(app, bounds.max_body, bounds.hosts)
 
