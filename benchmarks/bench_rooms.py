@@ -163,7 +163,9 @@ def main() -> None:
     port = free_port()
     data = tempfile.mkdtemp(prefix="pdk-bench-rooms-")
     cmd = ["pdk", "serve", "--no-open", "--port", str(port), "--save-dir", data, "--pace", "0"]
-    cmd += ["--difficulty", "easy"]
+    # every simulated person comes from this one address, as behind a proxy: no per-address
+    # connection limit (its default, 64, is less than 20 rooms' streams and commands)
+    cmd += ["--difficulty", "easy", "--connections-per-client", "0"]
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
     server = subprocess.Popen(
