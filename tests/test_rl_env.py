@@ -134,6 +134,15 @@ def test_an_illegal_action_and_a_bad_profile_are_clear_exceptions() -> None:
     e.reset(seed=0)
     with pytest.raises(ValueError, match="not legal"):
         e.step(PASS)  # the leader may not pass
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    wrapped = env("classic16")  # without a bounds wrapper: the environment's own check refuses
+    wrapped.reset(seed=0)
+    for bad in (float(legal), str(legal), None, -1, 10**9, wrapped.action_space("player_0").n):
+        with pytest.raises(ValueError, match="not legal"):
+            e.step(bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="not legal"):
+            wrapped.step(bad)
+    e.step(np.int64(legal))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="bad variant 'no-such-game'"):
         env(variant="no-such-game")
 
