@@ -13,9 +13,9 @@ as a user gets it):
   80 µs a call here, against 3 µs for a boolean one): the agent's cost, not the
   environment's.
 
-Runs are interleaved with ``--against DIR`` (another checkout, e.g. ``git archive COMMIT |
-tar -x -C DIR``): one repeat here, one there, so load hits both alike; the digests must be
-equal (the same seeds, the same games).
+Runs are interleaved with ``--against DIR`` (another checkout, e.g. ``git worktree add DIR
+COMMIT``): one repeat of this checkout, one of that, each in a fresh process, so load hits
+both alike; the digests must be equal (the same seeds, the same games).
 """
 
 from __future__ import annotations
@@ -67,10 +67,10 @@ def one_repeat(steps: int, r: int) -> dict[str, tuple[float, str]]:
     return {agent: run(steps, agent, 1000 + r) for agent in AGENTS}
 
 
-def _child(args: argparse.Namespace, r: int) -> dict[str, tuple[float, str]]:
-    env = {**os.environ, "PYTHONPATH": os.path.abspath(args.against)}
+def _child(args: argparse.Namespace, r: int, checkout: str) -> dict[str, tuple[float, str]]:
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(checkout)}
     cmd = [sys.executable, os.path.abspath(__file__), "--steps", str(args.steps), "--one", str(r)]
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=args.against)
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=checkout)
     data = json.loads(out.stdout.strip().splitlines()[-1])
     return {k: (float(v[0]), str(v[1])) for k, v in data.items()}
 
@@ -88,9 +88,12 @@ def main() -> None:
     run(500, AGENTS[0], 1)  # warm the action table and generator caches
     here, there = [], []
     for r in range(args.repeats):
-        here.append(one_repeat(args.steps, r))
         if args.against:
-            there.append(_child(args, r))
+            # Both checkouts in fresh processes alike (a long-lived one keeps its memos).
+            here.append(_child(args, r, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+            there.append(_child(args, r, args.against))
+        else:
+            here.append(one_repeat(args.steps, r))
     print(f"pdk.rl env, classic16, masked random steps per CPU-second: median [best] of {args.repeats}")
     for agent in AGENTS:
         mine = [h[agent][0] for h in here]

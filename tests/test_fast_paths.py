@@ -162,6 +162,20 @@ def test_rng_long_runs_cross_every_buffer_refill() -> None:
         assert [fast.below(1 + i % 40) for i in range(500)] == [ref.below(1 + i % 40) for i in range(500)]
 
 
+@pytest.mark.parametrize("first", [1, 2, 16, 24, 63, 64, 100])
+def test_rng_first_block_of_any_size_draws_the_same_words(first: int) -> None:
+    # The random bot buffers 24 words first: a block's size changes no draw, before or
+    # after a shuffle.
+    for seed in range(20):
+        fast, ref = Rng(seed, first=first), RefRng(seed)
+        assert [fast.below(1 + i % 40) for i in range(90)] == [ref.below(1 + i % 40) for i in range(90)]
+        a, b = list(range(52)), list(range(52))
+        fast.shuffle(a)
+        ref.shuffle(b)
+        assert a == b
+        assert [fast.below(97) for _ in range(30)] == [ref.below(97) for _ in range(30)]
+
+
 @settings(max_examples=200, deadline=None)
 @given(seed=seeds, length=st.integers(0, 300), before=st.integers(0, 70), after=st.integers(1, 70))
 def test_rng_shuffle_makes_the_reference_permutation(seed: int, length: int, before: int, after: int) -> None:

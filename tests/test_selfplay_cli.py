@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -180,3 +181,19 @@ def test_progress_bar_on_a_terminal() -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_a_seeded_random_match_is_pinned(tmp_path: Path) -> None:
+    # The summary and the records of one seeded run, pinned: a faster harness, bot or
+    # generator must play the very same games (the digest was taken before any of them).
+    out = tmp_path / "games.jsonl"
+    summary = as_json("-p", "random", "-n", "120", "--seed", "5", "-w", "1", "--out", str(out))
+    for timing in ("seconds", "deals_per_s"):
+        summary.pop(timing)
+    digest = hashlib.sha256(json.dumps(summary, sort_keys=True).encode())
+    for line in out.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        digest.update(
+            json.dumps([rec["seed"], rec["plays"], rec["result"], rec["meta"]], sort_keys=True).encode()
+        )
+    assert digest.hexdigest()[:16] == "513da242bc9bf83a"

@@ -10,6 +10,11 @@ from pdk.engine.deal import Rng
 from pdk.engine.movegen import BOMB
 from pdk.engine.state import PlayerView
 
+# Words a random bot's generator buffers at first: it draws one a turn, 16 in an average
+# classic16 deal and 26 at most in 3,000, so 24 serve 99.6% of them in one block where 16
+# left half the bots to work out a second block of 64, at three times the cost.
+_DEAL_DRAWS = 24
+
 
 class RandomBot:
     """Uniform over the legal choices, a pass counting as one when it is allowed."""
@@ -17,7 +22,7 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = Rng(seed)
+        self.rng = Rng(seed, first=_DEAL_DRAWS)
 
     def choose(self, view: PlayerView) -> Move | None:
         # The plays the engine generated for this view, read in place (never changed here).
@@ -51,5 +56,3 @@ class EasyBot:
             return None
         # Lowest rank first; among equals prefer non-bombs and fewer cards.
         return min(moves, key=lambda m: (m.kind == BOMB, m.top, -C.total(m.counts)))
-
-

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import sys
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
@@ -184,11 +186,32 @@ def plain_help(command: Any) -> None:
             plain_help(sub)
 
 
+def app_for(argv: Sequence[str]) -> typer.Typer:
+    """The program with only the command that ``argv`` names (``pdk selfplay ...``), else
+    the whole of it (``pdk -h``, a typo). Typer reads the signature of every command it
+    builds, about 20 ms for all of them at every start, while a run needs its own alone;
+    what that command parses, prints and answers is the same either way."""
+    name = argv[0] if argv else ""
+    slim = copy.copy(app)
+    slim.registered_commands = [
+        info
+        for info in app.registered_commands
+        if info.callback is not None
+        and (info.name or typer.main.get_command_name(info.callback.__name__)) == name
+    ]
+    slim.registered_groups = [
+        info
+        for info in app.registered_groups
+        if info.typer_instance and info.typer_instance.info.name == name
+    ]
+    return slim if slim.registered_commands or slim.registered_groups else app
+
+
 def _run() -> None:
     """A usage error (unknown option, bad value, missing option) is one line on stderr and
     exit 2, like every other user error, instead of a framed box."""
     try:
-        command = typer.main.get_command(app)
+        command = typer.main.get_command(app_for(sys.argv[1:]))
         plain_help(command)
         result = command(standalone_mode=False)
     except Exception as exc:

@@ -17,7 +17,7 @@ from pdk.engine.profile import Profile, card_from_name
 
 _MASK64 = (1 << 64) - 1
 _BATCH = 64  # words ``Rng`` buffers at a time
-_FIRST_BATCH = 16  # …and the first time
+_FIRST_BATCH = 16  # …and the first time, unless its owner says how many it will draw
 T = TypeVar("T")
 
 
@@ -93,12 +93,13 @@ class Rng:
 
     __slots__ = ("_ahead", "_batch", "_state")
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, first: int = _FIRST_BATCH) -> None:
         self._state = seed & _MASK64  # the state after the last word drawn or buffered
         self._ahead: list[int] = []  # the next words of the stream, the next one last
-        # A random bot draws about sixteen words a deal: the first block is that size, the
-        # later ones ``_BATCH`` (a deal seats a fresh bot in every seat).
-        self._batch = _FIRST_BATCH
+        # The first block is small (a generator made for one deal or one move may draw a
+        # few words only), or ``first`` words when the owner knows it draws about that
+        # many; the later ones ``_BATCH``. The blocks change no word drawn.
+        self._batch = first
 
     def _refill(self) -> int:
         """Buffer the stream's next words (a block) and draw the first of them."""

@@ -40,6 +40,7 @@ a seed deal that run's next deals.
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
@@ -130,11 +131,13 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or int(action) not in self._legal:
-            raise ValueError(f"action {action!r} is not legal for {agent} (see its action_mask)")
+        try:
+            # An int or a NumPy integer (not a float, a string or None) among the legal ones.
+            move = self._legal[operator.index(action)]  # type: ignore[arg-type]
+        except (TypeError, KeyError):
+            raise ValueError(f"action {action!r} is not legal for {agent} (see its action_mask)") from None
         state = self._state
         self._cumulative_rewards[agent] = 0.0
-        move = self._legal[int(action)]
         if move is not None:
             self._played[state.turn] += move.counts
         state.step(move)
@@ -156,7 +159,8 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         obs = encode_played(self.profile, me, state.counts[me], state.sizes, self._played, state.prev)
         mask = np.zeros(self.table.size, dtype=np.int8)
         if agent == self.agent_selection and not state.done:
-            mask[list(self._legal)] = 1
+            for action in self._legal:  # a handful: item by item beats building an index array
+                mask[action] = 1
         return {"observation": obs, "action_mask": mask}
 
     def render(self) -> str | None:
@@ -202,37 +206,48 @@ def encode_played(
     """``encode`` with each seat's played cards already summed (as rank counts): the
     environment keeps those sums as the deal goes, instead of reading the history again
     at every observation. The vector is assembled as bytes (every part is a small count)
-    and viewed as int8: a tenth of the cost of converting a list of Python ints."""
-    n, ranks = profile.players, len(profile.rank_totals)
+    joined once and viewed as int8: a tenth of the cost of converting a list of Python ints."""
+    n = profile.players
+    memo = _ranks_memo(len(profile.rank_totals))
     seats = [(me + i) % n for i in range(n)]
-    buf = bytearray(_ranks(hand, ranks))
-    for s in seats:
-        buf += _ranks(played[s], ranks)
-    buf += bytes([sizes[s] for s in seats])
+    held = [sizes[s] for s in seats]
+    parts = [memo[hand], *[memo[played[s]] for s in seats], bytes(held)]
     if prev is None:
-        buf += _ranks(0, ranks)
-        buf += _NO_KIND
+        parts += (memo[0], _NO_KIND)
     else:
-        buf += _ranks(prev.counts, ranks)
-        buf += _KIND_ONE_HOT[prev.kind]
-    buf += bytes([sizes[s] == 1 for s in seats])
-    return np.frombuffer(buf, dtype=np.int8)
+        parts += (memo[prev.counts], _KIND_ONE_HOT[prev.kind])
+    parts.append(bytes([k == 1 for k in held]))
+    return np.frombuffer(b"".join(parts), dtype=np.int8)
 
 
 _NO_KIND = bytes(_KINDS)
 _KIND_ONE_HOT = tuple(bytes(int(k == i) for k in range(_KINDS)) for i in range(_KINDS))
-_RANKS_MEMO: dict[tuple[int, int], bytes] = {}
 
 
-def _ranks(counts: int, ranks: int) -> bytes:
-    """The count of each rank in ``counts``, a byte each; memoised, since the same hands and
-    plays recur across observations (bounded: cleared past a million entries)."""
-    key = (counts, ranks)
-    found = _RANKS_MEMO.get(key)
+class _RankBytes(dict[int, bytes]):
+    """Rank counts -> the count of each of the first ``ranks`` ranks, a byte each;
+    memoised, since the same hands and plays recur across observations (bounded: cleared
+    past a million entries). A miss is worked out by ``__missing__``, so a hit is one
+    dictionary lookup."""
+
+    def __init__(self, ranks: int) -> None:
+        super().__init__()
+        self.shifts = [C.BITS * r for r in range(ranks)]  # where each rank's count field sits
+
+    def __missing__(self, counts: int) -> bytes:
+        if len(self) > 1_000_000:
+            self.clear()
+        found = self[counts] = bytes([counts >> s & C.FIELD for s in self.shifts])
+        return found
+
+
+_RANK_BYTES: dict[int, _RankBytes] = {}
+
+
+def _ranks_memo(ranks: int) -> _RankBytes:
+    found = _RANK_BYTES.get(ranks)
     if found is None:
-        if len(_RANKS_MEMO) > 1_000_000:
-            _RANKS_MEMO.clear()
-        found = _RANKS_MEMO[key] = bytes([C.count(counts, r) for r in range(ranks)])
+        found = _RANK_BYTES[ranks] = _RankBytes(ranks)
     return found
 
 
@@ -248,10 +263,25 @@ def raw_env(variant: str | Profile = "classic16", render_mode: str | None = None
     return PdkEnv(variant, render_mode)
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order checks, with ``last`` answered by the environment itself after
+    the same check: PettingZoo's runs on the wrapper, where each of its six look-ups
+    (``agent_selection``, ``observe``, the rewards, ...) passes through the wrapper's
+    ``__getattr__``, a tenth of a masked random step for the same answer."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+
 def env(variant: str | Profile = "classic16", render_mode: str | None = None) -> AECEnv:
-    """The environment, wrapped as PettingZoo's classic games are (action bounds asserted,
-    calls in the documented order)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(variant, render_mode)))
+    """The environment with PettingZoo's order checks (calls in the documented order), as
+    its classic games have. Not its ``AssertOutOfBoundsWrapper``: ``step`` already refuses
+    every action outside the mask with a ``ValueError`` naming the agent, out of bounds
+    included, and the wrapper's second look at the action space cost a sixth of a masked
+    random step."""
+    return _OrderEnforcing(raw_env(variant, render_mode))
 
 
 __all__ = ["PdkEnv", "encode", "env", "raw_env"]
