@@ -21,12 +21,22 @@ from pathlib import Path
 from pdk.bots.base import Bot, BotFactory
 from pdk.bots.external import ENGINE_PREFIX, EngineError, is_engine, named_engines, spec_of
 from pdk.bots.hard import HardBot, hard_exact, hard_v1, hard_v2
-from pdk.bots.learned import LearnedBot
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
 from pdk.text.catalog import LocalizedError
 
 _PLUGINS: dict[str, BotFactory] = {}
+
+
+def learned(seed: int) -> Bot:
+    """The learned level, imported when it is asked for: NumPy takes 0.1-0.3 s to import,
+    which every other start of ``pdk`` (a selfplay of random bots, a ``pdk moves``) is
+    spared."""
+    from pdk.bots.learned import LearnedBot
+
+    return LearnedBot(seed)
+
+
 # The levels a player chooses to face (pdk play, the web table); random is for tests and
 # baselines only.
 DIFFICULTIES = ("easy", "normal", "hard")
@@ -44,7 +54,7 @@ _REGISTRY: dict[str, BotFactory] = {
     # The hard bot with exact beliefs late in the deal (issue 27): measured, not yet the default.
     "hard-exact": hard_exact,
     # The learned value's own choice, no search (issue 27; weights per profile, pdk train).
-    "learned": LearnedBot,
+    "learned": learned,
 }
 
 

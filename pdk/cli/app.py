@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import copy
+import functools
 import gc
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Annotated, Any
@@ -12,33 +13,8 @@ import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from pdk import __version__
-from pdk.cli import (
-    advise,
-    engine,
-    ladder,
-    moves,
-    play,
-    puzzles,
-    replay,
-    review,
-    selfplay,
-    serve,
-    stats,
-    train,
-    variants,
-)
 from pdk.cli.common import sane_environment, silence_stdout, stdout_closed
 from pdk.text.catalog import Lang, default_lang, tr
-
-app = typer.Typer(
-    name="pdk",
-    help="跑得快 (Pao De Kuai) — play, analyse and simulate the shedding card game.",
-    rich_markup_mode="rich",
-    context_settings={"help_option_names": ["-h", "--help"]},
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
 
 
 def _version(value: bool) -> None:
@@ -47,7 +23,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def root(
     version: Annotated[
         bool,
@@ -57,21 +32,62 @@ def root(
     """跑得快 (Pao De Kuai) — play, analyse and simulate the shedding card game."""
 
 
-# The commands, registered here and only here (as fastapi-cli does): the command modules
-# parse and render, and never import this module back.
-app.command()(play.play)
-app.command()(stats.stats)
-app.command()(moves.moves)
-app.command()(selfplay.selfplay)
-app.command()(replay.replay)
-app.command()(serve.serve)
-app.command()(advise.advise)
-app.command("review")(review.review_cmd)
-app.command()(train.train)
-app.add_typer(variants.variants_app)
-app.add_typer(puzzles.puzzles_app)
-app.add_typer(engine.engine_app)
-app.add_typer(ladder.ladder_app)
+# The commands, registered here and only here (as fastapi-cli does): name, module in
+# pdk.cli, the function (or the Typer group) in it. The command modules parse and render,
+# and never import this module back.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("play", "play", "play"),
+    ("stats", "stats", "stats"),
+    ("moves", "moves", "moves"),
+    ("selfplay", "selfplay", "selfplay"),
+    ("replay", "replay", "replay"),
+    ("serve", "serve", "serve"),
+    ("advise", "advise", "advise"),
+    ("review", "review", "review_cmd"),
+    ("train", "train", "train"),
+    ("variants", "variants", "variants_app"),
+    ("puzzles", "puzzles", "puzzles_app"),
+    ("engine", "engine", "engine_app"),
+    ("ladder", "ladder", "ladder_app"),
+)
+
+
+def build(only: str | None = None) -> typer.Typer:
+    """The program, or with ``only`` the program with that one command: a run imports and
+    builds what it runs alone (each command module brings its own libraries, and Typer
+    reads the signature of every command it builds), while what that command parses,
+    prints and answers is the same either way."""
+    program = typer.Typer(
+        name="pdk",
+        help="跑得快 (Pao De Kuai) — play, analyse and simulate the shedding card game.",
+        rich_markup_mode="rich",
+        context_settings={"help_option_names": ["-h", "--help"]},
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    program.callback()(root)
+    for name, module, attribute in COMMANDS:
+        if only is not None and name != only:
+            continue
+        made = getattr(importlib.import_module(f"pdk.cli.{module}"), attribute)
+        if isinstance(made, typer.Typer):
+            program.add_typer(made)
+        else:
+            program.command(name)(made)
+    return program
+
+
+@functools.cache
+def whole() -> typer.Typer:
+    """Every command: help, a typo, and the tests' runner."""
+    return build()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # ``from pdk.cli.app import app``: the whole program, built on first use
+        return whole()
+    raise AttributeError(name)
 
 
 def _click_kind(exc: BaseException) -> str | None:
@@ -188,23 +204,9 @@ def plain_help(command: Any) -> None:
 
 def app_for(argv: Sequence[str]) -> typer.Typer:
     """The program with only the command that ``argv`` names (``pdk selfplay ...``), else
-    the whole of it (``pdk -h``, a typo). Typer reads the signature of every command it
-    builds, about 20 ms for all of them at every start, while a run needs its own alone;
-    what that command parses, prints and answers is the same either way."""
+    the whole of it (``pdk -h``, a typo)."""
     name = argv[0] if argv else ""
-    slim = copy.copy(app)
-    slim.registered_commands = [
-        info
-        for info in app.registered_commands
-        if info.callback is not None
-        and (info.name or typer.main.get_command_name(info.callback.__name__)) == name
-    ]
-    slim.registered_groups = [
-        info
-        for info in app.registered_groups
-        if info.typer_instance and info.typer_instance.info.name == name
-    ]
-    return slim if slim.registered_commands or slim.registered_groups else app
+    return build(name) if any(name == known for known, _, _ in COMMANDS) else whole()
 
 
 def _run() -> None:
