@@ -73,6 +73,8 @@ def host_plays(base: str, rid: str, key: str, stop: threading.Event) -> None:
 
 def spawn(save_dir: Path, *args: str) -> pexpect.spawn:
     env = {**os.environ, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
+    env.pop("COLUMNS", None)  # the pty's 100 columns, not the runner's
+    env.pop("LINES", None)
     cmd = ["play", "--lang", "en", "--save-dir", str(save_dir), *args]
     return pexpect.spawn(
         "pdk", cmd, env=env, encoding="utf-8", codec_errors="replace", timeout=TIMEOUT, dimensions=(30, 100)
