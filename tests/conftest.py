@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 from typer.testing import CliRunner
@@ -186,6 +186,34 @@ def random_game(profile: Profile, seed: int, stop: int | None = None) -> GameSta
         state.step(moves[i] if i < len(moves) else None)
         assert len(state.history) <= limit, "the deal does not end"
     return state
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every ``pdk`` the tests start, in this process or as a child, keeps its default data
+    (saves, history, engine logs) under this session's temporary directory rather than the
+    user's ``~/.local/share/pdk``: the suite runs in parallel workers (pytest-xdist), and two
+    workers (or a tester's own games) must never share a save or a history file. Tests
+    that need a data directory of their own still pass ``--save-dir``/``PDK_DATA_DIR``."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def same_environment() -> Iterator[None]:
+    """Each test ends with the environment it began with. ``run_pdk`` runs ``pdk`` inside
+    this process, and some commands set variables for their own children (``pdk engine``
+    its log folder, ``pdk serve`` its workers' settings); left behind, they would reach the
+    ``pdk`` a later test starts (wider columns, logs elsewhere), so a test's result would
+    depend on which tests ran before it in the same worker."""
+    saved = dict(os.environ)
+    yield
+    for key in set(os.environ) - set(saved) - {"PYTEST_CURRENT_TEST"}:
+        del os.environ[key]
+    for key, value in saved.items():
+        if os.environ.get(key) != value and key != "PYTEST_CURRENT_TEST":
+            os.environ[key] = value
 
 
 @pytest.fixture(scope="session")

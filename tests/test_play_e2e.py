@@ -269,6 +269,8 @@ def test_ctrl_c_takes_back_auto_play(tmp_path: Path) -> None:
 
 def test_a_40_column_terminal(tmp_path: Path) -> None:
     env = {**os.environ, "NO_COLOR": "1"}
+    env.pop("COLUMNS", None)  # the pty's 40 columns, not the runner's (xdist's workers set 80)
+    env.pop("LINES", None)
     cmd = ["play", "--difficulty", "easy", "--lang", "zh", "--save-dir", str(tmp_path), "--seed", "3"]
     child = pexpect.spawn(
         "pdk", [*cmd, "--delay", "0"], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 40)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -14,8 +16,14 @@ from pdk.bots.analysis import same_play
 from tests.conftest import run_pdk
 
 SHIPPED = load()
-# A different sample each run (the seed is in the test id when one fails).
-SAMPLE_SEED = random.SystemRandom().randrange(1 << 30)
+# A different sample each run (the seed is in the test id when one fails). Under pytest -n
+# every worker collects the module and all must draw the same sample: they share the run's
+# id, so the seed is derived from it.
+_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+if _RUN:
+    SAMPLE_SEED = int(hashlib.sha256(_RUN.encode()).hexdigest(), 16) % (1 << 30)
+else:
+    SAMPLE_SEED = random.SystemRandom().randrange(1 << 30)
 SAMPLE = random.Random(SAMPLE_SEED).sample(SHIPPED, 8)
 
 

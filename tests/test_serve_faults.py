@@ -76,6 +76,16 @@ def burst(base: str, tokens: list[str]) -> Iterator[dict[str, tuple[int, int]]]:
             t.join(30)
 
 
+def under_way(acked: dict[str, tuple[int, int]], timeout: float = 30) -> None:
+    """Return once every table of the burst has had a move acknowledged, and a moment more,
+    so that the kill lands while moves are in flight (rather than after a fixed wait: fast
+    on an idle machine, still mid-burst on a loaded one)."""
+    deadline = time.monotonic() + timeout
+    while len(acked) < BURST_TABLES and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.3)
+
+
 def opened(base: str, n: int) -> list[str]:
     return [httpx.post(base + "/api/open", json={}, timeout=30).json()["token"] for _ in range(n)]
 
@@ -93,7 +103,7 @@ def test_kill_9_loses_no_acknowledged_move_on_sqlite(tmp_path: Path) -> None:
         tokens = opened(server.base, BURST_TABLES)
         for _ in range(3):
             with burst(server.base, tokens) as acked:
-                time.sleep(1.5)
+                under_way(acked)
                 server.kill9()  # mid-burst: moves are in flight
             server.start()
             check_kept(server.base, acked)
@@ -110,7 +120,7 @@ def test_kill_9_of_a_worker_loses_no_acknowledged_move_on_postgresql(tmp_path: P
         tokens = opened(server.base, BURST_TABLES)
         for _ in range(3):
             with burst(server.base, tokens) as acked:
-                time.sleep(1.5)
+                under_way(acked)
                 workers = server.workers()
                 assert len(workers) == 2, workers
                 os.kill(workers[0], signal.SIGKILL)  # one worker, mid-burst; the other serves on

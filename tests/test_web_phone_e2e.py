@@ -66,7 +66,7 @@ def play_one(page: Any) -> None:
         page.click('[data-testid="play"]')
     wait_for(page, f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
         " || document.querySelector('[data-testid=hint]').disabled",
-        timeout=10_000,
+        timeout=30_000,
     )
 
 
