@@ -17,6 +17,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -84,3 +85,19 @@ class Cluster:
         with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
             self.stop("immediate")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def running() -> Iterator[Cluster]:
+    """A started cluster for a test module, destroyed after it; the test skips with the one
+    line of ``missing()`` where there is none."""
+    import pytest
+
+    why = missing()
+    if why:
+        pytest.skip(why)
+    cluster = Cluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.destroy()

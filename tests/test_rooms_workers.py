@@ -33,14 +33,8 @@ AWAY = 5  # the smallest --away
 def pg() -> Iterator[Any]:
     import pg_cluster
 
-    why = pg_cluster.missing()
-    if why:
-        pytest.skip(why)
-    cluster = pg_cluster.Cluster().start()
-    try:
+    with pg_cluster.running() as cluster:
         yield cluster
-    finally:
-        cluster.destroy()
 
 
 class Stream(threading.Thread):

@@ -28,14 +28,8 @@ BURST_TABLES = 4
 def pg() -> Iterator[object]:
     import pg_cluster
 
-    why = pg_cluster.missing()
-    if why:
-        pytest.skip(why)
-    cluster = pg_cluster.Cluster().start()
-    try:
+    with pg_cluster.running() as cluster:
         yield cluster
-    finally:
-        cluster.destroy()
 
 
 @contextmanager

@@ -35,14 +35,8 @@ KEY = "k" * 32
 def pg() -> Iterator[str]:
     import pg_cluster
 
-    why = pg_cluster.missing()
-    if why:
-        pytest.skip(why)
-    cluster = pg_cluster.Cluster().start()
-    try:
+    with pg_cluster.running() as cluster:
         yield cluster.url
-    finally:
-        cluster.destroy()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
