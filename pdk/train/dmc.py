@@ -1,4 +1,7 @@
-"""Deep Monte-Carlo training of the learned value (DouZero's method, on pdk's engine).
+"""Training the learned value by Monte-Carlo targets: Deep Monte-Carlo (DouZero's method,
+``method="dmc"``) or the advantage of each choice over normal's (``"advantage"``, the
+default of ``pdk train``: ``Trainer.play_advantage``). They share everything but the
+targets: the network, the replay buffer, the checkpoints and the strength log.
 
 The network scores a (seat's view, choice) pair (``pdk.bots.features``) by what the deal
 will pay that seat. Deep Monte-Carlo learns it the plainest way: play whole deals, and
