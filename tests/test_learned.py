@@ -127,6 +127,50 @@ def test_among_keeps_to_normals_first_choices() -> None:
     assert checked > 5
 
 
+def test_the_weights_name_the_pool_the_learned_bot_chooses_from() -> None:
+    """Weights trained on normal's first few choices (``meta["among"]``) choose among those."""
+    profile = load_profile("classic16")
+    state = GameState(profile, deal(profile, derive_seed(8, 1)))
+    net = random_net("classic16", seed=9)
+    net.meta["among"] = 1
+    free = random_net("classic16", seed=9)
+    differs = 0
+    while not state.over:
+        view = state.view(state.turn)
+        moves = view.legal_moves()
+        can_pass = view.can_pass(moves)
+        if not moves:
+            state.step(None)
+            continue
+        first = Judge(view).rank(moves, can_pass)[0][1]
+        if len(moves) + can_pass > 1:
+            assert LearnedBot(net=net).choose(view) == first
+            differs += LearnedBot(net=free).choose(view) != first
+        state.step(first)
+    assert differs > 0  # the same network without the pool does choose otherwise
+
+
+def test_advantage_targets_are_gains_over_normals_first_choice(tmp_path: Path) -> None:
+    """Every labelled position's first row is normal's first choice, with no gain over itself;
+    the others' gains are rolled out on the true deal, so the same deal gives the same labels."""
+    pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
+    from pdk.train.dmc import Config, Trainer
+
+    profile = load_profile("classic16")
+    first_at = SIZE - 3  # the features' last block: normal's first, among its first three, place
+
+    def labels(run: str) -> tuple[list[np.ndarray], list[float]]:
+        trainer = Trainer(Config.of(profile, "advantage", seed=4), tmp_path / run / "w.npz")
+        return trainer.play_advantage(2)
+
+    rows, gains = labels("a")
+    again_rows, again = labels("b")
+    assert gains == again and all((x == y).all() for x, y in zip(rows, again_rows, strict=True))
+    firsts = [g for x, g in zip(rows, gains, strict=True) if x[first_at] == 1.0]
+    assert firsts and all(g == 0.0 for g in firsts)
+    assert any(g != 0.0 for g in gains)
+
+
 def test_learned_is_a_level() -> None:
     assert isinstance(make_bot("learned"), LearnedBot)
 
@@ -163,6 +207,11 @@ def test_train_writes_weights_that_play_and_resumes(tmp_path: Path) -> None:
     assert "resuming" in again.stderr and ValueNet.load(out, "classic16").meta["games"] == 24
     other = run("train", "--variant", "classic16", "--games", "30", "--seed", "4", "--out", str(out))
     assert other.returncode != 0 and "seed 3" in other.stderr
+    method = run("train", "--variant", "classic16", "--games", "30", "--seed", "3", "--method", "dmc",
+                 "--out", str(out))  # fmt: skip
+    assert method.returncode != 0 and "(advantage)" in method.stderr
+    unknown = run("train", "--games", "2", "--method", "td", "--out", str(tmp_path / "x.npz"))
+    assert unknown.returncode != 0 and len(unknown.stderr.strip().splitlines()) == 1
     own = {"PDK_WEIGHTS": str(out)}
     played = run("selfplay", "-p", "learned,normal,normal", "-n", "3", "--json", env=own)
     assert played.returncode == 0, played.stderr

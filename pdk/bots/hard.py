@@ -42,7 +42,7 @@ from pdk.bots.belief_exact import HIDDEN_MAX, ExactBelief, pick
 from pdk.bots.infer import Sampler
 from pdk.bots.knowledge import Knowledge
 from pdk.bots.model import OpponentModel, judgement_cost
-from pdk.bots.normal import Judge
+from pdk.bots.normal import SURE, Judge
 from pdk.bots.plan import size_of
 from pdk.bots.sim import Sim
 from pdk.engine.combos import Move
@@ -384,7 +384,7 @@ class HardBot:
             return moves[0]
         judge = Judge(view)
         ranked = judge.rank(moves, can_pass)
-        if ranked[0][0] >= 1e6:  # going out now, or a sure run of winners
+        if ranked[0][0] >= SURE:  # going out now, or a sure run of winners
             return ranked[0][1]
         cands = [m for _, m in ranked[: self.candidates]]
         if len(cands) == 1:

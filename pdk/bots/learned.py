@@ -14,19 +14,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pdk.bots.features import Encoder
-from pdk.bots.normal import Judge
+from pdk.bots.normal import SURE, Judge
 from pdk.bots.value_net import ValueNet, shipped
-from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.state import PlayerView
 
 
-def scored(net: ValueNet, view: PlayerView, moves: list[Move], can_pass: bool) -> tuple[
-    list[Move | None], list[Move | None], NDArray[np.float32], NDArray[np.float32]
-]:  # fmt: skip
+def scored(
+    net: ValueNet,
+    view: PlayerView,
+    moves: list[Move],
+    can_pass: bool,
+    ranked: list[tuple[float, Move | None]] | None = None,
+) -> tuple[list[Move | None], list[Move | None], NDArray[np.float32], NDArray[np.float32]]:
     """The choices (plays, then a pass if allowed), normal's order of them, their feature
-    rows and their values in points."""
-    order = [m for _, m in Judge(view).rank(moves, can_pass)]
+    rows and their values in points; ``ranked`` is normal's judgement, if already made."""
+    if ranked is None:
+        ranked = Judge(view).rank(moves, can_pass)
+    order = [m for _, m in ranked]
     choices: list[Move | None] = [*moves, None] if can_pass else list(moves)
     x = Encoder(view).encode(choices, order)
     return choices, order, x, net(x)
@@ -69,10 +74,10 @@ class LearnedBot:
             return None
         if len(moves) == 1 and not can_pass:
             return moves[0]
-        hand = C.from_mask(view.hand)
-        for m in moves:
-            if m.counts == hand:
-                return m
+        ranked = Judge(view).rank(moves, can_pass)
+        if ranked[0][0] >= SURE:  # going out now, or a sure run of winners (as hard plays)
+            return ranked[0][1]
         net = self.net if self.net is not None else shipped(view.profile.name)
-        choices, order, _, values = scored(net, view, moves, can_pass)
-        return best(choices, order, values, self.among)
+        choices, order, _, values = scored(net, view, moves, can_pass, ranked)
+        among = self.among if self.among is not None else net.meta.get("among")
+        return best(choices, order, values, among if isinstance(among, int) else None)

@@ -51,6 +51,10 @@ class NormalBot:
         return Judge(view).rank(moves, can_pass)[0][1]
 
 
+# A judgement at or above this is a certain win: going out now, or a run of winners.
+SURE = 1e6
+
+
 class Judge:
     """One decision's worth of context: planner, card counter, the table's danger."""
 
@@ -104,7 +108,7 @@ class Judge:
         know = self.know
         counts = move.counts
         if counts == self.hand:
-            return 1e6 + (100.0 if move.kind == BOMB else 0.0)  # going out wins the deal
+            return SURE + (100.0 if move.kind == BOMB else 0.0)  # going out wins the deal
         rest = self.hand - counts
         s = self.plan.value(rest)
         safe = know.safe(move)

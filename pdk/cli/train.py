@@ -31,6 +31,14 @@ def train(
         float, typer.Option("--eval-minutes", help="Minutes between strength checks against normal.")
     ] = 10.0,
     eval_deals: Annotated[int, typer.Option("--eval-deals", help="Duplicate deals per strength check.")] = 30,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            help="dmc: regress on each deal's outcome; advantage: on each choice's rolled-out "
+            "gain over normal's at the same position (docs/learning.md).",
+        ),
+    ] = "advantage",
     resume: Annotated[
         bool, typer.Option("--resume/--fresh", help="Continue from the checkpoint beside --out, if any.")
     ] = True,
@@ -49,12 +57,14 @@ def train(
     try:
         import torch
 
-        from pdk.train.dmc import Config, Status, Trainer
+        from pdk.train.dmc import METHODS, Config, Status, Trainer
     except ImportError:
         fail(tr("train_needs_torch", lg))
+    if method not in METHODS:
+        fail(tr("train_bad_method", lg, method=method, methods=", ".join(METHODS)))
     torch.set_num_threads(1)  # self-play is one process; a second thread only contends
-    config = Config(profile, seed=seed, hours=hours, games=games, eval_minutes=eval_minutes,
-                    eval_deals=eval_deals)  # fmt: skip
+    config = Config.of(profile, method, seed=seed, hours=hours, games=games, eval_minutes=eval_minutes,
+                       eval_deals=eval_deals)  # fmt: skip
     try:
         trainer = Trainer(config, out)
     except OSError as exc:

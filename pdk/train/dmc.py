@@ -1,4 +1,7 @@
-"""Deep Monte-Carlo training of the learned value (DouZero's method, on pdk's engine).
+"""Training the learned value by Monte-Carlo targets: Deep Monte-Carlo (DouZero's method,
+``method="dmc"``) or the advantage of each choice over normal's (``"advantage"``, the
+default of ``pdk train``: ``Trainer.play_advantage``). They share everything but the
+targets: the network, the replay buffer, the checkpoints and the strength log.
 
 The network scores a (seat's view, choice) pair (``pdk.bots.features``) by what the deal
 will pay that seat. Deep Monte-Carlo learns it the plainest way: play whole deals, and
@@ -46,9 +49,12 @@ from torch import nn
 from pdk.app.match import mean_ci, run_match
 from pdk.bots import register_plugin
 from pdk.bots.features import SIZE, VERSION, Encoder
+from pdk.bots.hard import rollout
 from pdk.bots.learned import LearnedBot, best, scored
-from pdk.bots.normal import Judge
+from pdk.bots.normal import SURE, Judge
+from pdk.bots.sim import Sim
 from pdk.bots.value_net import FORMAT, ValueNet
+from pdk.engine import counts as C
 from pdk.engine.deal import Rng, deal, derive_seed
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
@@ -78,6 +84,22 @@ class Config:
     eval_deals: int = 30
     eval_seed: int = 1_001
     checkpoint_minutes: float = 5.0
+    method: str = "dmc"  # or "advantage" (see ``Trainer.play_advantage``)
+    candidates: int = 6  # advantage: normal's first choices rolled out, and the learned bot's pool
+
+    @classmethod
+    def of(cls, profile: Profile, method: str = "dmc", **settings: Any) -> Config:
+        """A run of ``method`` with its own defaults: the advantage method keeps five times
+        more samples, because its target (the gain over normal's play) does not move as the
+        network learns, so an old sample is as right as a new one."""
+        if method not in METHODS:
+            raise ValueError(f"unknown training method {method!r}")
+        if method == "advantage":
+            settings = {"buffer": 500_000, **settings}
+        return cls(profile, method=method, **settings)
+
+
+METHODS = ("dmc", "advantage")
 
 
 @dataclass
@@ -145,10 +167,12 @@ class Trainer:
         if not self.checkpoint.is_file():
             return False
         saved = torch.load(self.checkpoint, weights_only=False)
-        if saved["profile"] != self.config.profile.name or saved["seed"] != self.config.seed:
+        cfg = self.config
+        method = saved.get("method", "dmc")
+        if (saved["profile"], saved["seed"], method) != (cfg.profile.name, cfg.seed, cfg.method):
             raise ValueError(
-                f"{self.checkpoint} is a run of {saved['profile']} seed {saved['seed']}, "
-                f"not {self.config.profile.name} seed {self.config.seed}"
+                f"{self.checkpoint} is a run of {saved['profile']} seed {saved['seed']} ({method}), "
+                f"not {cfg.profile.name} seed {cfg.seed} ({cfg.method})"
             )
         self.model.load_state_dict(saved["model"])
         self.opt.load_state_dict(saved["opt"])
@@ -167,6 +191,7 @@ class Trainer:
             {
                 "profile": self.config.profile.name,
                 "seed": self.config.seed,
+                "method": self.config.method,
                 "model": self.model.state_dict(),
                 "opt": self.opt.state_dict(),
                 "np_rng": self.np_rng.bit_generator.state,
@@ -196,9 +221,13 @@ class Trainer:
             "samples": st.samples,
             "hours": round(st.seconds / 3600, 3),
             "commit": commit(),
-            "method": "deep Monte-Carlo, normal-led self-play (pdk train)",
             "scale": self.scale,
         }
+        if self.config.method == "advantage":
+            meta["method"] = "advantage over normal's choice, true-deal rollouts (pdk train)"
+            meta["among"] = self.config.candidates
+        else:
+            meta["method"] = "deep Monte-Carlo, normal-led self-play (pdk train)"
         return ValueNet(layers, meta)
 
     def write_weights(self) -> None:
@@ -242,6 +271,63 @@ class Trainer:
             state.step(move)
         paid = state.settlement().totals
         return rows, [paid[s] / self.scale for s in seats]
+
+    def play_advantage(self, g: int) -> tuple[list[NDArray[np.float32]], list[float]]:
+        """Deal number ``g``, labelled by advantage: at every real decision, each of
+        normal's first ``candidates`` choices is played and the deal finished with every
+        seat playing normal's judgement (``hard.rollout``) on the deal's true hands, and
+        its row is regressed on its score minus that of normal's first choice.
+
+        Why this target: the same hidden cards and the same deterministic continuation
+        follow every candidate, so the luck of the deal cancels out of the difference
+        (as in duplicate deals); what is left is what the choice itself changed. Averaged
+        over the deals a view allows, it is the advantage of the choice under normal's
+        play, which is exactly what the hard bot estimates with its sampled deals; greedy
+        play on it is a step of policy improvement over normal. The rollouts may read the
+        true hands because only the network's inputs must be a view's: normal, deciding
+        in the rollout, reads its own hand and counts the rest, as at the table."""
+        cfg = self.config
+        profile = cfg.profile
+        state = GameState(profile, deal(profile, derive_seed(cfg.seed, g)))
+        rng = Rng(derive_seed(cfg.seed, g, 1))
+        share = cfg.net_share * min(1.0, g / cfg.ramp_games)
+        uses_net = [rng.below(1 << 20) < share * (1 << 20) for _ in range(profile.players)]
+        explore = int(cfg.epsilon * (1 << 20))
+        rows: list[NDArray[np.float32]] = []
+        targets: list[float] = []
+        while not state.over:
+            seat = state.turn
+            view = state.view(seat)
+            moves = view.legal_moves()
+            can_pass = view.can_pass(moves)
+            if not moves or (len(moves) == 1 and not can_pass):
+                state.step(moves[0] if moves else None)
+                continue
+            ranked = Judge(view).rank(moves, can_pass)
+            cands = [m for _, m in ranked[: cfg.candidates]]
+            if ranked[0][0] >= SURE or len(cands) == 1:  # the learned bot plays these as normal does
+                state.step(cands[0])
+                continue
+            order = [m for _, m in ranked]
+            x = Encoder(view).encode(cands, order)
+            base = Sim.from_view(view, {s: C.from_mask(h) for s, h in enumerate(state.hands) if s != seat})
+            scores = []
+            for cand in cands:
+                sim = base.clone()
+                sim.advance(cand)
+                rollout(sim, "judge")
+                scores.append(sim.score(seat))
+            for row, score in zip(x, scores, strict=True):
+                rows.append(row)
+                targets.append((score - scores[0]) / self.scale)
+            if rng.below(1 << 20) < explore:
+                move = cands[rng.below(len(cands))]
+            elif uses_net[seat]:
+                move = best(list(cands), order, self.net(x))
+            else:
+                move = cands[0]
+            state.step(move)
+        return rows, targets
 
     def learn(self) -> float:
         cfg = self.config
@@ -302,7 +388,8 @@ class Trainer:
         limit = cfg.hours * 3600
         while st.seconds < limit and (cfg.games is None or st.games < cfg.games):
             for _ in range(cfg.games_per_round):
-                rows, returns = self.play(st.games)
+                play = self.play_advantage if cfg.method == "advantage" else self.play
+                rows, returns = play(st.games)
                 st.games += 1
                 for row, ret in zip(rows, returns, strict=True):
                     at = st.samples % cfg.buffer

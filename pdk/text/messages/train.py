@@ -9,6 +9,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "pdk train learns tables of three or more players; {variant} has {players}",
         "pdk train 只训练三人或以上的牌桌；{variant} 是 {players} 人",
     ),
+    "train_bad_method": (
+        "unknown training method {method!r}: choose one of {methods}",
+        "没有训练方法 {method!r}：可选 {methods}",
+    ),
     "train_bad_number": ("{option} must be above zero, not {value}", "{option} 必须大于零，而不是 {value}"),
     "train_bad_checkpoint": ("cannot resume: {error}", "无法继续训练：{error}"),
     "train_resumed": (
