@@ -90,6 +90,30 @@ def test_no_weights_for_a_profile_is_one_line(monkeypatch: pytest.MonkeyPatch, t
         vn.shipped("classic15")
 
 
+def test_selfplay_without_weights_for_the_profile_is_one_line_before_any_game(tmp_path: Path) -> None:
+    from conftest import run_pdk
+
+    out = tmp_path / "records"
+    r = run_pdk(
+        "selfplay",
+        "-p",
+        "learned,normal,normal",
+        "--variant",
+        "jokers17",
+        "--games",
+        "2",
+        "--out",
+        str(out),
+        "--lang",
+        "zh",
+    )
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    said = WeightsError(vn.WeightsFault.NONE, profile="jokers17").message("zh")
+    assert lines == [f"pdk: error: {said}"], r.stderr  # the weights' own words, not a failed game's
+    assert not out.exists() or not any(out.iterdir())  # no game was started
+
+
 @pytest.mark.parametrize("variant", ["classic16", "four-player", "jokers17"])
 def test_learned_plays_legally_and_reproducibly(variant: str) -> None:
     net = random_net(variant, seed=4)

@@ -55,6 +55,8 @@ from pdk.text.catalog import Lang, excerpt, tr
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from pdk.engine.profile import Profile
+
 
 # Bounds that no real run reaches, so a typo of a few digits is refused, not obeyed
 # (10**20 deals never end; 100,000 processes take the machine down).
@@ -111,6 +113,19 @@ def plugin_labels(names: list[str], lang: Lang) -> dict[str, str]:
         with redirect_stdout(sys.stderr):
             return {name: check_bot(name) for name in dict.fromkeys(names) if is_plugin(name)}
     except BotSpecError as exc:
+        fail(exc.message(lang))
+
+
+def _weights_or_fail(names: list[str], profile: Profile, lang: Lang) -> None:
+    """The learned level's weights for this profile, checked before any game starts: a
+    profile without them is one line saying how to train them, not the first game failing."""
+    if "learned" not in names:
+        return
+    from pdk.bots.value_net import WeightsError, shipped  # NumPy: only when learned plays
+
+    try:
+        shipped(profile.name)
+    except WeightsError as exc:
         fail(exc.message(lang))
 
 
@@ -352,6 +367,7 @@ def _run(
     language = lang_or_fail(lang)
     profile = profile_or_fail(variant, language)
     names = parse_players(players, profile.players, language)
+    _weights_or_fail(names, profile, language)
     sprt = _sprt_or_fail(sprt_text, names, duplicate, language)
     n_workers = workers or default_workers()
     tally = Tally(names, duplicate, plugin_labels(names, language), sprt)
