@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,11 +55,28 @@ from pdk.bots.normal import SURE, Judge
 from pdk.bots.sim import Sim
 from pdk.bots.value_net import FORMAT, ValueNet
 from pdk.engine import counts as C
+from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal, derive_seed
 from pdk.engine.profile import Profile
-from pdk.engine.state import GameState
+from pdk.engine.state import GameState, PlayerView
 
 _EVAL_SPEC = "pdk-train:learned"  # the learned bot under training, as the match harness names it
+
+
+def _decisions(state: GameState) -> Iterator[tuple[int, PlayerView, list[Move], bool]]:
+    """The deal's real decisions, in turn: the seat, its view, its plays and whether it may
+    pass. Positions that leave nothing to choose (no play, or one play and no pass) are
+    stepped here and never labelled; the caller steps the move it chooses before asking
+    for the next decision."""
+    while not state.over:
+        seat = state.turn
+        view = state.view(seat)
+        moves = view.legal_moves()
+        can_pass = view.can_pass(moves)
+        if not moves or (len(moves) == 1 and not can_pass):
+            state.step(moves[0] if moves else None)
+            continue
+        yield seat, view, moves, can_pass
 
 
 @dataclass(frozen=True)
@@ -237,25 +254,24 @@ class Trainer:
 
     # -- self-play -------------------------------------------------------------------------------
 
-    def play(self, g: int) -> tuple[list[NDArray[np.float32]], list[float]]:
-        """Deal number ``g``: every real decision's feature row and the return it earned."""
+    def _deal(self, g: int) -> tuple[GameState, Rng, list[bool], int]:
+        """Deal number ``g`` as both labellings start it: the table, the deal's own random
+        stream, which seats the network plays (more of them as training ramps up), and the
+        exploration threshold on that stream's 20-bit draws."""
         cfg = self.config
         profile = cfg.profile
         state = GameState(profile, deal(profile, derive_seed(cfg.seed, g)))
         rng = Rng(derive_seed(cfg.seed, g, 1))
         share = cfg.net_share * min(1.0, g / cfg.ramp_games)
         uses_net = [rng.below(1 << 20) < share * (1 << 20) for _ in range(profile.players)]
-        explore = int(cfg.epsilon * (1 << 20))
+        return state, rng, uses_net, int(cfg.epsilon * (1 << 20))
+
+    def play(self, g: int) -> tuple[list[NDArray[np.float32]], list[float]]:
+        """Deal number ``g``: every real decision's feature row and the return it earned."""
+        state, rng, uses_net, explore = self._deal(g)
         rows: list[NDArray[np.float32]] = []
         seats: list[int] = []
-        while not state.over:
-            seat = state.turn
-            view = state.view(seat)
-            moves = view.legal_moves()
-            can_pass = view.can_pass(moves)
-            if not moves or (len(moves) == 1 and not can_pass):
-                state.step(moves[0] if moves else None)
-                continue
+        for seat, view, moves, can_pass in _decisions(state):
             wander = rng.below(1 << 20) < explore
             if uses_net[seat]:
                 choices, order, x, values = scored(self.net, view, moves, can_pass)
@@ -287,22 +303,10 @@ class Trainer:
         true hands because only the network's inputs must be a view's: normal, deciding
         in the rollout, reads its own hand and counts the rest, as at the table."""
         cfg = self.config
-        profile = cfg.profile
-        state = GameState(profile, deal(profile, derive_seed(cfg.seed, g)))
-        rng = Rng(derive_seed(cfg.seed, g, 1))
-        share = cfg.net_share * min(1.0, g / cfg.ramp_games)
-        uses_net = [rng.below(1 << 20) < share * (1 << 20) for _ in range(profile.players)]
-        explore = int(cfg.epsilon * (1 << 20))
+        state, rng, uses_net, explore = self._deal(g)
         rows: list[NDArray[np.float32]] = []
         targets: list[float] = []
-        while not state.over:
-            seat = state.turn
-            view = state.view(seat)
-            moves = view.legal_moves()
-            can_pass = view.can_pass(moves)
-            if not moves or (len(moves) == 1 and not can_pass):
-                state.step(moves[0] if moves else None)
-                continue
+        for seat, view, moves, can_pass in _decisions(state):
             ranked = Judge(view).rank(moves, can_pass)
             cands = [m for _, m in ranked[: cfg.candidates]]
             if ranked[0][0] >= SURE or len(cands) == 1:  # the learned bot plays these as normal does
