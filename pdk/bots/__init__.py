@@ -23,6 +23,7 @@ from pdk.bots.external import ENGINE_PREFIX, EngineError, is_engine, named_engin
 from pdk.bots.hard import HardBot, hard_exact, hard_v1, hard_v2
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
+from pdk.engine.profile import Profile
 from pdk.text.catalog import LocalizedError
 
 _PLUGINS: dict[str, BotFactory] = {}
@@ -124,14 +125,21 @@ def make_bot(name: str, seed: int = 0, time_cap: float | None = None) -> Bot:
     return bot
 
 
-def check_bot(name: str) -> str:
+def check_bot(name: str, profile: Profile | None = None) -> str:
     """Build ``name``'s bot once (seed 0), so that a bad name or spec fails before any game
     starts, and return what to call it: a plug-in's ``name`` attribute, else its spec. An
-    outside engine is started here, so one that cannot greet pdk fails before any game."""
+    outside engine is started here, so one that cannot greet pdk fails before any game.
+    With ``profile``, a bot that needs something for that profile says so here too, from
+    its ``ready(profile)`` if it has one (the learned level: its weights), in its own one
+    line (a ``LocalizedError``)."""
     try:
-        return bot_label(make_bot(name), name)
+        bot = make_bot(name)
     except EngineError as exc:
         raise BotSpecError(SpecReason.ENGINE, error=exc) from None
+    ready = getattr(bot, "ready", None)
+    if profile is not None and callable(ready):
+        ready(profile)
+    return bot_label(bot, name)
 
 
 def bot_label(bot: object, name: str) -> str:

@@ -17,6 +17,7 @@ from pdk.bots.features import Encoder
 from pdk.bots.normal import SURE, Judge
 from pdk.bots.value_net import ValueNet, shipped
 from pdk.engine.combos import Move
+from pdk.engine.profile import Profile
 from pdk.engine.state import PlayerView
 
 
@@ -66,6 +67,12 @@ class LearnedBot:
         self.net = net
         self.among = among
         self.name = name
+
+    def ready(self, profile: Profile) -> None:
+        """``WeightsError`` (one line: how to train them) if no network plays ``profile``:
+        asked before a match starts, so a run does not fail at its first game."""
+        if self.net is None:
+            shipped(profile.name)
 
     def choose(self, view: PlayerView) -> Move | None:
         moves = view.legal_moves()

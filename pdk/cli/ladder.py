@@ -35,7 +35,7 @@ from pdk.cli.common import (
 )
 from pdk.cli.engine import prepare_engines
 from pdk.cli.table import difficulty_name
-from pdk.text.catalog import Lang, excerpt, tr
+from pdk.text.catalog import Lang, LocalizedError, excerpt, tr
 
 ladder_app = typer.Typer(name="ladder", help="A rating list of bots kept across runs.", no_args_is_help=True)
 
@@ -141,8 +141,8 @@ def run(
     try:
         ladder.tables(profile.players)
         for spec in dict.fromkeys(specs):
-            check_bot(spec)
-    except (LadderError, BotSpecError) as exc:
+            check_bot(spec, profile)
+    except LocalizedError as exc:  # the ladder's own refusals, a bot's spec, weights
         fail(exc.message(language))
     backend = open_backend("local", workers=workers or default_workers())
     stop = _Stop()

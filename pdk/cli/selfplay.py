@@ -50,7 +50,7 @@ from pdk.cli.common import (
 )
 from pdk.cli.engine import prepare_engines
 from pdk.cli.table import NARROW, difficulty_name
-from pdk.text.catalog import Lang, excerpt, tr
+from pdk.text.catalog import Lang, LocalizedError, excerpt, tr
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -106,27 +106,17 @@ def _backend_or_fail(scale: _Scale, workers: int, names: list[str], lang: Lang) 
         fail(exc.message(lang))
 
 
-def plugin_labels(names: list[str], lang: Lang) -> dict[str, str]:
-    """Load and build each plug-in once (failing in one line) and return its ``name``; what
-    a plug-in prints meanwhile goes to stderr (stdout is the --json summary's)."""
+def checked_labels(names: list[str], profile: Profile, lang: Lang) -> dict[str, str]:
+    """Build every bot once and ask it whether it can play ``profile`` (a plug-in's import,
+    an outside engine's hello, the learned level's weights), failing in one line before any
+    game starts; return the plug-ins' ``name``s. What a plug-in prints meanwhile goes to
+    stderr (stdout is the --json summary's)."""
     try:
         with redirect_stdout(sys.stderr):
-            return {name: check_bot(name) for name in dict.fromkeys(names) if is_plugin(name)}
-    except BotSpecError as exc:
+            labels = {name: check_bot(name, profile) for name in dict.fromkeys(names)}
+    except LocalizedError as exc:
         fail(exc.message(lang))
-
-
-def _weights_or_fail(names: list[str], profile: Profile, lang: Lang) -> None:
-    """The learned level's weights for this profile, checked before any game starts: a
-    profile without them is one line saying how to train them, not the first game failing."""
-    if "learned" not in names:
-        return
-    from pdk.bots.value_net import WeightsError, shipped  # NumPy: only when learned plays
-
-    try:
-        shipped(profile.name)
-    except WeightsError as exc:
-        fail(exc.message(lang))
+    return {name: label for name, label in labels.items() if is_plugin(name)}
 
 
 def _sprt_or_fail(text: str | None, names: list[str], duplicate: bool, lang: Lang) -> SprtSpec | None:
@@ -367,10 +357,9 @@ def _run(
     language = lang_or_fail(lang)
     profile = profile_or_fail(variant, language)
     names = parse_players(players, profile.players, language)
-    _weights_or_fail(names, profile, language)
     sprt = _sprt_or_fail(sprt_text, names, duplicate, language)
     n_workers = workers or default_workers()
-    tally = Tally(names, duplicate, plugin_labels(names, language), sprt)
+    tally = Tally(names, duplicate, checked_labels(names, profile, language), sprt)
     planned = games * tally.arrangements
     tasks = iter_tasks(names, games, seed, duplicate, out is not None, scale.move_timeout, scale.time_cap)
     where = _backend_or_fail(scale, n_workers, names, language)
