@@ -132,14 +132,15 @@ def check_bot(name: str, profile: Profile | None = None) -> str:
     With ``profile``, a bot that needs something for that profile says so here too, from
     its ``ready(profile)`` if it has one (the learned level: its weights), in its own one
     line (a ``LocalizedError``)."""
-    try:
+    try:  # an outside engine starts when first asked anything (its name, here)
         bot = make_bot(name)
+        label = bot_label(bot, name)
+        ready = getattr(bot, "ready", None)
     except EngineError as exc:
         raise BotSpecError(SpecReason.ENGINE, error=exc) from None
-    ready = getattr(bot, "ready", None)
     if profile is not None and callable(ready):
         ready(profile)
-    return bot_label(bot, name)
+    return label
 
 
 def bot_label(bot: object, name: str) -> str:
