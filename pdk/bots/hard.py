@@ -274,6 +274,7 @@ class HardBot:
         scoring: str = "settlement",
         belief: str = "sampled",
         exact_cards: int = HIDDEN_MAX,
+        prior: float = 0.0,
         name: str = "hard",
     ) -> None:
         if policy not in ("judge", "greedy"):
@@ -301,10 +302,12 @@ class HardBot:
         self.scoring = scoring
         self.belief = belief
         self.exact_cards = exact_cards
+        self.prior = prior
         self.name = name
         self.work_done = 0  # rollout plays plus solver nodes of the last decision (tests)
         self.model_work = 0  # the opponent model's judgements (cards read) of the last decision
         self.last_exact = False  # whether the last ``deals`` came from an exact belief
+        self.searched = 0  # the deals the last search counted
 
     def deals(self, view: PlayerView, rng: Rng, count: int) -> list[dict[int, int]]:
         """The hidden hands to search: ``count`` deals from the sampler, or with the model
@@ -389,6 +392,28 @@ class HardBot:
         cands = [m for _, m in ranked[: self.candidates]]
         if len(cands) == 1:
             return cands[0]
+        means, sure = self.search(view, judge, cands, start)
+        if sure is not None:
+            return cands[sure]
+        if means is None:
+            return cands[0]  # no complete sample in time: the normal bot's choice
+        if self.prior and not self.last_exact:
+            gains = learned_gains(view, moves, can_pass, ranked, cands)
+            if gains is not None:
+                # The network's gain over normal's first choice counts as ``prior``
+                # sampled deals more, each scoring the first candidate's mean plus it.
+                k, n = self.prior, self.searched
+                means = [(n * m + k * (means[0] + g)) / (n + k) for m, g in zip(means, gains, strict=True)]
+        # Ties go to the normal bot's order (the candidates are in it).
+        return cands[max(range(len(cands)), key=lambda i: (means[i], -i))]
+
+    def search(
+        self, view: PlayerView, judge: Judge, cands: list[Move | None], start: float
+    ) -> tuple[list[float] | None, int | None]:
+        """Every candidate rolled out in each searched deal: the candidates' mean scores
+        (None if no deal was searched in time), and the index of a candidate proven to
+        win in every deal searched, if there is one. Sets ``searched``, the deals counted."""
+        self.searched = 0
         # The random stream depends on the seed and the position only, not on earlier calls.
         rng = Rng(derive_seed(self.seed, len(view.history), view.seat))
         profile = view.profile
@@ -442,13 +467,35 @@ class HardBot:
             if solving and done == proof_at:
                 sure = [i for i in range(len(cands)) if proven[i] == done]
                 if sure:  # a forced win in every deal consistent with what we know
-                    return cands[sure[0]]
+                    return None, sure[0]
                 solving = False  # no sure win: the rollouts decide (the proofs cost time)
+        self.searched = done
         if done == 0:
-            return cands[0]  # no complete sample in time: the normal bot's choice
-        # Ties go to the normal bot's order (the candidates are in it).
-        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
-        return cands[best]
+            return None, None
+        return [t / done for t in totals], None
+
+
+def learned_gains(
+    view: PlayerView,
+    moves: list[Move],
+    can_pass: bool,
+    ranked: list[tuple[float, Move | None]],
+    cands: list[Move | None],
+) -> list[float] | None:
+    """The learned value's gain of each candidate over the first (normal's choice), in
+    points, or None where no network plays the profile (the search then stands alone).
+    Imported here: numpy is loaded only by a search that uses it."""
+    from pdk.bots.learned import scored
+    from pdk.bots.value_net import WeightsError, shipped
+
+    try:
+        net = shipped(view.profile.name)
+    except WeightsError:
+        return None
+    choices, _, _, values = scored(net, view, moves, can_pass, ranked)
+    value = {m: float(v) for m, v in zip(choices, values, strict=True)}
+    first = value[cands[0]]
+    return [value[m] - first for m in cands]
 
 
 def hard_exact(seed: int = 0) -> HardBot:
