@@ -12,6 +12,10 @@ the search's, with a 95% interval, and, for scale, how often normal's own first 
 The search's choices depend on the positions only, so ``--cache FILE`` keeps them (one
 JSON line per position) and a later run with other weights reads them instead of searching
 again; ``--weights none`` only fills the cache.
+
+``--again`` searches each position a second time with another seed and prints how often
+the two searches choose alike: the search's own noise (24 sampled deals), the ceiling for
+any judgement measured against it.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=3)
     ap.add_argument("--variant", default="classic16")
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--again", action="store_true", help="search again, seed 1: its own agreement")
     args = ap.parse_args()
     profile = load_profile(args.variant)
     net = None if str(args.weights) == "none" else ValueNet.load(args.weights, profile.name)
@@ -56,7 +61,8 @@ def main() -> None:
             cached[row["at"]] = row["move"]
     sink = args.cache.open("a") if args.cache is not None else None
     search = HardBot(0, belief="sampled")
-    n = agree = normal_agree = 0
+    second = HardBot(1, belief="sampled")
+    n = agree = normal_agree = again = 0
     t0 = time.perf_counter()
     d = 0
     while n < args.positions:
@@ -84,6 +90,8 @@ def main() -> None:
                             sink.flush()
                     n += 1
                     normal_agree += cands[0] == chosen
+                    if args.again:
+                        again += second.choose(view) == chosen
                     if net is not None:
                         choices, _, _, values = scored(net, view, moves, can_pass)
                         value = {m: float(v) for m, v in zip(choices, values, strict=True)}
@@ -98,6 +106,8 @@ def main() -> None:
               f"commit {meta.get('commit')}")  # fmt: skip
         print(f"the network's choice is the search's   {share(agree, n)}")
     print(f"normal's first choice is the search's  {share(normal_agree, n)}")
+    if args.again:
+        print(f"a second search (seed 1) chooses alike {share(again, n)}")
     print(f"({time.perf_counter() - t0:.0f} s)")
 
 

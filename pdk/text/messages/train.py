@@ -32,7 +32,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（{deals} 副复式牌）",
     ),
     "train_done": (
-        "weights written to {path} ({kb} KB): {games} deals, {samples} decisions; curve in {curve}",
-        "权重已写入 {path}（{kb} KB）：{games} 局，{samples} 个决策；学习曲线在 {curve}",
+        "weights written to {path} ({kb} KB): {games} deals, {samples} rows learned from; curve in {curve}",
+        "权重已写入 {path}（{kb} KB）：{games} 局，学习了 {samples} 行样本；学习曲线在 {curve}",
     ),
 }
