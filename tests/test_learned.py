@@ -23,6 +23,7 @@ from pdk.app.registry import load_profile
 from pdk.bots import make_bot, register_plugin
 from pdk.bots import value_net as vn
 from pdk.bots.features import SIZE, VERSION, Encoder
+from pdk.bots.hard import HardBot
 from pdk.bots.learned import LearnedBot
 from pdk.bots.normal import Judge
 from pdk.bots.value_net import FORMAT, ValueNet, WeightsError
@@ -261,3 +262,59 @@ def test_the_learned_level_plays_with_the_shipped_weights(monkeypatch: pytest.Mo
     a = run_match(profile, ["learned", "normal", "normal"], 1, seed=3, duplicate=True)
     b = run_match(profile, ["learned", "normal", "normal"], 1, seed=3, duplicate=True)
     assert [r.totals for r in a] == [r.totals for r in b]
+
+
+# -- the learned value inside the hard search (HardBot(prior=K)) ---------------------------
+
+
+def _choices(profile_name: str, deal_seed: int) -> list[GameState]:
+    """Positions of one normal self-play deal where a search would run: more than one
+    choice, no going out at once, no sure run (the searches decide those alike)."""
+    profile = load_profile(profile_name)
+    state = GameState(profile, deal(profile, derive_seed(deal_seed, 0)))
+    normal = make_bot("normal")
+    found = []
+    while not state.over:
+        view = state.view(state.turn)
+        moves = view.legal_moves()
+        can_pass = view.can_pass(moves)
+        if len(moves) + can_pass > 1 and Judge(view).rank(moves, can_pass)[0][0] < 1e6:
+            found.append(state.clone())
+        state.step(normal.choose(view))
+    return found
+
+
+def test_a_strong_prior_makes_the_search_play_the_networks_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The prior counts as K sampled deals: as K grows, the search's own means stop
+    mattering and the hard bot plays what the learned level plays (no proofs: solve_cards 0)."""
+    monkeypatch.delenv("PDK_WEIGHTS", raising=False)
+    strong = HardBot(3, determinizations=2, min_determinizations=2, solve_cards=0, prior=1e9)
+    learned = LearnedBot()
+    positions = _choices("classic16", 11)
+    assert len(positions) > 8
+    differs = 0
+    for state in positions:
+        view = state.view(state.turn)
+        assert strong.choose(view) == learned.choose(view)
+        plain = HardBot(3, determinizations=2, min_determinizations=2, solve_cards=0)
+        differs += plain.choose(view) != learned.choose(view)
+    assert differs > 0  # the network and the search alone do disagree on this deal
+
+
+def test_the_prior_needs_weights_and_keeps_out_of_exact_beliefs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a profile without weights the prior changes nothing (the search stands alone);
+    where the exact belief holds (the real deal, searched), it is not used either."""
+    monkeypatch.delenv("PDK_WEIGHTS", raising=False)
+    for state in _choices("jokers17", 12)[::3]:
+        view = state.view(state.turn)
+        a = HardBot(5, determinizations=2, min_determinizations=2, prior=1e9).choose(view)
+        assert a == HardBot(5, determinizations=2, min_determinizations=2).choose(view)
+    exact_seen = 0
+    for state in _choices("classic16", 13):
+        view = state.view(state.turn)
+        bot = HardBot(5, determinizations=2, min_determinizations=2, belief="exact", prior=1e9)
+        a = bot.choose(view)
+        if bot.last_exact:
+            exact_seen += 1
+            assert a == HardBot(5, determinizations=2, min_determinizations=2, belief="exact").choose(view)
+    assert exact_seen > 0
