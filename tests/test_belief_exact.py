@@ -81,13 +81,17 @@ def test_hard_with_exact_beliefs_is_reproducible_and_uses_them() -> None:
     assert used > 0
 
 
-@pytest.mark.parametrize("level", ["hard", "hard-v2"])
-def test_hard_and_hard_v2_never_use_them(level: str) -> None:
+@pytest.mark.parametrize(
+    ("level", "exact"), [("hard", True), ("hard-exact", True), ("hard-v2", False), ("hard-v1", False)]
+)
+def test_hard_uses_them_and_the_baselines_never_do(level: str, exact: bool) -> None:
     bot = make_bot(level, 1)
-    assert isinstance(bot, HardBot) and bot.belief == "sampled"
+    assert isinstance(bot, HardBot)
+    used = 0
     for view, _ in normal_positions("classic16", 1)[-12:]:
         bot.choose(view)
-        assert not bot.last_exact
+        used += bot.last_exact
+    assert (used > 0) == exact
 
 
 PDK = shutil.which("pdk") or ""

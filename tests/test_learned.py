@@ -288,7 +288,9 @@ def test_a_strong_prior_makes_the_search_play_the_networks_choice(monkeypatch: p
     """The prior counts as K sampled deals: as K grows, the search's own means stop
     mattering and the hard bot plays what the learned level plays (no proofs: solve_cards 0)."""
     monkeypatch.delenv("PDK_WEIGHTS", raising=False)
-    strong = HardBot(3, determinizations=2, min_determinizations=2, solve_cards=0, prior=1e9)
+    strong = HardBot(
+        3, determinizations=2, min_determinizations=2, solve_cards=0, belief="sampled", prior=1e9
+    )
     learned = LearnedBot()
     positions = _choices("classic16", 11)
     assert len(positions) > 8
@@ -296,7 +298,9 @@ def test_a_strong_prior_makes_the_search_play_the_networks_choice(monkeypatch: p
     for state in positions:
         view = state.view(state.turn)
         assert strong.choose(view) == learned.choose(view)
-        plain = HardBot(3, determinizations=2, min_determinizations=2, solve_cards=0)
+        plain = HardBot(
+            3, determinizations=2, min_determinizations=2, solve_cards=0, belief="sampled", prior=0
+        )
         differs += plain.choose(view) != learned.choose(view)
     assert differs > 0  # the network and the search alone do disagree on this deal
 
@@ -308,7 +312,7 @@ def test_the_prior_needs_weights_and_keeps_out_of_exact_beliefs(monkeypatch: pyt
     for state in _choices("jokers17", 12)[::3]:
         view = state.view(state.turn)
         a = HardBot(5, determinizations=2, min_determinizations=2, prior=1e9).choose(view)
-        assert a == HardBot(5, determinizations=2, min_determinizations=2).choose(view)
+        assert a == HardBot(5, determinizations=2, min_determinizations=2, prior=0).choose(view)
     exact_seen = 0
     for state in _choices("classic16", 13):
         view = state.view(state.turn)
@@ -316,5 +320,7 @@ def test_the_prior_needs_weights_and_keeps_out_of_exact_beliefs(monkeypatch: pyt
         a = bot.choose(view)
         if bot.last_exact:
             exact_seen += 1
-            assert a == HardBot(5, determinizations=2, min_determinizations=2, belief="exact").choose(view)
+            assert a == HardBot(
+                5, determinizations=2, min_determinizations=2, belief="exact", prior=0
+            ).choose(view)
     assert exact_seen > 0

@@ -29,18 +29,23 @@ def key(view: PlayerView) -> Key:
 
 
 class Memo(HardBot):
-    """A hard bot whose searches are shared through ``_MEMO``."""
+    """A hard bot whose searches are shared through ``_MEMO``. A search that did not use
+    an exact belief is the sampled search's very computation (the same deals from the same
+    random stream), so it is kept for the sampled bots too."""
 
     def search(
         self, view: PlayerView, judge: Judge, cands: list[Move | None], start: float
     ) -> tuple[list[float] | None, int | None]:
-        k = (self.seed, self.belief, self.exact_cards, self.candidates, *key(view))
-        found = _MEMO.get(k)
+        sampled = (self.seed, self.candidates, *key(view))
+        own = sampled if self.belief == "sampled" else (*sampled, self.belief, self.exact_cards)
+        found = _MEMO.get(own)
         if found is None:
-            if len(_MEMO) > 20_000:
+            if len(_MEMO) > 40_000:
                 _MEMO.clear()
             means, sure = super().search(view, judge, cands, start)
-            found = _MEMO[k] = (means, sure, self.last_exact, self.searched)
+            found = _MEMO[own] = (means, sure, self.last_exact, self.searched)
+            if not self.last_exact:
+                _MEMO[sampled] = found
         means, sure, self.last_exact, self.searched = found
         return means, sure
 
@@ -63,3 +68,7 @@ def prior72(seed: int = 0) -> HardBot:
 
 def exact_prior24(seed: int = 0) -> HardBot:
     return Memo(seed, belief="exact", exact_cards=18, prior=24, name="hard-exact-prior24")
+
+
+def exact_prior8(seed: int = 0) -> HardBot:
+    return Memo(seed, belief="exact", exact_cards=18, prior=8, name="hard-exact-prior8")

@@ -240,7 +240,9 @@ def _deals(spot: Spot, rng: Rng, candidates: int, budget: int) -> tuple[list[dic
     cost = sum(view.hand_sizes) * judgement_cost(big) / big
     count = max(MIN_DEALS, min(MAX_DEALS, int(budget // (candidates * cost))))
     if spot.position is None and not spot.open_hands:
-        return HardBot(derive_seed(rng.below(1 << 62))).deals(view, rng, count), False
+        # The weighted sample, not the exact belief: a review reads anybody's plays, and
+        # the exact belief's reading (every play was normal's first choice) fits bots only.
+        return HardBot(derive_seed(rng.below(1 << 62)), belief="sampled").deals(view, rng, count), False
     return [{**spot.open_hands, **sampler.sample(rng)} for _ in range(count)], False
 
 
