@@ -94,7 +94,8 @@ def main() -> None:
     profile = load_profile(args.variant)
     opponents = args.opponents.split(",")
     if len(opponents) + 1 != profile.players:
-        raise SystemExit(f"{profile.name} seats {profile.players} players: give {profile.players - 1} opponents")
+        need = profile.players - 1
+        raise SystemExit(f"{profile.name} seats {profile.players} players: give {need} opponents")
     done = set()
     if args.out.exists():
         done = {json.loads(line)["deal"] for line in args.out.read_text().splitlines() if line.strip()}
