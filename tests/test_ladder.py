@@ -71,11 +71,11 @@ def test_ladder_bad_cases_fail_in_one_line(tmp_path: Path) -> None:
 def test_a_bot_that_cannot_play_the_ladders_profile_fails_before_any_deal(tmp_path: Path) -> None:
     """The learned level without weights for the ladder's profile: one line before any
     deal, and the ladder's file (no ratings) is unchanged."""
-    pdk(tmp_path, "ladder", "add", "learned", "--variant", "jokers17")
+    pdk(tmp_path, "ladder", "add", "learned", "--variant", "classic15")
     for bot in ("easy", "normal"):
         pdk(tmp_path, "ladder", "add", bot)
     before = (tmp_path / "ladder.json").read_text(encoding="utf-8")
     proc = pdk(tmp_path, "ladder", "run", "--games", "3")
     lines = proc.stderr.strip().splitlines()
-    assert proc.returncode == 2 and len(lines) == 1 and "jokers17" in lines[0] and "pdk train" in lines[0]
+    assert proc.returncode == 2 and len(lines) == 1 and "classic15" in lines[0] and "pdk train" in lines[0]
     assert (tmp_path / "ladder.json").read_text(encoding="utf-8") == before

@@ -100,7 +100,7 @@ def test_selfplay_without_weights_for_the_profile_is_one_line_before_any_game(tm
         "-p",
         "learned,normal,normal",
         "--variant",
-        "jokers17",
+        "classic15",
         "--games",
         "2",
         "--out",
@@ -110,7 +110,7 @@ def test_selfplay_without_weights_for_the_profile_is_one_line_before_any_game(tm
     )
     assert r.returncode == 2 and "Traceback" not in r.stderr
     lines = r.stderr.strip().splitlines()
-    said = WeightsError(vn.WeightsFault.NONE, profile="jokers17").message("zh")
+    said = WeightsError(vn.WeightsFault.NONE, profile="classic15").message("zh")
     assert lines == [f"pdk: error: {said}"], r.stderr  # the weights' own words, not a failed game's
     assert not out.exists() or not any(out.iterdir())  # no game was started
 
@@ -309,7 +309,7 @@ def test_the_prior_needs_weights_and_keeps_out_of_exact_beliefs(monkeypatch: pyt
     """On a profile without weights the prior changes nothing (the search stands alone);
     where the exact belief holds (the real deal, searched), it is not used either."""
     monkeypatch.delenv("PDK_WEIGHTS", raising=False)
-    for state in _choices("jokers17", 12)[::3]:
+    for state in _choices("classic15", 12)[::3]:
         view = state.view(state.turn)
         a = HardBot(5, determinizations=2, min_determinizations=2, prior=1e9).choose(view)
         assert a == HardBot(5, determinizations=2, min_determinizations=2, prior=0).choose(view)
