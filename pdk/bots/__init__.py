@@ -52,7 +52,7 @@ _REGISTRY: dict[str, BotFactory] = {
     "hard-v1": hard_v1,
     # The hard bot as issue 27 found it, pinned: the baseline later changes are measured against.
     "hard-v2": hard_v2,
-    # The hard bot with exact beliefs late in the deal (issue 27): measured, not yet the default.
+    # The hard bot with exact beliefs late in the deal but no learned prior: issue 27's first stage alone.
     "hard-exact": hard_exact,
     # The learned value's own choice, no search (issue 27; weights per profile, pdk train).
     "learned": learned,
