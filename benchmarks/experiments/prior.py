@@ -19,7 +19,7 @@ from pdk.engine.combos import Move
 from pdk.engine.state import PlayerView
 
 Key = tuple[object, ...]
-Found = tuple[list[float] | None, int | None, bool, int]
+Found = tuple[tuple[list[float] | None, int | None, int], bool]
 _MEMO: dict[Key, Found] = {}
 
 
@@ -35,19 +35,18 @@ class Memo(HardBot):
 
     def search(
         self, view: PlayerView, judge: Judge, cands: list[Move | None], start: float
-    ) -> tuple[list[float] | None, int | None]:
+    ) -> tuple[list[float] | None, int | None, int]:
         sampled = (self.seed, self.candidates, *key(view))
         own = sampled if self.belief == "sampled" else (*sampled, self.belief, self.exact_cards)
         found = _MEMO.get(own)
         if found is None:
             if len(_MEMO) > 40_000:
                 _MEMO.clear()
-            means, sure = super().search(view, judge, cands, start)
-            found = _MEMO[own] = (means, sure, self.last_exact, self.searched)
+            found = _MEMO[own] = (super().search(view, judge, cands, start), self.last_exact)
             if not self.last_exact:
                 _MEMO[sampled] = found
-        means, sure, self.last_exact, self.searched = found
-        return means, sure
+        searched, self.last_exact = found
+        return searched
 
 
 def hard_v2(seed: int = 0) -> HardBot:
@@ -60,14 +59,6 @@ def prior8(seed: int = 0) -> HardBot:
 
 def prior24(seed: int = 0) -> HardBot:
     return Memo(seed, belief="sampled", prior=24, name="hard-prior24")
-
-
-def prior72(seed: int = 0) -> HardBot:
-    return Memo(seed, belief="sampled", prior=72, name="hard-prior72")
-
-
-def exact_prior24(seed: int = 0) -> HardBot:
-    return Memo(seed, belief="exact", exact_cards=18, prior=24, name="hard-exact-prior24")
 
 
 def exact_prior8(seed: int = 0) -> HardBot:

@@ -319,7 +319,6 @@ class HardBot:
         self.work_done = 0  # rollout plays plus solver nodes of the last decision (tests)
         self.model_work = 0  # the opponent model's judgements (cards read) of the last decision
         self.last_exact = False  # whether the last ``deals`` came from an exact belief
-        self.searched = 0  # the deals the last search counted
 
     def deals(self, view: PlayerView, rng: Rng, count: int) -> list[dict[int, int]]:
         """The hidden hands to search: ``count`` deals from the sampler, or with the model
@@ -404,7 +403,7 @@ class HardBot:
         cands = [m for _, m in ranked[: self.candidates]]
         if len(cands) == 1:
             return cands[0]
-        means, sure = self.search(view, judge, cands, start)
+        means, sure, n = self.search(view, judge, cands, start)
         if sure is not None:
             return cands[sure]
         if means is None:
@@ -414,18 +413,17 @@ class HardBot:
             if gains is not None:
                 # The network's gain over normal's first choice counts as ``prior``
                 # sampled deals more, each scoring the first candidate's mean plus it.
-                k, n = self.prior, self.searched
+                k = self.prior
                 means = [(n * m + k * (means[0] + g)) / (n + k) for m, g in zip(means, gains, strict=True)]
         # Ties go to the normal bot's order (the candidates are in it).
         return cands[max(range(len(cands)), key=lambda i: (means[i], -i))]
 
     def search(
         self, view: PlayerView, judge: Judge, cands: list[Move | None], start: float
-    ) -> tuple[list[float] | None, int | None]:
+    ) -> tuple[list[float] | None, int | None, int]:
         """Every candidate rolled out in each searched deal: the candidates' mean scores
-        (None if no deal was searched in time), and the index of a candidate proven to
-        win in every deal searched, if there is one. Sets ``searched``, the deals counted."""
-        self.searched = 0
+        (None if no deal was searched in time), the index of a candidate proven to win in
+        every deal searched (if there is one), and the deals the means are over."""
         # The random stream depends on the seed and the position only, not on earlier calls.
         rng = Rng(derive_seed(self.seed, len(view.history), view.seat))
         profile = view.profile
@@ -479,12 +477,11 @@ class HardBot:
             if solving and done == proof_at:
                 sure = [i for i in range(len(cands)) if proven[i] == done]
                 if sure:  # a forced win in every deal consistent with what we know
-                    return None, sure[0]
+                    return None, sure[0], done
                 solving = False  # no sure win: the rollouts decide (the proofs cost time)
-        self.searched = done
         if done == 0:
-            return None, None
-        return [t / done for t in totals], None
+            return None, None, 0
+        return [t / done for t in totals], None, done
 
 
 def learned_gains(

@@ -103,18 +103,25 @@ class ValueNet:
         return cls(layers, meta)
 
 
-_LOADED: dict[tuple[str, str], ValueNet] = {}
+_LOADED: dict[tuple[str, str], ValueNet | WeightsError] = {}
 
 
 def shipped(profile: str) -> ValueNet:
     """The network for ``profile``: ``PDK_WEIGHTS`` if set, else the shipped file; loaded
-    once per process."""
+    once per process. A refusal is remembered too: the hard search asks at every decision,
+    and a profile without weights must not cost a file lookup (or a failed load) each time."""
     own = os.environ.get("PDK_WEIGHTS")
     path = Path(own) if own else WEIGHTS_DIR / f"{profile}.npz"
     key = (str(path), profile)
     net = _LOADED.get(key)
     if net is None:
-        if not own and not path.is_file():
-            raise WeightsError(WeightsFault.NONE, profile=profile)
-        net = _LOADED[key] = ValueNet.load(path, profile)
+        try:
+            if not own and not path.is_file():
+                raise WeightsError(WeightsFault.NONE, profile=profile)
+            net = ValueNet.load(path, profile)
+        except WeightsError as exc:
+            net = exc
+        _LOADED[key] = net
+    if isinstance(net, WeightsError):
+        raise net.with_traceback(None)  # the same refusal each time, not a growing traceback
     return net
