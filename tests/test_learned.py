@@ -244,6 +244,31 @@ def test_train_writes_weights_that_play_and_resumes(tmp_path: Path) -> None:
     assert wrong.returncode != 0 and "trained for classic16" in wrong.stderr
 
 
+@needs_pdk
+def test_train_can_start_from_weights_and_refuses_another_profiles(tmp_path: Path) -> None:
+    """``--start`` continues a finished run (the shipped weights): the network begins as the
+    file's, the new weights name the run they began from, and a file of another profile is
+    refused in one line."""
+    pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
+    from pdk.train.dmc import Config, Trainer
+
+    shipped_path = vn.WEIGHTS_DIR / "classic16.npz"
+    shipped_net = ValueNet.load(shipped_path, "classic16")
+    trainer = Trainer(Config.of(load_profile("classic16"), "advantage", seed=5), tmp_path / "t" / "w.npz")
+    trainer.start_from(shipped_path)
+    for (w, b), (w0, b0) in zip(trainer.net.layers, shipped_net.layers, strict=True):
+        assert np.array_equal(w, w0) and np.array_equal(b, b0)
+    out = tmp_path / "w.npz"
+    proc = run("train", "--games", "8", "--eval-deals", "2", "--start", str(shipped_path), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    meta = ValueNet.load(out, "classic16").meta
+    assert meta["games"] == 8 and meta["start"]["games"] == shipped_net.meta["games"]
+    wrong = run("train", "--games", "2", "--start", str(vn.WEIGHTS_DIR / "jokers17.npz"),
+                "--out", str(tmp_path / "x.npz"))  # fmt: skip
+    assert wrong.returncode != 0 and "trained for jokers17" in wrong.stderr
+    assert len(wrong.stderr.strip().splitlines()) == 1
+
+
 def test_shipped_weights_name_their_run_and_fit_the_limit() -> None:
     shipped = sorted(vn.WEIGHTS_DIR.glob("*.npz"))
     assert shipped, "no weights ship"

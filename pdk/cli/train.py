@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from pdk.bots.value_net import WeightsError
 from pdk.cli.common import LangOpt, VariantOpt, fail, lang_or_fail, profile_or_fail
 from pdk.text.catalog import tr
 
@@ -42,6 +43,10 @@ def train(
     resume: Annotated[
         bool, typer.Option("--resume/--fresh", help="Continue from the checkpoint beside --out, if any.")
     ] = True,
+    start: Annotated[
+        Path | None,
+        typer.Option("--start", help="Begin from these weights (.npz of this profile)."),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
     """Train the learned bot's value from self-play (needs the extra: pip install 'pdk\\[train]')."""
@@ -70,6 +75,7 @@ def train(
     except OSError as exc:
         fail(tr("train_io", lg, error=" ".join(str(exc).split())))
     err = Console(stderr=True)
+    resumed = False
     if resume:
         try:
             resumed = trainer.resume()
@@ -79,6 +85,13 @@ def train(
             st = trainer.status
             minutes = st.seconds / 60
             err.print(tr("train_resumed", lg, path=trainer.checkpoint, games=st.games, minutes=minutes))
+    if start is not None and not resumed:
+        try:
+            trainer.start_from(start)
+        except WeightsError as exc:
+            fail(exc.message(lg))
+        except ValueError as exc:
+            fail(tr("train_bad_start", lg, error=" ".join(str(exc).split())))
     total = float(games) if games is not None else hours * 3600
     seen = len(trainer.status.curve)
 

@@ -175,6 +175,7 @@ class Trainer:
         self.filled = 0
         self.status = Status()
         self.scale = float(config.profile.hand_size)
+        self.start: dict[str, Any] | None = None  # the run these weights began from, if any
         self.net = self.value_net()
 
     # -- checkpoints -------------------------------------------------------------------------
@@ -198,8 +199,26 @@ class Trainer:
         self.status = Status(
             saved["games"], saved["samples"], saved["seconds"], saved["loss"], saved["curve"]
         )
+        self.start = saved.get("start")
         self.net = self.value_net()
         return True
+
+    def start_from(self, path: Path) -> None:
+        """Begin from trained weights (a ``.npz`` for this profile) instead of a random
+        network: more hours on top of a run that has stopped, the shipped weights among
+        them. The file must be of this profile and feature layout (``ValueNet.load``) and
+        of this network's shape; its run is named in the new weights' ``meta["start"]``."""
+        net = ValueNet.load(path, self.config.profile.name)
+        linears = [m for m in self.model if isinstance(m, nn.Linear)]
+        shapes = [tuple(m.weight.shape[::-1]) for m in linears]
+        if [w.shape for w, _ in net.layers] != shapes:
+            raise ValueError(f"{path} holds a network of another shape than this run's")
+        with torch.no_grad():
+            for m, (w, b) in zip(linears, net.layers, strict=True):
+                m.weight.copy_(torch.from_numpy(w.T.copy()))
+                m.bias.copy_(torch.from_numpy(b.copy()))
+        self.start = {k: net.meta.get(k) for k in ("seed", "games", "hours", "commit")}
+        self.net = self.value_net()
 
     def save_checkpoint(self) -> None:
         st = self.status
@@ -218,6 +237,7 @@ class Trainer:
                 "seconds": st.seconds,
                 "loss": st.loss,
                 "curve": st.curve,
+                "start": self.start,
             },
             tmp,
         )
@@ -240,6 +260,8 @@ class Trainer:
             "commit": commit(),
             "scale": self.scale,
         }
+        if self.start is not None:
+            meta["start"] = self.start
         if self.config.method == "advantage":
             meta["method"] = "advantage over normal's choice, true-deal rollouts (pdk train)"
             meta["among"] = self.config.candidates

@@ -15,6 +15,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "train_bad_number": ("{option} must be above zero, not {value}", "{option} 必须大于零，而不是 {value}"),
     "train_bad_checkpoint": ("cannot resume: {error}", "无法继续训练：{error}"),
+    "train_bad_start": ("cannot start from those weights: {error}", "无法从这些权重开始：{error}"),
     "train_resumed": (
         "resuming from {path}: {games} deals, {minutes:.0f} min trained",
         "从 {path} 继续：已训练 {games} 局，{minutes:.0f} 分钟",
