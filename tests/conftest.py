@@ -7,6 +7,7 @@ rule. Everything goes through the public API: ``resolve_cards``, ``Position``, `
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import traceback
@@ -24,6 +25,13 @@ from pdk.engine.deal import Rng, deal, deal_from_hands
 from pdk.engine.position import IllegalPlay, Play, Position, Reason, check, resolve_cards
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+
+# A suite started in the background of a shell (``pytest &``, nohup) inherits Ctrl-C as
+# ignored, and so would every ``pdk`` it spawns: the tests that press Ctrl-C in a terminal
+# would then wait for a reaction that cannot come. A handler here is reset to the default
+# at each ``exec``, so the children hear Ctrl-C as a person's terminal delivers it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pdk_env(columns: int = 200, **extra: str) -> dict[str, str]:
