@@ -216,6 +216,14 @@ def test_train_refuses_two_players(tmp_path: Path) -> None:
 
 
 @needs_pdk
+@pytest.mark.parametrize("option", ["--hours", "--eval-minutes", "--eval-deals", "--lr", "--games"])
+def test_train_refuses_a_number_not_above_zero_in_one_line(tmp_path: Path, option: str) -> None:
+    proc = run("train", option, "0", "--out", str(tmp_path / "w.npz"))
+    assert proc.returncode != 0 and f"{option} must be above zero" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and not (tmp_path / "w.npz").exists()
+
+
+@needs_pdk
 def test_train_writes_weights_that_play_and_resumes(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
     out = tmp_path / "w.npz"

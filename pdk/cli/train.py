@@ -43,6 +43,9 @@ def train(
     resume: Annotated[
         bool, typer.Option("--resume/--fresh", help="Continue from the checkpoint beside --out, if any.")
     ] = True,
+    lr: Annotated[
+        float, typer.Option("--lr", help="Adam's learning rate; lower it to refine weights begun with --start.")
+    ] = 1e-3,
     start: Annotated[
         Path | None,
         typer.Option("--start", help="Begin from these weights (.npz of this profile)."),
@@ -54,7 +57,8 @@ def train(
     profile = profile_or_fail(variant, lg)
     if profile.players < 3:
         fail(tr("train_players", lg, variant=profile.name, players=profile.players))
-    for option, value in (("--hours", hours), ("--eval-minutes", eval_minutes), ("--eval-deals", eval_deals)):
+    for option, value in (("--hours", hours), ("--eval-minutes", eval_minutes), ("--eval-deals", eval_deals),
+                          ("--lr", lr)):  # fmt: skip
         if not value > 0:
             fail(tr("train_bad_number", lg, option=option, value=value))
     if games is not None and games <= 0:
@@ -69,7 +73,7 @@ def train(
         fail(tr("train_bad_method", lg, method=method, methods=", ".join(METHODS)))
     torch.set_num_threads(1)  # self-play is one process; a second thread only contends
     config = Config.of(profile, method, seed=seed, hours=hours, games=games, eval_minutes=eval_minutes,
-                       eval_deals=eval_deals)  # fmt: skip
+                       eval_deals=eval_deals, lr=lr)  # fmt: skip
     try:
         trainer = Trainer(config, out)
     except OSError as exc:

@@ -194,6 +194,8 @@ class Trainer:
             )
         self.model.load_state_dict(saved["model"])
         self.opt.load_state_dict(saved["opt"])
+        for group in self.opt.param_groups:  # the rate asked for now, not the saved one
+            group["lr"] = cfg.lr
         self.np_rng.bit_generator.state = saved["np_rng"]
         torch.set_rng_state(saved["torch_rng"])
         self.status = Status(
@@ -259,6 +261,7 @@ class Trainer:
             "hours": round(st.seconds / 3600, 3),
             "commit": commit(),
             "scale": self.scale,
+            "lr": self.config.lr,
         }
         if self.start is not None:
             meta["start"] = self.start
