@@ -44,7 +44,7 @@ def train(
         bool, typer.Option("--resume/--fresh", help="Continue from the checkpoint beside --out, if any.")
     ] = True,
     lr: Annotated[
-        float, typer.Option("--lr", help="Adam's learning rate; lower it to refine weights begun with --start.")
+        float, typer.Option("--lr", help="Adam's learning rate (lower to refine --start weights).")
     ] = 1e-3,
     start: Annotated[
         Path | None,
