@@ -52,8 +52,24 @@ def wait_for(page: Any, expression: str, timeout: float = 30_000) -> None:
     deadline = time.monotonic() + timeout / 1000
     while not page.evaluate(expression):
         if time.monotonic() > deadline:
-            raise TimeoutError(f"not true after {timeout / 1000:g} s: {expression}")
+            raise TimeoutError(f"not true after {timeout / 1000:g} s: {expression}; {_said(page)}")
         page.wait_for_timeout(16)  # about a frame, as Playwright polls
+
+
+def _said(page: Any) -> str:
+    """What the page shows its player when a wait times out (its message line and the
+    buttons' states), so that a failure says where the table stood, not only that it hung."""
+    try:
+        shown = page.evaluate(
+            "() => { const q = (s) => document.querySelector(s);"
+            " const m = q('[data-testid=message]');"
+            " const b = ['play', 'pass', 'hint'].map(k => q(`[data-testid=${k}]`))"
+            ".map(e => e ? (e.disabled ? 'off' : 'on') : '-').join('/');"
+            " return `message: ${m ? m.textContent.trim() : '-'}; play/pass/hint ${b}`; }"
+        )
+    except Exception as exc:  # the page itself is gone: say that instead
+        return f"the page cannot be read ({type(exc).__name__})"
+    return str(shown)
 
 
 class Served:
