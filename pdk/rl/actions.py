@@ -46,7 +46,7 @@ class ActionTable(NamedTuple):
 
     def action_of(self, move: Move) -> int:
         """The action of a legal move (``WHOLE_HAND`` for a play only a whole hand makes)."""
-        return self.ids.get((move[0], move[1]), WHOLE_HAND)  # (counts, kind): a kind is an int
+        return self.ids.get((move.counts, move.kind), WHOLE_HAND)  # a kind is an int (IntEnum)
 
 
 def _deck(profile: Profile) -> list[tuple[int, int]]:

@@ -121,7 +121,7 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[state.turn]
         moves = state.legal_moves()
         ids = self.table.ids.get  # ``ActionTable.action_of``, inlined: this runs every step
-        legal: dict[int, Move | None] = {ids((m[0], m[1]), WHOLE_HAND): m for m in moves}
+        legal: dict[int, Move | None] = {ids((m.counts, m.kind), WHOLE_HAND): m for m in moves}
         if state.can_pass(moves):
             legal[PASS] = None
         self._legal = legal
