@@ -224,6 +224,14 @@ def test_train_refuses_a_number_not_above_zero_in_one_line(tmp_path: Path, optio
 
 
 @needs_pdk
+@pytest.mark.parametrize("value", ["1", "-0.5", "nan"])
+def test_train_refuses_an_average_outside_zero_to_one(tmp_path: Path, value: str) -> None:
+    proc = run("train", "--average", value, "--out", str(tmp_path / "w.npz"))
+    assert proc.returncode != 0 and "--average must be at least 0 and below 1" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@needs_pdk
 def test_train_writes_weights_that_play_and_resumes(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
     out = tmp_path / "w.npz"
@@ -266,6 +274,21 @@ def test_train_can_start_from_weights_and_refuses_another_profiles(tmp_path: Pat
     trainer.start_from(shipped_path)
     for (w, b), (w0, b0) in zip(trainer.net.layers, shipped_net.layers, strict=True):
         assert np.array_equal(w, w0) and np.array_equal(b, b0)
+    # With a moving average, what plays begins as the file's network too, then trails the
+    # trained one: after a round it has moved, by a tenth of the raw network's step.
+    cfg = Config.of(load_profile("classic16"), "advantage", seed=5, average=0.9, games_per_round=2)
+    averaged = Trainer(cfg, tmp_path / "a" / "w.npz")
+    averaged.start_from(shipped_path)
+    assert np.array_equal(averaged.net.layers[0][0], shipped_net.layers[0][0])
+    rows, targets = averaged.play_advantage(0)
+    averaged.xs[: len(rows)] = rows
+    averaged.ys[: len(rows)] = targets
+    averaged.filled = len(rows)
+    averaged.learn()
+    raw = averaged.model[0].weight.detach().numpy().T
+    played = averaged.value_net().layers[0][0]
+    start = shipped_net.layers[0][0]
+    assert np.allclose(played - start, 0.1 * (raw - start), atol=1e-6) and not np.array_equal(raw, start)
     out = tmp_path / "w.npz"
     proc = run("train", "--games", "8", "--eval-deals", "2", "--start", str(shipped_path), "--out", str(out))
     assert proc.returncode == 0, proc.stderr

@@ -46,6 +46,10 @@ def train(
     lr: Annotated[
         float, typer.Option("--lr", help="Adam's learning rate (lower to refine --start weights).")
     ] = 1e-3,
+    average: Annotated[
+        float,
+        typer.Option("--average", help="Play and write a moving average of the weights (decay a round)."),
+    ] = 0.0,
     start: Annotated[
         Path | None,
         typer.Option("--start", help="Begin from these weights (.npz of this profile)."),
@@ -61,6 +65,8 @@ def train(
                           ("--lr", lr)):  # fmt: skip
         if not value > 0:
             fail(tr("train_bad_number", lg, option=option, value=value))
+    if not 0 <= average < 1:
+        fail(tr("train_bad_average", lg, value=average))
     if games is not None and games <= 0:
         fail(tr("train_bad_number", lg, option="--games", value=games))
     try:
@@ -73,7 +79,7 @@ def train(
         fail(tr("train_bad_method", lg, method=method, methods=", ".join(METHODS)))
     torch.set_num_threads(1)  # self-play is one process; a second thread only contends
     config = Config.of(profile, method, seed=seed, hours=hours, games=games, eval_minutes=eval_minutes,
-                       eval_deals=eval_deals, lr=lr)  # fmt: skip
+                       eval_deals=eval_deals, lr=lr, average=average)  # fmt: skip
     try:
         trainer = Trainer(config, out)
     except OSError as exc:

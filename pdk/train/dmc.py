@@ -103,6 +103,7 @@ class Config:
     checkpoint_minutes: float = 5.0
     method: str = "dmc"  # or "advantage" (see ``Trainer.play_advantage``)
     candidates: int = 6  # advantage: normal's first choices rolled out, and the learned bot's pool
+    average: float = 0.0  # the weights played and written: an average decaying by this a round (0: the last)
 
     @classmethod
     def of(cls, profile: Profile, method: str = "dmc", **settings: Any) -> Config:
@@ -168,6 +169,12 @@ class Trainer:
         self.curve_file = out.with_name(out.stem + ".curve.jsonl")
         torch.manual_seed(config.seed)
         self.model = network(config)
+        # What plays and is written: the network itself, or (``average`` > 0) a moving
+        # average of its weights. Plain SGD's last step is one noisy point of a wandering
+        # path (the strength of consecutive snapshots swings by a point a deal); an
+        # average over a few thousand steps sits nearer the path's middle.
+        self.played = network(config) if config.average else self.model
+        self.played.load_state_dict(self.model.state_dict())
         self.opt = torch.optim.Adam(self.model.parameters(), lr=config.lr)
         self.np_rng = np.random.default_rng(config.seed)
         self.xs = np.zeros((config.buffer, SIZE), dtype=np.float32)
@@ -193,6 +200,7 @@ class Trainer:
                 f"not {cfg.profile.name} seed {cfg.seed} ({cfg.method})"
             )
         self.model.load_state_dict(saved["model"])
+        self.played.load_state_dict(saved.get("played", saved["model"]))
         self.opt.load_state_dict(saved["opt"])
         for group in self.opt.param_groups:  # the rate asked for now, not the saved one
             group["lr"] = cfg.lr
@@ -219,6 +227,7 @@ class Trainer:
             for m, (w, b) in zip(linears, net.layers, strict=True):
                 m.weight.copy_(torch.from_numpy(w.T.copy()))
                 m.bias.copy_(torch.from_numpy(b.copy()))
+        self.played.load_state_dict(self.model.state_dict())
         self.start = {k: net.meta.get(k) for k in ("seed", "games", "hours", "commit")}
         self.net = self.value_net()
 
@@ -231,6 +240,7 @@ class Trainer:
                 "seed": self.config.seed,
                 "method": self.config.method,
                 "model": self.model.state_dict(),
+                "played": self.played.state_dict(),
                 "opt": self.opt.state_dict(),
                 "np_rng": self.np_rng.bit_generator.state,
                 "torch_rng": torch.get_rng_state(),
@@ -248,7 +258,7 @@ class Trainer:
     # -- the network as the bots read it --------------------------------------------------------
 
     def value_net(self) -> ValueNet:
-        linears = [m for m in self.model if isinstance(m, nn.Linear)]
+        linears = [m for m in self.played if isinstance(m, nn.Linear)]
         layers = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linears]
         st = self.status
         meta = {
@@ -263,6 +273,8 @@ class Trainer:
             "scale": self.scale,
             "lr": self.config.lr,
         }
+        if self.config.average:
+            meta["average"] = self.config.average
         if self.start is not None:
             meta["start"] = self.start
         if self.config.method == "advantage":
@@ -370,6 +382,10 @@ class Trainer:
             loss.backward()
             self.opt.step()
             losses.append(loss.item())
+        if self.played is not self.model:
+            with torch.no_grad():
+                for avg, now in zip(self.played.parameters(), self.model.parameters(), strict=True):
+                    avg.mul_(cfg.average).add_(now, alpha=1.0 - cfg.average)
         return float(np.mean(losses))
 
     # -- the strength log -------------------------------------------------------------------------

@@ -15,6 +15,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "train_bad_number": ("{option} must be above zero, not {value}", "{option} 必须大于零，而不是 {value}"),
     "train_bad_checkpoint": ("cannot resume: {error}", "无法继续训练：{error}"),
+    "train_bad_average": (
+        "--average must be at least 0 and below 1 (0: no average), not {value}",
+        "--average 必须不小于 0 且小于 1（0：不取平均），而不是 {value}",
+    ),
     "train_bad_start": ("cannot start from those weights: {error}", "无法从这些权重开始：{error}"),
     "train_resumed": (
         "resuming from {path}: {games} deals, {minutes:.0f} min trained",
