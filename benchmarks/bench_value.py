@@ -60,8 +60,8 @@ def main() -> None:
             row = json.loads(line)
             cached[row["at"]] = row["move"]
     sink = args.cache.open("a") if args.cache is not None else None
-    search = HardBot(0, belief="sampled")
-    second = HardBot(1, belief="sampled")
+    search = HardBot(0, belief="sampled", prior=0)  # the rollouts alone: no learned prior
+    second = HardBot(1, belief="sampled", prior=0)
     n = agree = normal_agree = again = 0
     t0 = time.perf_counter()
     d = 0

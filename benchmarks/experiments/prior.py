@@ -50,7 +50,8 @@ class Memo(HardBot):
 
 
 def hard_v2(seed: int = 0) -> HardBot:
-    return Memo(seed, belief="sampled", name="hard-v2")
+    # Every knob pinned: HardBot's defaults are today's hard (exact belief and prior 8).
+    return Memo(seed, belief="sampled", prior=0, name="hard-v2")
 
 
 def prior8(seed: int = 0) -> HardBot:
