@@ -22,7 +22,7 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from tooling import CHROMIUM_ARGS, LAYOUTS
+from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
 
 from pdk.app.registry import load_profile
 from pdk.app.rooms import Rooms
@@ -76,7 +76,7 @@ def main(out: Path) -> None:
         phone.add_init_script("localStorage.setItem('pdk.name', '小明')")
         phone.goto(str(link))
         phone.wait_for_selector('[data-testid="seat-name"]')
-        host.wait_for_function("document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")
+        wait_for(host, "document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")
         time.sleep(1)
         host.screenshot(path=str(out / "room-lobby.png"))
         spectator = b.new_context(

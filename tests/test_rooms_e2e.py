@@ -225,7 +225,7 @@ def test_after_a_deal_each_person_sees_their_own_record(server: tuple[str, Rooms
     host, links, _ = host_room(browser, base)
     guest = person(browser, links[0], "portrait")
     guest.wait_for_selector('[data-testid="seat-name"]')
-    host.wait_for_function("document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")
+    wait_for(host, "document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")
     host.click('[data-testid="start-room"]')
     pages = [host, guest]
     for p in pages:
@@ -234,7 +234,7 @@ def test_after_a_deal_each_person_sees_their_own_record(server: tuple[str, Rooms
     ids = [p.evaluate("localStorage.getItem('pdk.person')") for p in pages]
     assert ids[0] != ids[1] and all(len(i) == 32 for i in ids)
     for seat, p in enumerate(pages):
-        p.wait_for_function("document.querySelector('[data-testid=my-record]').dataset.games === '1'")
+        wait_for(p, "document.querySelector('[data-testid=my-record]')?.dataset.games === '1'")
         total = p.get_attribute(f'#settle-table tr[data-seat="{seat}"] td.total', "data-total")
         assert p.get_attribute('[data-testid="my-record"]', "data-total") == total
         assert "1" in p.inner_text('[data-testid="my-record"]')
