@@ -13,6 +13,7 @@ searched; from there on it is today's ``hard``.
 from __future__ import annotations
 
 from pdk.bots.hard import HardBot
+from pdk.bots.infer import Sampler
 from pdk.bots.normal import Judge
 from pdk.engine.combos import Move
 from pdk.engine.state import PlayerView
@@ -27,8 +28,8 @@ class EarlyHard(HardBot):
     def search(
         self, view: PlayerView, judge: Judge, cands: list[Move | None], start: float
     ) -> tuple[list[float] | None, int | None, int]:
-        hidden = sum(n for seat, n in enumerate(view.hand_sizes) if seat != view.seat)
-        if hidden <= self.exact_cards:
+        # The hidden cards counted as the exact belief counts them (a set-aside pile too).
+        if sum(Sampler(view).sizes) <= self.exact_cards:
             return super().search(view, judge, cands, start)
         work, least = self.work, self.min_determinizations
         self.work, self.min_determinizations = self.early, self.least
@@ -40,7 +41,3 @@ class EarlyHard(HardBot):
 
 def early5400(seed: int = 0) -> HardBot:
     return EarlyHard(seed, 5400, 9, "hard-early5400")
-
-
-def early7200(seed: int = 0) -> HardBot:
-    return EarlyHard(seed, 7200, 12, "hard-early7200")
