@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import load_profile
 from pdk.bots.protocol import (
     Fault,
     Narrator,
@@ -24,6 +23,7 @@ from pdk.bots.simple import RandomBot
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import bot_seed, deal
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 PROFILES = ["classic16", "classic15", "jokers17", "four-player", "two-player", "draw4"]
 

@@ -1,4 +1,4 @@
-"""The table stores (``pdk.app.store``): SQLite by default, PostgreSQL for several processes.
+"""The table stores (``pdk.store.contract``): SQLite by default, PostgreSQL for several processes.
 
 The contract is checked on both: a version is accepted once, by one writer only, even from
 two processes at once; a refused or failed save changes nothing; the web saves of earlier
@@ -20,12 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from pdk.app.changes import changes
-from pdk.app.registry import load_profile
-from pdk.app.session import new_session, save_text
-from pdk.app.store import FileStore, Stored, StoreUnavailable, VersionConflict, open_store
-from pdk.app.store_sqlite import SqliteStore
-from pdk.app.tables import TableStore, new_token
+from pdk.store.changes import changes
+from pdk.store.contract import Stored, StoreUnavailable, VersionConflict
+from pdk.store.files import FileStore
+from pdk.store.open import open_store
+from pdk.store.sqlite import SqliteStore
+from pdk.store.tokens import new_token
+from pdk.table.session import new_session, save_text
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "k" * 32
@@ -87,7 +90,8 @@ RACER = textwrap.dedent(
     """
     import json, sys
     from pathlib import Path
-    from pdk.app.store import open_store, VersionConflict
+    from pdk.store.contract import VersionConflict
+    from pdk.store.open import open_store
     store = open_store(sys.argv[1], Path(sys.argv[2]))
     won = []
     for _ in range(int(sys.argv[3])):
@@ -138,7 +142,7 @@ def test_a_watcher_hears_changes_made_by_another_process(spec: str, tmp_path: Pa
     watch = changes(store, interval=0.2)
     stop = watch.watch(KEY, seen)
     time.sleep(0.5)
-    writer = "from pathlib import Path; from pdk.app.store import open_store\n"
+    writer = "from pathlib import Path; from pdk.store.contract import open_store\n"
     writer += "s = open_store({!r}, Path({!r}))\ns.save({!r}, '{{}}', 2, 1)\ns.save({!r}, '{{}}', 3, 2)"
     subprocess.run([sys.executable, "-c", writer.format(spec, str(tmp_path), KEY, KEY)], check=True, cwd=ROOT)
     assert done.wait(10), heard

@@ -16,9 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.review import marks
-from pdk.app.session import HUMAN_NAME
-from pdk.app.table_model import card_name, play_model, seat_name, settlement_model
+from pdk.analysis.review import marks
 from pdk.bots import bot_label, is_plugin, make_bot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
 from pdk.bots.knowledge import unseen_counts
@@ -32,7 +30,9 @@ from pdk.engine.events import BaoDan, BombStands, PlayerOut, TrickWon
 from pdk.engine.record import GameRecord
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
+from pdk.table.session import HUMAN_NAME
 from pdk.text.catalog import Lang, LocalizedError, tr
+from pdk.view.table_model import card_name, play_model, seat_name, settlement_model
 
 
 def seat_names(record: GameRecord, lang: Lang) -> list[str]:

@@ -1,7 +1,7 @@
 """``pdk serve``: the browser table, served by pdk itself (FastAPI on uvicorn).
 
 The page opens straight into a deal against two bots; each browser's game is kept by
-``pdk.app.tables`` in a store (SQLite in the data directory by default, PostgreSQL with
+``pdk.table.tables`` in a store (SQLite in the data directory by default, PostgreSQL with
 ``--store postgresql://...`` for several ``--workers``), and its finished deals show up in
 ``pdk stats`` and open in ``pdk replay``. The bounds of ``pdk.web.guard`` and
 ``pdk.web.protocol`` are set here: connections, request deadlines, opens per client,
@@ -21,11 +21,12 @@ from typing import Annotated
 import segno
 import typer
 
-from pdk.app.files import remove_stale_temps
-from pdk.app.store import POSTGRES_SCHEMES, StoreError, open_store
 from pdk.cli.common import fail, lang_or_fail, profile_or_fail
 from pdk.cli.play import check_difficulty, data_dir
 from pdk.engine.profile import DEFAULT_PROFILE
+from pdk.files.atomic import remove_stale_temps
+from pdk.store.contract import StoreError
+from pdk.store.open import POSTGRES_SCHEMES, open_store
 from pdk.text.catalog import tr
 
 FACTORY = "pdk.web.factory:app_from_env"

@@ -12,13 +12,13 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.registry import available_profiles, load_profile, profile_path
-from pdk.app.rules_in_words import explain, sections
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
 from pdk.cli.prose import Prose
 from pdk.cli.table import NARROW
 from pdk.engine.profile import ProfileError
 from pdk.text.catalog import tr
+from pdk.variants.registry import available_profiles, load_profile, profile_path
+from pdk.view.rules_in_words import explain, sections
 
 variants_app = typer.Typer(
     name="variants",

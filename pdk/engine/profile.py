@@ -695,7 +695,7 @@ def _field_problem(err: ErrorDetails, cause: object) -> ProfileProblem:
 def validate_profile(data: object, source: str = "profile") -> Profile:
     """A complete profile (every field present, no ``base:``) from parsed data, with every
     problem named by its field. Records carry profiles in this form; files that inherit
-    from another profile are merged first by ``pdk.app.registry``."""
+    from another profile are merged first by ``pdk.variants.registry``."""
     if not isinstance(data, dict):
         raise ProfileError(ProfileReason.NOT_MAPPING, source=source)
     try:

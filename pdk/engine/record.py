@@ -286,7 +286,7 @@ def _load_action(state: GameState, number: int, entry: Any) -> None:
 
 def loads(text: str, decode: Callable[[str], Any] = json.loads) -> GameRecord:
     """A record from its JSON text; ``decode`` is the JSON parser (the app passes one that
-    bounds depth and numbers, ``pdk.app.limits.loads_json``)."""
+    bounds depth and numbers, ``pdk.files.limits.loads_json``)."""
     try:
         data = decode(text)
     except json.JSONDecodeError as exc:

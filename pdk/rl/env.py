@@ -50,13 +50,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import deal, deal_seed
 from pdk.engine.profile import Profile
 from pdk.engine.state import Action, GameState
 from pdk.rl.actions import PASS, WHOLE_HAND, ActionTable, action_table
+from pdk.variants.registry import load_profile
 
 _KINDS = len(ComboKind)
 

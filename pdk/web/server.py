@@ -1,4 +1,4 @@
-"""The HTTP side of ``pdk serve``: a FastAPI app over the table service (``pdk.app.service``).
+"""The HTTP side of ``pdk serve``: a FastAPI app over the table service (``pdk.table.service``).
 
 Each endpoint is one seat command: the request names it, the service runs it, and the
 answer is the events it made happen plus the human seat's table (``SeatTable``, its
@@ -33,18 +33,19 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from pdk.app.notation import one_card
-from pdk.app.rooms import Rooms
-from pdk.app.rules_in_words import sections
-from pdk.app.service import Reply, SeatTable, TableService
-from pdk.app.session import HUMAN
-from pdk.app.store import StoreError
-from pdk.app.table_model import card_name, play_model, seat_name, settlement_model
-from pdk.app.tables import TOKEN_PATTERN, TableStore, valid_token
 from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import cards_of
 from pdk.engine.events import BaoDan, BombStands, DealOver, Event, Passed, Played, PlayerOut, TrickWon
+from pdk.engine.notation import one_card
+from pdk.rooms.room import Rooms
+from pdk.store.contract import StoreError
+from pdk.store.tokens import TOKEN_PATTERN, valid_token
+from pdk.table.service import Reply, SeatTable, TableService
+from pdk.table.session import HUMAN
+from pdk.table.tables import TableStore
 from pdk.text.catalog import MESSAGES, Lang, LocalizedError, tr
+from pdk.view.rules_in_words import sections
+from pdk.view.table_model import card_name, play_model, seat_name, settlement_model
 from pdk.web.guard import Busy, RateLimit, ThinkingQueue, guarded
 from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
