@@ -142,7 +142,7 @@ def test_a_watcher_hears_changes_made_by_another_process(spec: str, tmp_path: Pa
     watch = changes(store, interval=0.2)
     stop = watch.watch(KEY, seen)
     time.sleep(0.5)
-    writer = "from pathlib import Path; from pdk.store.contract import open_store\n"
+    writer = "from pathlib import Path; from pdk.store.open import open_store\n"
     writer += "s = open_store({!r}, Path({!r}))\ns.save({!r}, '{{}}', 2, 1)\ns.save({!r}, '{{}}', 3, 2)"
     subprocess.run([sys.executable, "-c", writer.format(spec, str(tmp_path), KEY, KEY)], check=True, cwd=ROOT)
     assert done.wait(10), heard
