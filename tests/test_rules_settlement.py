@@ -6,8 +6,9 @@ import pytest
 from conftest import Judge, game, run
 
 from pdk.engine.position import IllegalPlay, Reason
-from pdk.engine.profile import Profile
+from pdk.engine.profile import Profile, ProfileError, validate_profile
 from pdk.engine.settlement import settle
+from pdk.view.table_model import settlement_model
 
 
 def test_first_out_ends_the_deal_at_once(judge: Judge) -> None:
@@ -85,3 +86,53 @@ def test_settlement_always_sums_to_zero(classic: Profile, winner: int) -> None:
 def test_no_cap_on_payments(classic: Profile) -> None:
     s = settle(classic, 0, [0, 16, 16], [True, False, False], [5, 0, 0])
     assert s.totals == (64 + 100, -32 - 50, -32 - 50)
+
+
+def _bird(classic: Profile, factor: int = 2) -> Profile:
+    data = classic.model_dump(mode="json")
+    data["settlement"]["zha_niao"] = {"card": "Th", "factor": factor}
+    return validate_profile(data)
+
+
+def test_zha_niao_the_holder_of_heart_ten_pays_or_collects_double(classic: Profile) -> None:
+    """红桃10扎鸟: the seat dealt ♥10 pays (as a loser) or collects (as the winner) ×factor on
+    every card payment it is part of; between the other two nothing changes."""
+    bird = _bird(classic)
+    cards, played, bombs = [0, 3, 5], [True, True, False], [0, 0, 1]
+    plain = settle(bird, 0, cards, played, bombs)
+    assert plain.totals == settle(classic, 0, cards, played, bombs).totals == (13 - 10, -3 - 10, -10 + 20)
+    loser = settle(bird, 0, cards, played, bombs, bird=[1])  # 3 cards, paid ×2; the bomb is not
+    assert loser.totals == (3 * 2 + 10 - 10, -6 - 10, -10 + 20)
+    assert [s.bird for s in loser.seats] == [False, True, False]
+    winner = settle(bird, 0, cards, played, bombs, bird=[0])  # both payments ×2, 全关 kept
+    assert [s.card_payment for s in winner.seats] == [2 * (3 + 10), -6, -20]
+    assert sum(winner.totals) == 0
+    assert settle(_bird(classic, 3), 0, cards, played, bombs, bird=[2]).seats[2].card_payment == -30
+    assert settle(classic, 0, cards, played, bombs, bird=[1]).totals == plain.totals  # the knob is off
+
+
+def test_zha_niao_played_deal_finds_the_holder_and_explains_it(judge: Judge) -> None:
+    bird = Judge(_bird(judge.profile))
+    state = game(bird, "3s K Q", "4 55 Th", "6 7 8")
+    run(bird, state, "3s", "4", "8", "K", None, None, "Q")
+    st = state.settlement()
+    assert st.totals == (2 + 3 * 2, -3 * 2, -2)
+    assert [s.bird for s in st.seats] == [False, True, False]
+    words = [s.text("en") for s in settlement_model(bird.profile, st, 1, None).rows[0].lines]
+    assert words[0] == "held ♥10 (扎鸟): pays ×2"
+    assert words[1].endswith("×2: pays 6")
+
+
+def test_zha_niao_is_absent_from_the_json_while_off(classic: Profile) -> None:
+    """Records and saves carry their profile: one with the knob off reads as it did before."""
+    assert "zha_niao" not in classic.canonical
+    assert "zha_niao" not in classic.model_dump(mode="json")["settlement"]
+    assert _bird(classic).model_dump(mode="json")["settlement"]["zha_niao"] == {"card": "Th", "factor": 2}
+
+
+def test_zha_niao_needs_its_card_in_the_deck_and_card_payments(classic: Profile) -> None:
+    data = classic.model_dump(mode="json")
+    data["settlement"]["zha_niao"] = {"card": "2h", "factor": 2}
+    with pytest.raises(ProfileError) as info:
+        validate_profile(data)
+    assert [p.field for p in info.value.problems] == ["settlement.zha_niao.card"]

@@ -14,7 +14,17 @@ from enum import Enum
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 from pydantic_core import ErrorDetails
 
 from pdk.engine.cards import NUM_RANKS, RANK_CHARS, CardParseError, Rank, card_id, parse_specs
@@ -342,6 +352,19 @@ class Grade(_Model):
     multiplier: int = Field(ge=1)
 
 
+class ZhaNiao(_Model):
+    """扎鸟 (红桃10扎鸟 by default): whoever holds ``card`` when the deal starts pays or
+    collects ``factor`` times every card payment they are part of."""
+
+    card: CardName = Field("Th", description="the bird card (♥10)")
+    factor: int = Field(2, ge=2, description="what the holder's card payments are multiplied by")
+
+    @field_validator("card")
+    @classmethod
+    def _card(cls, value: str) -> str:
+        return _single_card(value)
+
+
 class Settlement(_Model):
     scheme: Literal["cards_left", "placement"] = Field(
         "cards_left", description="losers pay per card left, or fixed points by finishing place"
@@ -364,6 +387,18 @@ class Settlement(_Model):
         "each_other", description="each other player pays the bonus, or it is a plain credit"
     )
     bomb_doubling: bool = Field(False, description="every bomb played doubles the deal's payments")
+    zha_niao: ZhaNiao | None = Field(
+        None, description="扎鸟: the holder of a card pays or collects a factor on every card payment"
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_unset_bird(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        """Leave ``zha_niao`` out while it is off: every record and save carries its profile
+        as JSON, and one written before the knob existed must read back byte for byte."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("zha_niao", 0) is None:
+            del data["zha_niao"]
+        return data
 
     def multiplier(self, played: int, hand_size: int) -> int:
         """The factor on a loser's card payment, from how many cards they played."""
@@ -623,6 +658,11 @@ def _problems(p: Profile) -> list[ProfileProblem]:
         bad("settlement.reverse_spring_multiplier", "pfp_reverse_spring")
     if r.bao_pei and s.scheme != "cards_left":
         bad("rules.bao_pei", "pfp_bao_pei_scheme")
+    if s.zha_niao is not None:
+        if card_from_name(s.zha_niao.card) not in deck:
+            bad("settlement.zha_niao.card", "pfp_not_in_deck", card=s.zha_niao.card)
+        if s.scheme != "cards_left":
+            bad("settlement.zha_niao", "pfp_zha_niao_scheme")
     if len({g.played_under for g in s.graded}) != len(s.graded):
         bad("settlement.graded", "pfp_graded_twice")
     return out

@@ -1,7 +1,8 @@
 """Settlement of a finished deal, by the profile's scheme (docs/rules.md for classic16).
 
 ``cards_left`` (classic16 and most variants): each loser pays the winner per card left,
-times 全关 / graded multipliers, with optional 报单 exemption and 包赔; ``placement``
+times 全关 / graded multipliers and 扎鸟 (the bird card's holder pays or collects a factor),
+with optional 报单 exemption and 包赔; ``placement``
 (seed 001): fixed points by finishing place plus a first-out bonus. Either way scoring
 bombs add their bonus, and with ``bomb_doubling`` every bomb played doubles the deal's
 payments. Only the numbers the deal produced come in; the rules come from the profile.
@@ -30,6 +31,7 @@ class SeatResult(NamedTuple):
     multiplier: int = 1
     exempt: bool = False
     liable: bool = False
+    bird: bool = False
 
 
 class Share(NamedTuple):
@@ -80,6 +82,7 @@ def settle(
     liable: int | None = None,
     first_out_sweep: bool = False,
     spring_seat: int | None = None,
+    bird: Sequence[int] = (),
 ) -> Settlement:
     """Score a finished deal.
 
@@ -88,7 +91,8 @@ def settle(
     for placement scoring, ``bombs_played`` the number of bombs for doubling, ``liable``
     the seat that owes 包赔, ``first_out_sweep`` whether nobody else had played when the
     first player went out, ``spring_seat`` the first leader if they played only in the
-    opening trick (反春).
+    opening trick (反春), ``bird`` the seats dealt the 扎鸟 card (``settlement.zha_niao``):
+    a card payment from or to one of them is multiplied by its factor.
     """
     rules = profile.settlement
     n = len(cards_left)
@@ -122,6 +126,8 @@ def settle(
                 exempt[seat] = True
                 continue
             pay = left * rules.per_card * mults[seat] * factor
+            if rules.zha_niao is not None and (seat in bird or winner in bird):
+                pay *= rules.zha_niao.factor
             payments[seat] -= pay
             payments[winner] += pay
             shares.append(Share("cards", seat, winner, pay))
@@ -147,7 +153,7 @@ def settle(
                 incomes[other] -= count * rules.bomb_bonus
                 shares.append(Share("bomb", other, seat, count * rules.bomb_bonus))
     # Positional, in SeatResult's field order (seat, cards_left, shut_out, card_payment,
-    # bombs, bomb_income, total, place, multiplier, exempt, liable): keywords cost twice as
+    # bombs, bomb_income, total, place, multiplier, exempt, liable, bird): keywords cost twice as
     # much, and every simulated deal settles.
     seats = tuple(
         [
@@ -163,6 +169,7 @@ def settle(
                 mults[seat],
                 exempt[seat],
                 seat == liable and liable != winner,
+                rules.zha_niao is not None and seat in bird,
             )
             for seat in range(n)
         ]

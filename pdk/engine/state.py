@@ -14,7 +14,7 @@ from itertools import islice
 from typing import NamedTuple, Self, overload
 
 from pdk.engine import counts as C
-from pdk.engine.cards import mask_of
+from pdk.engine.cards import card_id, mask_of, rank_of, suit_of
 from pdk.engine.combos import Move
 from pdk.engine.deal import Deal
 from pdk.engine.events import Before, Event, said_events
@@ -32,7 +32,7 @@ from pdk.engine.position import (
     pick_cards,
     plain_straight,
 )
-from pdk.engine.profile import Profile
+from pdk.engine.profile import Profile, card_from_name
 from pdk.engine.settlement import Settlement, settle
 
 _new = tuple.__new__
@@ -320,11 +320,16 @@ class RankState(Playout):
             spring_seat=self._spring_seat()
             if self.profile.settlement.reverse_spring_multiplier > 1
             else None,
+            bird=self._bird_seats() if self.profile.settlement.zha_niao is not None else (),
         )
 
     def _spring_seat(self) -> int | None:
         """反春 needs the deal's history: none on counts alone (``GameState`` has it)."""
         return None
+
+    def _bird_seats(self) -> tuple[int, ...]:
+        """扎鸟 needs the dealt cards' suits: none on counts alone (``GameState`` has them)."""
+        return ()
 
     def clone(self) -> Self:
         other = object.__new__(type(self))
@@ -516,6 +521,14 @@ class GameState(RankState):
         if any(a.seat == leader and a.play is not None for a in self.history[end + 1 :]):
             return None
         return leader
+
+    def _bird_seats(self) -> tuple[int, ...]:
+        """扎鸟: the seats dealt a copy of the bird card (one pack: at most one seat)."""
+        bird = self.profile.settlement.zha_niao
+        assert bird is not None
+        base = card_from_name(bird.card)
+        copies = [card_id(rank_of(base), suit_of(base), copy) for copy in range(self.profile.deck.packs)]
+        return tuple(s for s, hand in enumerate(self.deal.hands) if any(hand >> c & 1 for c in copies))
 
     def clone(self) -> Self:
         other = object.__new__(type(self))

@@ -461,6 +461,16 @@ def _scoring(p: Profile, lang: Lang) -> list[str]:
                 f"A loser who played fewer than {frac} of their hand pays x{g.multiplier}",
                 f"出牌不到手牌的 {frac}，付 {g.multiplier} 倍",
             )
+        if s.zha_niao is not None:
+            bird = _card(s.zha_niao.card)
+            x = s.zha_niao.factor
+            _add(
+                lines,
+                lang,
+                f"{bird} 扎鸟: whoever is dealt {bird} pays x{x} as a loser, or collects x{x} as the"
+                " winner (between the other players nothing changes)",
+                f"{bird}扎鸟：拿到 {bird} 的人输了付 {x} 倍，赢了收 {x} 倍（其他人之间不变）",
+            )
         if s.one_card_exempt:
             _add(
                 lines,

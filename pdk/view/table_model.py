@@ -66,7 +66,7 @@ from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, format_cards, format_unicode, rank_label, rank_of, suit_of
 from pdk.engine.combos import ComboKind, Move, rank_groups, reading_rank
 from pdk.engine.position import IllegalPlay, Play, check
-from pdk.engine.profile import Profile
+from pdk.engine.profile import Profile, card_from_name
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, PlayerView, next_holding
 from pdk.text.catalog import Lang, Param, Said
@@ -403,6 +403,8 @@ def settlement_model(
     rules = profile.settlement
     n = len(st.seats)
     liable = next((r.seat for r in st.seats if r.liable), None)
+    bird = rules.zha_niao
+    bird_card = "" if bird is None else format_unicode([card_from_name(bird.card)])
     rows = []
     for seat in [(viewer + k) % n for k in range(n)]:
         r = st.seats[seat]
@@ -418,6 +420,8 @@ def settlement_model(
                 lines.append(Said.of("tm_st_first_bonus", points=bonus))
         elif seat == st.winner:
             lines.append(Said.of("tm_st_collect", amount=r.card_payment))
+            if r.bird and bird is not None:
+                lines.append(Said.of("tm_st_bird_won", card=bird_card, x=bird.factor))
         elif r.exempt:
             lines.append(Said("tm_st_exempt"))
         else:
@@ -425,17 +429,23 @@ def settlement_model(
                 lines.append(Said.of("tm_st_shut_out", x=r.multiplier))
             elif r.multiplier > 1:
                 lines.append(Said.of("tm_st_multiplier", x=r.multiplier))
+            # 扎鸟 multiplies a payment the bird's holder makes or collects, once.
+            bird_x = 1
+            if bird is not None and (r.bird or st.seats[st.winner].bird):
+                bird_x = bird.factor
+                key = "tm_st_bird_lost" if r.bird else "tm_st_bird_winner"
+                lines.append(Said.of(key, card=bird_card, x=bird.factor))
             # Each loser's own share; under 包赔 the liable seat paid it, so the engine's
             # payment for this seat is 0 and the share is said for the explanation only.
             share = st.share_of(seat)
-            x = r.multiplier * st.doubling
+            x = r.multiplier * st.doubling * bird_x
             key = "tm_st_cards" if x > 1 else "tm_st_card_1x" if r.cards_left == 1 else "tm_st_cards_1x"
             lines.append(
                 Said.of(
                     key,
                     left=r.cards_left,
                     per=rules.per_card,
-                    x=r.multiplier * st.doubling,
+                    x=x,
                     amount=share,
                 )
             )

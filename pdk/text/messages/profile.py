@@ -146,6 +146,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "pfp_placement_only": ("only used by scheme: placement", "只在 scheme: placement 时使用"),
     "pfp_reverse_spring": ("反春 needs scheme: cards_left", "反春需要 scheme: cards_left"),
+    "pfp_zha_niao_scheme": (
+        "扎鸟 multiplies card payments, so it needs scheme: cards_left",
+        "扎鸟翻倍的是按剩牌张数的赔付，所以需要 scheme: cards_left",
+    ),
     "pfp_bao_pei_scheme": (
         "包赔 shifts card payments, so it needs scheme: cards_left",
         "包赔转移的是按剩牌张数的赔付，所以需要 scheme: cards_left",

@@ -46,4 +46,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tm_st_bomb_paid": ("paid for others' bombs: {amount:+d}", "赔别人的炸弹：{amount:+d}"),
     "tm_st_total": ("total {amount:+d}", "合计 {amount:+d}"),
     "tm_st_doubling": ("bombs doubled every payment: ×{x}", "炸弹翻倍：×{x}"),
+    "tm_st_bird_won": ("held {card} (扎鸟): collects ×{x}", "拿到{card}（扎鸟）：收 ×{x}"),
+    "tm_st_bird_lost": ("held {card} (扎鸟): pays ×{x}", "拿到{card}（扎鸟）：付 ×{x}"),
+    "tm_st_bird_winner": ("the winner held {card} (扎鸟): ×{x}", "赢家拿到{card}（扎鸟）：×{x}"),
 }
