@@ -377,6 +377,17 @@ CHECKS: list[tuple[str, dict[str, object], str, str]] = [
         "包赔 shifts card payments, so it needs scheme: cards_left",
     ),
     (
+        "pfp_zha_niao_scheme",
+        {
+            "settlement__scheme": "placement",
+            "end": "last_one",
+            "settlement__placement_points": [2, -1, -1],
+            "settlement__zha_niao": {"card": "Th", "factor": 2},
+        },
+        "settlement.zha_niao",
+        "扎鸟 multiplies card payments, so it needs scheme: cards_left",
+    ),
+    (
         "pfp_graded_twice",
         {
             "settlement__graded": [

@@ -1,4 +1,5 @@
-"""``pdk variants``: list the rule profiles, explain one, or validate a user's YAML."""
+"""``pdk variants``: list the rule profiles, explain one, validate a user's YAML, list the
+house rules a profile offers, or write a new profile of house rules."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+import yaml
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
@@ -15,14 +17,17 @@ from rich.text import Text
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
 from pdk.cli.prose import Prose
 from pdk.cli.table import NARROW
-from pdk.engine.profile import ProfileError
-from pdk.text.catalog import tr
+from pdk.engine.profile import DEFAULT_PROFILE, ProfileError
+from pdk.files.atomic import atomic_write
+from pdk.text.catalog import Lang, tr
+from pdk.variants.options import OptionError, build, chosen_fields, house_rules, house_yaml
 from pdk.variants.registry import available_profiles, load_profile, profile_path
 from pdk.view.rules_in_words import explain, sections
 
 variants_app = typer.Typer(
     name="variants",
-    help="List the rule profiles, explain one (show), or validate your own (check).",
+    help="List the rule profiles, explain one (show), validate your own (check), see the house"
+    " rules a profile offers (options) or write your own (new).",
     invoke_without_command=True,
     no_args_is_help=False,
     rich_markup_mode="rich",
@@ -128,3 +133,78 @@ def check_file(
         fail(exc.message(language))
     title = profile.title.said.text(language)
     out_console().print(tr("variants_ok", language, path=path, name=profile.name, title=title), markup=False)
+
+
+def _pairs(items: list[str], language: Lang, what: str) -> dict[str, str]:
+    """``KEY=VALUE`` arguments as a mapping; a malformed one exits 2 naming it."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            fail(tr("variants_bad_set", language, item=item, what=what))
+        out[key.strip()] = value.strip()
+    return out
+
+
+@variants_app.command("options")
+def options(
+    base: Annotated[str, typer.Argument(help="The profile the house rules start from.")] = DEFAULT_PROFILE,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the house rules a table may switch on a profile, each with its choices and the
+    profile fields it sets (for [bold]pdk variants new --rule[/bold] or [bold]--set[/bold])."""
+    language = lang_or_fail(lang)
+    rules = house_rules(profile_or_fail(base, language))
+    if as_json:
+        print(json.dumps([r.to_json() for r in rules], ensure_ascii=False))
+        return
+    table = Table(title=tr("variants_options_title", language, base=base), title_justify="left")
+    for col in ("variants_col_rule", "variants_col_choices", "variants_col_fields"):
+        table.add_column(tr(col, language))
+    for r in rules:
+        choices = ", ".join(
+            f"{c.value}={c.label.text(language)}" + (" *" if c.value == r.current else "") for c in r.choices
+        )
+        table.add_row(f"{r.key}\n{r.label.text(language)}", Prose(choices), Prose(", ".join(r.fields)))
+    out_console().print(table)
+
+
+@variants_app.command("new")
+def new(
+    name: Annotated[str, typer.Argument(help="The new profile's name; it is written to NAME.yaml.")],
+    base: Annotated[str, typer.Option("--base", help="The profile to start from.")] = DEFAULT_PROFILE,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule", help="A house rule as KEY=CHOICE (see pdk variants options), e.g. zha_niao=2."
+        ),
+    ] = None,
+    set_field: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="A profile field as PATH=VALUE (YAML), e.g. rules.must_beat=false."),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write here instead of NAME.yaml.")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Write a profile of house rules: BASE with the rules and fields you switch, checked as
+    any profile is, as NAME.yaml for [bold]--variant NAME.yaml[/bold] everywhere."""
+    language = lang_or_fail(lang)
+    if not name or any(ch in name for ch in "/\\\0") or name.startswith("."):
+        fail(tr("variants_bad_name", language, name=name))
+    start = profile_or_fail(base, language)
+    target = out or Path(f"{name}.yaml")
+    try:
+        fields: dict[str, object] = chosen_fields(start, _pairs(rule or [], language, "--rule"))
+        for path, text in _pairs(set_field or [], language, "--set").items():
+            fields[path] = yaml.safe_load(text) if text else None
+        profile = build(start, fields, name)
+    except (ProfileError, OptionError) as exc:
+        fail(exc.message(language))
+    except yaml.YAMLError:
+        fail(tr("variants_bad_set", language, item=", ".join(set_field or []), what="--set"))
+    try:
+        atomic_write(target, house_yaml(base, start, profile))
+    except OSError as exc:
+        fail(tr("variants_cannot_write", language, path=target, detail=exc.strerror or exc))
+    out_console().print(tr("variants_written", language, path=target, name=profile.name), markup=False)

@@ -13,6 +13,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path}: valid profile {name!r} — {title}",
         "{path}：配置有效，名称 {name!r} — {title}",
     ),
+    "variants_bad_set": ("{what} {item!r}: write KEY=VALUE", "{what} {item!r}：应写成 键=值"),
+    "variants_bad_name": ("{name!r} is not a profile name", "{name!r} 不能作为规则名"),
+    "variants_cannot_write": ("{path}: cannot write: {detail}", "{path}：无法写入：{detail}"),
+    "variants_written": (
+        "{path}: profile {name} written; play it with --variant {path}",
+        "{path}：已写好规则 {name}，用 --variant {path} 来玩",
+    ),
+    "variants_options_title": (
+        "House rules on {base} (* = as {base} plays)",
+        "{base} 可改的家规（* 为原规则）",
+    ),
+    "variants_col_rule": ("rule", "规则"),
+    "variants_col_choices": ("choices", "选项"),
+    "variants_col_fields": ("profile fields", "配置字段"),
     "variants_not_yaml": ("{path}: not a .yaml file", "{path}：不是 .yaml 文件"),
     "variants_cannot_read": ("{path}: cannot read: {detail}", "{path}：无法读取：{detail}"),
 }

@@ -1,0 +1,36 @@
+"""House rules (``pdk.variants.options``): each rule's name, its choices, and why a choice is refused."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "hr_on": ("on", "开"),
+    "hr_off": ("off", "关"),
+    "hr_points": ("{n} points", "{n} 分"),
+    "hr_times": ("×{x}", "×{x}"),
+    "hr_change": ("{rule}: {choice}", "{rule}：{choice}"),
+    "hr_must_beat": ("Must beat (有牌必压)", "有牌必压"),
+    "hr_trio": ("Trio kickers", "三张带牌"),
+    "hr_trio_3+2": ("三带二 (two cards)", "三带二"),
+    "hr_trio_3+1": ("三带一 (one card)", "三带一"),
+    "hr_trio_3+1-2": ("one or two cards", "三带一或三带二"),
+    "hr_short_last_hand": ("Fewer kickers on the last hand", "最后一手可少带"),
+    "hr_unbreakable": ("Bombs may not be broken", "炸弹不可拆"),
+    "hr_three_aces": ("Three aces are a bomb", "三个 A 算炸弹"),
+    "hr_bomb_bonus": ("Bomb bonus", "炸弹奖励"),
+    "hr_shut_out": ("全关 (shut out) factor", "全关倍数"),
+    "hr_bao_dan": ("报单: highest single before a one-card player", "报单必出最大单张"),
+    "hr_bao_pei": ("放走包赔: who lets a 报单 player out pays all", "放走包赔"),
+    "hr_later_leads": ("Who leads later deals", "之后各局谁先出"),
+    "hr_leads_card": ("the holder of {card}", "持 {card} 的人"),
+    "hr_leads_winner": ("the last deal's winner", "上一局的赢家"),
+    "hr_players": ("Players", "人数"),
+    "hr_players_n": ("{n} players, {size} cards each", "{n} 人，每人 {size} 张"),
+    "hr_zha_niao": ("红桃10扎鸟 (♥10's holder pays or collects more)", "红桃10扎鸟"),
+    "hr_unknown_option": (
+        "no house rule {option!r} (the rules: {known})",
+        "没有叫 {option!r} 的规则（可选：{known}）",
+    ),
+    "hr_not_offered": (
+        "{option}: {value!r} is not offered on this base",
+        "{option}：这个底本不能选 {value!r}",
+    ),
+    "hr_bad_field": ("{field} is not a field a house rule may set", "{field} 不是家规能改的字段"),
+}
