@@ -67,9 +67,12 @@ class TableStore:
 
     # -- finding tables --------------------------------------------------------------------
 
-    def create(self, difficulty: str | None = None) -> TableService:
+    def create(self, difficulty: str | None = None, profile: Profile | None = None) -> TableService:
+        """A new table of the server's profile, or of ``profile`` (house rules chosen on the
+        page: the table's save and records carry it, so it plays on under its own rules)."""
         diff = difficulty if difficulty in DIFFICULTIES else self.difficulty
-        session = new_session(self.profile, self.variant, diff, self.seed)
+        chosen = profile or self.profile
+        session = new_session(chosen, self.variant if profile is None else profile.name, diff, self.seed)
         table = TableService.create(self.saves, new_token(), self.archive, session)
         return self._keep(table)
 

@@ -297,3 +297,9 @@ def house_yaml(base_name: str, base: Profile, profile: Profile) -> str:
         text += "\n# The house rules: what differs from " + base_name + "\n"
         text += yaml.safe_dump(diff, allow_unicode=True, sort_keys=False)
     return text
+
+
+def profile_yaml(profile: Profile) -> str:
+    """``profile`` whole, as a file ``pdk variants check`` reads back (a room's or a table's
+    rules, whatever base they came from)."""
+    return yaml.safe_dump(profile.model_dump(mode="json"), allow_unicode=True, sort_keys=False)

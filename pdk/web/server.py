@@ -49,6 +49,7 @@ from pdk.view.table_model import card_name, play_model, seat_name, settlement_mo
 from pdk.web.guard import Busy, RateLimit, ThinkingQueue, guarded
 from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
+from pdk.web.rules_api import add_rules_routes
 
 MAX_BODY = 4096
 STATIC = files("pdk.web") / "static"
@@ -448,6 +449,7 @@ def create_app(
             return JSONResponse(replay_json(table, lang))
 
     add_review_routes(app, store)
+    add_rules_routes(app, store, opens)
     add_puzzle_routes(app)
     if rooms is None:
         rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)

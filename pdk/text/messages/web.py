@@ -10,6 +10,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_not_bots_turn": ("It is your turn, not a computer player's.", "轮到你出牌，不是电脑。"),
     "web_not_over": ("The deal is not over yet.", "本局还没结束。"),
     "web_over": ("The deal is over: start the next deal.", "本局已结束：请开始下一局。"),
+    "web_rules_bad_base": (
+        "No shipped profile {name!r} to start house rules from.",
+        "没有名为 {name!r} 的规则底本。",
+    ),
+    "web_rules_refused": ("These rules cannot be played: {detail}", "这套规则不能玩：{detail}"),
     "web_no_table": ("No such table (it may have been removed).", "没有这张牌桌（可能已被删除）。"),
     "web_storage": (
         "The server cannot keep tables just now ({detail}); nothing was changed.",
