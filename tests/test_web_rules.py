@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from test_rooms import play_deal, site
 from test_web_api import human_turn, make_client
 
 from pdk.engine.record import loads
@@ -124,3 +125,34 @@ def test_a_rule_set_downloads_as_a_profile_file(tmp_path: Path) -> None:
     assert data["base"] == "classic16" and data["rules"] == {"must_beat": False}
     assert profile_from_dict(data).settlement.zha_niao.factor == 3  # type: ignore[union-attr]
     assert json.dumps(data, ensure_ascii=False).count("zha_niao") == 1
+
+
+def test_a_room_with_house_rules_keeps_them_deals_them_and_says_them(tmp_path: Path) -> None:
+    rooms, c = site(tmp_path)
+    chosen = {"must_beat": "off", "zha_niao": "2"}
+    refused = c.post("/api/rooms", json={"name": "Ann", "rules": {"bao_pei": "on"}})
+    assert refused.status_code == 422 and refused.json()["problems"][0]["field"] == "rules.bao_pei"
+    r = c.post("/api/rooms", json={"name": "Ann", "difficulty": "easy", "rules": chosen})
+    assert r.status_code == 200, r.text
+    rid, host = r.json()["room"], r.json()["key"]
+    view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+    assert view["variant"] == "classic16-house"
+    watch = view["watch"].split("#w=")[1]
+    said = c.get(f"/api/room/{rid}/rules", params={"key": watch, "lang": "zh"}).json()
+    assert "随时可以不要，即使压得过" in said["text"] and "♥10扎鸟" in said["text"]
+    assert c.get(f"/api/room/{rid}/rules", params={"key": "x" * 32}).status_code == 403
+    again, c2 = site(tmp_path)  # the rules are saved with the room
+    assert again.get(rid).info.rules() == rooms.get(rid).info.rules()
+    c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"})
+    room = rooms.get(rid)
+    assert room.table is not None
+    profile = room.table.session.profile
+    assert not profile.rules.must_beat and profile.settlement.zha_niao is not None
+    text = c.get(f"/api/room/{rid}/rules.yaml", params={"key": host}).text
+    assert profile_from_dict(yaml.safe_load(text)) == profile
+    end = play_deal(c, rooms, rid, {0: host}, watch)
+    record = loads(rooms.archive.path(room.table.session).read_text(encoding="utf-8").splitlines()[-1])
+    assert record.profile == profile  # every record carries the room's rules
+    assert [
+        r["total"] for r in sorted(end["table"]["model"]["settlement"]["rows"], key=lambda r: r["seat"])
+    ] == list(record.replay().settlement().totals)

@@ -44,7 +44,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from pdk.bots import DIFFICULTIES
-from pdk.engine.profile import Profile
+from pdk.engine.profile import Profile, validate_profile
 from pdk.store.contract import Store, StoreUnavailable, VersionConflict
 from pdk.store.presence import STALE, Beacon, Word
 from pdk.table import runner
@@ -141,13 +141,24 @@ class RoomInfo:
     # connection, through any worker, ends it (托管 for a turn time that ran out ends with
     # the 托管 switch). Saved, so every worker serving the room knows why a seat is 托管.
     away: list[int] = field(default_factory=list)
+    # House rules chosen when the room was made: the whole profile, so the room plays them
+    # whatever the shipped files say later (None: the shipped profile ``variant``).
+    profile: dict[str, Any] | None = None
+
+    def rules(self) -> Profile:
+        """The profile the room plays: its own house rules, or the shipped ``variant``."""
+        if self.profile is not None:
+            return validate_profile(self.profile, f"room {self.id}")
+        return shipped_profiles()[self.variant]
 
     def to_json(self) -> str:
+        own = {} if self.profile is None else {"profile": self.profile}
         return json.dumps(
             {
                 "format": "pdk-room",
                 "id": self.id,
                 "variant": self.variant,
+                **own,
                 "difficulty": self.difficulty,
                 "turn_time": self.turn_time,
                 "watch": self.watch,
@@ -183,6 +194,7 @@ class RoomInfo:
             phase=d["phase"] if d["phase"] in ("waiting", "playing", "closed") else "closed",
             pace_ms=int(d["pace_ms"]),
             away=sorted({int(s) for s in d.get("away", []) if 0 <= int(s) < len(seats)}),
+            profile=d["profile"] if isinstance(d.get("profile"), dict) else None,
         )
         if not all(KEY.fullmatch(k) for k in [info.watch, *(s.key for s in info.seats)]):
             raise ValueError("keys")
@@ -508,7 +520,7 @@ class Room:
             self._host(key)
             if self.table is not None:
                 raise RoomRefused(RoomReason.STARTED)
-            profile = shipped_profiles()[self.info.variant]
+            profile = self.info.rules()
             session = new_session(
                 profile,
                 self.info.variant,
@@ -745,10 +757,18 @@ class Rooms:
             self.beacon = Beacon(self.store)
 
     def create(
-        self, variant: str, difficulty: str, turn_time: int, name: str, person: str | None = None
+        self,
+        variant: str,
+        difficulty: str,
+        turn_time: int,
+        name: str,
+        person: str | None = None,
+        profile: Profile | None = None,
     ) -> tuple[Room, str]:
-        """A new room and its host's key (seat 0, taken by the host, named ``name``)."""
-        profile = shipped_profiles().get(variant)
+        """A new room and its host's key (seat 0, taken by the host, named ``name``), playing
+        the shipped ``variant`` or ``profile`` (house rules, saved with the room)."""
+        own = profile
+        profile = own or shipped_profiles().get(variant)
         if profile is None:
             raise RoomRefused(RoomReason.BAD_VARIANT, name=variant[:40])
         if difficulty not in DIFFICULTIES or turn_time not in TURN_TIMES:
@@ -768,6 +788,7 @@ class Rooms:
             watch=new_key(),
             seats=seats,
             pace_ms=self.pace_ms,
+            profile=None if own is None else own.model_dump(mode="json"),
         )
         self.store.save(f"rm-{info.id}", info.to_json(), 1, None)
         room = self._room(info, 1, None)

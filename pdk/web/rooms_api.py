@@ -65,6 +65,7 @@ from pdk.table.service import TableService
 from pdk.text.catalog import Lang, LocalizedError, tr
 from pdk.web.guard import Busy
 from pdk.web.machine import Machine
+from pdk.web.rules_api import Chosen, RulesBody, RuleSet
 from pdk.web.wire import STATIC, CardStr, LangQ, replay_json, table_json
 
 RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
@@ -98,6 +99,7 @@ class CreateBody(_Body):
     turn_time: Annotated[int, Field(ge=0, le=120)] = 0
     name: Annotated[str, Field(min_length=1, max_length=40)] = "Host"
     person: Annotated[str, Field(pattern=PERSON_PATTERN)] | None = None
+    rules: Chosen | None = None  # house rules on ``variant`` (``pdk.web.rules_api``)
 
 
 class SeatBody(_Body):
@@ -469,11 +471,17 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
                 "text": tr("web_bad_request", lang_of(request), detail="turn_time"),
             }
             return JSONResponse({"error": err}, 422)
+        house = None
+        if body.rules is not None:
+            chosen = RuleSet(RulesBody(base=body.variant, rules=body.rules), lang_of(request))
+            if chosen.profile is None:
+                return chosen.refused(lang_of(request))
+            house = chosen.profile
         if not made.take(time.monotonic()):
             return refused(RoomRefused(RoomReason.TOO_FAST), request)
         try:
             room, key = await run_in_threadpool(
-                rooms.create, body.variant, body.difficulty, body.turn_time, body.name, body.person
+                rooms.create, body.variant, body.difficulty, body.turn_time, body.name, body.person, house
             )
         except LocalizedError as exc:
             return refused(exc, request)

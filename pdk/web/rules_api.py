@@ -11,13 +11,15 @@ request). The words are ``pdk variants show``'s (``pdk.view.rules_in_words``).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from pdk.engine.profile import Profile, ProfileError
+from pdk.rooms.room import KEY_PATTERN, ROOM_ID_PATTERN, RoomReason, RoomRefused, Rooms, shipped_profiles
 from pdk.store.tokens import TOKEN_PATTERN
 from pdk.table.tables import TableStore
 from pdk.text.catalog import Lang, tr
@@ -30,12 +32,13 @@ from pdk.variants.options import (
     house_yaml,
     profile_yaml,
 )
-from pdk.variants.registry import available_profiles
 from pdk.view.rules_in_words import explain, sections
 from pdk.web.guard import RateLimit
+from pdk.web.wire import LangQ
 
-LangQ = Annotated[Literal["en", "zh"], Query()]
 TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
+RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
+KeyQ = Annotated[str, Query(pattern=KEY_PATTERN)]
 BaseName = Annotated[str, Field(max_length=40)]
 Chosen = Annotated[
     dict[Annotated[str, Field(max_length=24)], Annotated[str, Field(max_length=12)]], Field(max_length=24)
@@ -54,11 +57,6 @@ class TableBody(RulesBody):
     difficulty: Annotated[str, Field(max_length=16)] | None = None  # unknown: the server's own
 
 
-def bases() -> dict[str, Profile]:
-    """The profiles house rules may start from: every shipped one (2 to 4 seats)."""
-    return {p.name: p for p in available_profiles() if 2 <= p.players <= 4}
-
-
 def words(profile: Profile, lang: Lang) -> dict[str, Any]:
     """A profile's rules as ``pdk variants show`` says them, plus its name and title."""
     return {
@@ -73,7 +71,7 @@ def words(profile: Profile, lang: Lang) -> dict[str, Any]:
 def yaml_response(profile: Profile, base: str | None = None) -> Response:
     """A rule set as a profile file the browser saves as NAME.yaml (``--variant NAME.yaml``):
     on its shipped ``base`` and what differs, or whole where the base is not known."""
-    start = bases().get(base or "")
+    start = shipped_profiles().get(base or "")
     text = profile_yaml(profile) if base is None or start is None else house_yaml(base, start, profile)
     filename = f"{profile.name}.yaml"
     return Response(
@@ -87,7 +85,7 @@ class RuleSet:
     """The outcome of building a chosen rule set: the profile, or every problem said."""
 
     def __init__(self, body: RulesBody, lang: Lang) -> None:
-        self.base = bases().get(body.base)
+        self.base = shipped_profiles().get(body.base)
         self.profile: Profile | None = None
         self.problems: list[dict[str, str]] = []
         if self.base is None:
@@ -115,14 +113,36 @@ class RuleSet:
         return {"ok": True, "changes": said, "rules": words(self.profile, lang)}
 
 
-def add_rules_routes(app: FastAPI, store: TableStore, opens: RateLimit) -> None:
+def add_rules_routes(app: FastAPI, store: TableStore, opens: RateLimit, rooms: Rooms) -> None:
     """The house-rules endpoints of one server (``server.create_app`` adds them)."""
+
+    def room_rules(room_id: str, key: str, lang: Lang) -> Profile | JSONResponse:
+        """The rules a room plays, for a viewer holding one of its keys."""
+        try:
+            room = rooms.get(room_id)
+            room.viewer(key)
+        except RoomRefused as exc:
+            status = 404 if exc.reason is RoomReason.NO_ROOM else 403
+            return JSONResponse({"error": {"key": exc.reason.value, "text": exc.message(lang)}}, status)
+        return room.info.rules()
+
+    @app.get("/api/room/{room_id}/rules")
+    async def get_room_rules(room_id: RoomP, key: KeyQ, lang: LangQ = "en") -> Response:
+        """A room's rules in words, as ``pdk variants show`` says them (the menu, the lobby)."""
+        found = await run_in_threadpool(room_rules, room_id, key, lang)
+        return found if isinstance(found, JSONResponse) else JSONResponse(words(found, lang))
+
+    @app.get("/api/room/{room_id}/rules.yaml")
+    async def get_room_rules_file(room_id: RoomP, key: KeyQ, lang: LangQ = "en") -> Response:
+        """A room's rules as a whole profile file (``--variant FILE`` in the terminal)."""
+        found = await run_in_threadpool(room_rules, room_id, key, lang)
+        return found if isinstance(found, JSONResponse) else yaml_response(found)
 
     @app.get("/api/rules/options")
     def options(base: Annotated[str, Query(max_length=40)] = "", lang: LangQ = "en") -> Response:
         """The bases a table may start from and the house rules ``base`` offers (the server's
         own profile when it is shipped, else classic16), each choice said in ``lang``."""
-        known = bases()
+        known = shipped_profiles()
         name = base or (store.profile.name if store.profile.name in known else "classic16")
         start = known.get(name)
         if start is None:
@@ -191,4 +211,4 @@ def add_rules_routes(app: FastAPI, store: TableStore, opens: RateLimit) -> None:
         return yaml_response(table.session.profile)
 
 
-__all__ = ["RulesBody", "add_rules_routes", "bases", "words", "yaml_response"]
+__all__ = ["Chosen", "RuleSet", "RulesBody", "add_rules_routes", "words", "yaml_response"]

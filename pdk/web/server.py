@@ -353,11 +353,11 @@ def create_app(
         return JSONResponse(replay_json(record, lang))
 
     add_review_routes(app, store)
-    add_rules_routes(app, store, opens)
     add_puzzle_routes(app)
     if rooms is None:
         rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)
     closing.append(mount_rooms(app, rooms, machine).close)
+    add_rules_routes(app, store, opens, rooms)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return guarded(app, bounds.max_body, bounds.hosts)
 
