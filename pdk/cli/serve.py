@@ -86,7 +86,8 @@ def serve(
     store: Annotated[
         str | None,
         typer.Option(
-            "--store", help="Where tables live: SQLite in the save dir (default) or postgresql://user@host/db."
+            "--store",
+            help="Where tables live: SQLite in the save dir (default) or postgresql://user@host/db.",
         ),
     ] = None,
     workers: Annotated[
@@ -115,7 +116,7 @@ def serve(
     """Serve the 跑得快 table to a web browser (phones and desktops)."""
     import uvicorn
 
-    from pdk.web.address import allowed_hosts, listen
+    from pdk.web.address import allowed_hosts, links_for, listen
     from pdk.web.factory import SETTINGS_ENV, ServeSettings, build_app
     from pdk.web.protocol import PER_CLIENT_ENV, READ_TIMEOUT_ENV, TimedProtocol
     from pdk.web.server import MAX_BODY
@@ -146,6 +147,7 @@ def serve(
     except OSError as exc:
         fail(tr("serve_failed", language, detail=f"{host}:{port}: {exc.strerror or exc}"))
     hosts = allowed_hosts(where)
+    links = links_for(where, port, lan_address() if where.everywhere else "")
     settings = ServeSettings(
         data_dir=str(base.resolve()),
         profile=str(variant or DEFAULT_PROFILE),
@@ -162,6 +164,8 @@ def serve(
         hard_slots=hard_slots,
         idle_seconds=idle_hours * 3600,
         away=away,
+        links=links.base,
+        local_only=links.local_only,
     )
     # --lang chooses the page's language too: the address carries it (?lang=), and a
     # browser opened on it keeps the choice; without it the page follows the browser.
@@ -169,9 +173,9 @@ def serve(
     print(tr("serve_url", language, url=url), flush=True)
     if where.everywhere:
         print(tr("serve_open_network", language), flush=True)
-        lan = f"http://{lan_address()}:{port}/"
-        print(tr("serve_lan", language, url=lan), flush=True)
-        segno.make(lan, error="m").terminal(out=sys.stdout, compact=True)
+        assert links.base is not None
+        print(tr("serve_lan", language, url=links.base), flush=True)
+        segno.make(links.base, error="m").terminal(out=sys.stdout, compact=True)
         sys.stdout.flush()
     if open_browser:
         webbrowser.open(url)

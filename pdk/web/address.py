@@ -63,6 +63,26 @@ def _numeric(name: str) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Links:
+    """How a room's invite and watch links are written. ``base``: the address other devices
+    reach (the LAN address a server bound to every interface prints), used whatever address
+    the host's own page was opened with; None: the address the page was opened with.
+    ``local_only``: the server listens on loopback, so its links open on this computer only."""
+
+    base: str | None = None
+    local_only: bool = False
+
+
+def links_for(where: Listen, port: int, lan: str) -> Links:
+    """The links of a server listening at ``where``: ``lan`` (this machine's address on its
+    network) when it listens everywhere, none of its own otherwise."""
+    if where.everywhere:
+        host = f"[{lan}]" if ":" in lan else lan
+        return Links(f"http://{host}:{port}/")
+    return Links(None, where.loopback)
+
+
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
@@ -73,4 +93,4 @@ def allowed_hosts(where: Listen) -> frozenset[str] | None:
     return LOOPBACK_HOSTS | {where.bind.lower()} | ({str(where.ip)} if where.ip else set())
 
 
-__all__ = ["LOOPBACK_HOSTS", "Listen", "allowed_hosts", "listen"]
+__all__ = ["LOOPBACK_HOSTS", "Links", "Listen", "allowed_hosts", "links_for", "listen"]

@@ -18,6 +18,7 @@ from pdk.rooms.room import Rooms
 from pdk.store.open import open_store
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
+from pdk.web.address import Links
 from pdk.web.server import WebLimits, create_app
 
 SETTINGS_ENV = "PDK_SERVE_SETTINGS"
@@ -40,6 +41,8 @@ class ServeSettings:
     hard_slots: int
     idle_seconds: float
     away: int = 30  # seconds a friend's seat may be unconnected before 托管 plays it
+    links: str | None = None  # the base of rooms' links (the LAN address when bound everywhere)
+    local_only: bool = False  # bound to loopback: the links open on this computer only
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -71,7 +74,8 @@ def build_app(settings: ServeSettings) -> Any:
     rooms = Rooms(
         tables.saves, tables.archive, pace_ms=settings.pace_ms, away_after=settings.away, seed=settings.seed
     )
-    return create_app(tables, settings.pace_ms, limits, rooms)
+    links = Links(settings.links, settings.local_only)
+    return create_app(tables, settings.pace_ms, limits, rooms, links=links)
 
 
 def app_from_env() -> Any:

@@ -63,6 +63,7 @@ from pdk.store.presence import BEAT as PRESENCE_BEAT
 from pdk.table.history import title_for
 from pdk.table.service import TableService
 from pdk.text.catalog import Lang, LocalizedError, tr
+from pdk.web.address import Links
 from pdk.web.guard import Busy
 from pdk.web.machine import Machine
 from pdk.web.rules_api import Chosen, RulesBody, RuleSet
@@ -382,9 +383,10 @@ def qr_svg(text: str) -> bytes:
     return out.getvalue()
 
 
-def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
+def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | None = None) -> Live:
     """Add the room page and its API to ``app``; ``machine`` makes the rooms' machine moves
-    (the server's, shared with its single tables)."""
+    (the server's, shared with its single tables); ``links`` how invitations are addressed."""
+    addressed = links or Links()
     live = Live(rooms, machine)
     made = Bucket(rate=1.0, burst=10.0, tokens=10.0)
     pace_ms = rooms.pace_ms
@@ -393,7 +395,15 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
         return "zh" if request.query_params.get("lang") == "zh" else "en"
 
     def base_of(request: Request) -> str:
-        return str(request.base_url)
+        # Bound to every interface, the links carry the address other devices reach, even
+        # when the host's page was opened at 127.0.0.1.
+        return addressed.base or str(request.base_url)
+
+    @app.get("/api/rooms/links")
+    def links_info(request: Request) -> dict[str, Any]:
+        """Where this server's links lead: the base they carry, and whether they open on
+        this computer only (a server bound to loopback)."""
+        return {"base": base_of(request), "local_only": addressed.local_only}
 
     def refused(
         exc: LocalizedError, request: Request, room: Room | None = None, seat: int | None = None

@@ -41,6 +41,7 @@ from pdk.table.service import Reply, TableService
 from pdk.table.tables import TableStore
 from pdk.text.catalog import Lang, LocalizedError, tr
 from pdk.view.rules_in_words import sections
+from pdk.web.address import Links
 from pdk.web.guard import Busy, RateLimit, guarded
 from pdk.web.machine import Machine
 from pdk.web.puzzles_api import add_puzzle_routes
@@ -136,10 +137,15 @@ def idle_text(seconds: float, lang: Lang) -> str:
 
 
 def create_app(
-    store: TableStore, pace_ms: int = 700, limits: WebLimits | None = None, rooms: Rooms | None = None
+    store: TableStore,
+    pace_ms: int = 700,
+    limits: WebLimits | None = None,
+    rooms: Rooms | None = None,
+    links: Links | None = None,
 ) -> Any:
     """The app for one store; ``pace_ms`` is how long the page shows each bot move.
-    ``rooms`` are the tables for friends (by default kept in the same store)."""
+    ``rooms`` are the tables for friends (by default kept in the same store), ``links`` how
+    their invitations are addressed (by default, as the page was opened)."""
     bounds = limits or WebLimits()
     opens = RateLimit(bounds.opens_per_minute)
     machine = Machine(bounds.hard_slots)  # every machine move of this process, rooms' too
@@ -356,7 +362,7 @@ def create_app(
     add_puzzle_routes(app)
     if rooms is None:
         rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)
-    closing.append(mount_rooms(app, rooms, machine).close)
+    closing.append(mount_rooms(app, rooms, machine, links or Links()).close)
     add_rules_routes(app, store, opens, rooms)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return guarded(app, bounds.max_body, bounds.hosts)
