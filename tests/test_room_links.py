@@ -91,3 +91,29 @@ def test_pdk_serve_on_every_interface_hands_out_links_that_are_not_loopback(tmp_
     host = urlsplit(made["url"]).hostname
     assert made["url"].startswith(lan.rstrip("/") + "/room/")
     assert host is not None and host not in ("127.0.0.1", "localhost", "::1")
+
+
+def test_a_six_digit_room_number_finds_the_room_and_a_seat(tmp_path: Path) -> None:
+    c = _client(tmp_path, Links())
+    made = c.post("/api/rooms", json={"name": "Ann"}).json()
+    rid, host = made["room"], made["key"]
+    number = c.get(f"/api/room/{rid}", params={"key": host}).json()["number"]
+    assert len(number) == 6 and number.isdigit()
+    found = c.get(f"/api/rooms/number/{number}").json()
+    assert found["room"] == rid
+    watch = found["watch"].split("#w=")[1]
+    guest = c.get(f"/api/room/{rid}", params={"key": watch}).json()
+    assert guest["number"] is None and guest["invites"] == []  # only the host is shown them
+    seat = c.post(f"/api/room/{rid}/claim", json={"key": watch, "client": "phone-aaaa", "name": "Bo"})
+    assert seat.status_code == 200 and len(seat.json()["key"]) == 32
+    other = "100000" if number != "100000" else "100001"
+    assert c.get(f"/api/rooms/number/{other}").status_code == 404
+    assert c.get("/api/rooms/number/12345").status_code == 422
+    c.post(f"/api/room/{rid}/close", json={"key": host, "client": "host-cccc"})
+    assert c.get(f"/api/rooms/number/{number}").status_code in (404, 410)
+
+
+def test_room_numbers_cannot_be_tried_in_bulk(tmp_path: Path) -> None:
+    c = _client(tmp_path, Links())
+    codes = [c.get(f"/api/rooms/number/{100000 + i}").status_code for i in range(14)]
+    assert codes[:10] == [404] * 10 and 429 in codes[10:]

@@ -60,6 +60,7 @@ KEY_PATTERN = r"^[A-Za-z0-9_-]{32}$"
 CLIENT_PATTERN = r"^[A-Za-z0-9_-]{8,40}$"
 PERSON_PATTERN = r"^[A-Za-z0-9_-]{32}$"
 ROOM_ID = re.compile(ROOM_ID_PATTERN)
+NUMBER = re.compile(r"[1-9][0-9]{5}")
 KEY = re.compile(KEY_PATTERN)
 NAME_CHARS = 24
 TURN_TIMES = (0, 10, 15, 20, 30, 45, 60, 90, 120)  # seconds; 0 = no turn time
@@ -144,6 +145,7 @@ class RoomInfo:
     # House rules chosen when the room was made: the whole profile, so the room plays them
     # whatever the shipped files say later (None: the shipped profile ``variant``).
     profile: dict[str, Any] | None = None
+    number: str = ""  # the short room number a phone types on /room ("": none)
 
     def rules(self) -> Profile:
         """The profile the room plays: its own house rules, or the shipped ``variant``."""
@@ -152,7 +154,9 @@ class RoomInfo:
         return shipped_profiles()[self.variant]
 
     def to_json(self) -> str:
-        own = {} if self.profile is None else {"profile": self.profile}
+        own: dict[str, Any] = {} if self.profile is None else {"profile": self.profile}
+        if self.number:
+            own["number"] = self.number
         return json.dumps(
             {
                 "format": "pdk-room",
@@ -195,6 +199,7 @@ class RoomInfo:
             pace_ms=int(d["pace_ms"]),
             away=sorted({int(s) for s in d.get("away", []) if 0 <= int(s) < len(seats)}),
             profile=d["profile"] if isinstance(d.get("profile"), dict) else None,
+            number=str(d.get("number", "")) if NUMBER.fullmatch(str(d.get("number", ""))) else "",
         )
         if not all(KEY.fullmatch(k) for k in [info.watch, *(s.key for s in info.seats)]):
             raise ValueError("keys")
@@ -242,6 +247,7 @@ class RoomView:
     table: SeatTable | None  # None until the host deals
     invites: tuple[tuple[int, str], ...] = ()  # the host's: each free seat and its key
     watch: str | None = None  # the host's: the spectators' key
+    number: str = ""  # the host's: the short room number others may type
 
 
 @dataclass
@@ -723,6 +729,7 @@ class Room:
                 table=snap,
                 invites=tuple((i, s.key) for i, s in enumerate(self.info.seats) if host and not s.taken),
                 watch=self.info.watch if host else None,
+                number=self.info.number if host else "",
             )
 
 
@@ -790,11 +797,38 @@ class Rooms:
             pace_ms=self.pace_ms,
             profile=None if own is None else own.model_dump(mode="json"),
         )
+        info.number = self._number(info.id)
         self.store.save(f"rm-{info.id}", info.to_json(), 1, None)
         room = self._room(info, 1, None)
         with self._lock:
             self._live[info.id] = room
         return room, seats[HUMAN].key
+
+    def _number(self, room_id: str) -> str:
+        """A free 6-digit room number for ``room_id``, kept in the store (every worker finds
+        it); "" if none is free after a few draws (the room still has its links)."""
+        for _ in range(20):
+            number = f"{secrets.randbelow(900_000) + 100_000}"
+            try:
+                self.store.save(f"rn-{number}", json.dumps({"room": room_id}), 1, None)
+            except VersionConflict:
+                continue
+            return number
+        return ""
+
+    def by_number(self, number: str) -> Room:
+        """The open room whose number is ``number``; ``RoomRefused(NO_ROOM)`` otherwise."""
+        stored = self.store.load(f"rn-{number}") if NUMBER.fullmatch(number) else None
+        if stored is None:
+            raise RoomRefused(RoomReason.NO_ROOM)
+        try:
+            room_id = str(json.loads(stored.data)["room"])
+        except (ValueError, KeyError, TypeError):
+            raise RoomRefused(RoomReason.NO_ROOM) from None
+        room = self.get(room_id)
+        if room.info.phase == "closed" or room.info.number != number:
+            raise RoomRefused(RoomReason.NO_ROOM)
+        return room
 
     def get(self, room_id: str) -> Room:
         """The room ``room_id``; ``RoomRefused(NO_ROOM)`` if there is none (or the id is

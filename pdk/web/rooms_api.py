@@ -64,7 +64,7 @@ from pdk.table.history import title_for
 from pdk.table.service import TableService
 from pdk.text.catalog import Lang, LocalizedError, tr
 from pdk.web.address import Links
-from pdk.web.guard import Busy
+from pdk.web.guard import Busy, RateLimit
 from pdk.web.machine import Machine
 from pdk.web.rules_api import Chosen, RulesBody, RuleSet
 from pdk.web.wire import STATIC, CardStr, LangQ, replay_json, table_json
@@ -362,6 +362,7 @@ def room_json(
         ],
         "invites": [{"seat": seat, "url": invite_url(base, view.id, key)} for seat, key in view.invites],
         "watch": None if view.watch is None else watch_url(base, view.id, view.watch),
+        "number": view.number or None,
         "table": None if view.table is None else table_json(view.table, lang, pace_ms, events),
     }
 
@@ -387,6 +388,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | Non
     """Add the room page and its API to ``app``; ``machine`` makes the rooms' machine moves
     (the server's, shared with its single tables); ``links`` how invitations are addressed."""
     addressed = links or Links()
+    numbers = RateLimit(per_minute=20, burst=10)  # room numbers typed, per client address
     live = Live(rooms, machine)
     made = Bucket(rate=1.0, burst=10.0, tokens=10.0)
     pace_ms = rooms.pace_ms
@@ -398,6 +400,19 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | Non
         # Bound to every interface, the links carry the address other devices reach, even
         # when the host's page was opened at 127.0.0.1.
         return addressed.base or str(request.base_url)
+
+    @app.get("/api/rooms/number/{number}")
+    async def by_number(number: Annotated[str, Path(pattern=r"^[0-9]{6}$")], request: Request) -> Response:
+        """The room a typed 6-digit number names: its watch link, from which the person takes
+        a free or computer seat. Counted per address, so numbers cannot be tried in bulk."""
+        wait = numbers.wait(request.client.host if request.client else "-")
+        if wait:
+            return refused(RoomRefused(RoomReason.TOO_FAST), request)
+        try:
+            room = await run_in_threadpool(rooms.by_number, number)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        return JSONResponse({"room": room.id, "watch": watch_url(base_of(request), room.id, room.info.watch)})
 
     @app.get("/api/rooms/links")
     def links_info(request: Request) -> dict[str, Any]:
