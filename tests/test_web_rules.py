@@ -156,3 +156,29 @@ def test_a_room_with_house_rules_keeps_them_deals_them_and_says_them(tmp_path: P
     assert [
         r["total"] for r in sorted(end["table"]["model"]["settlement"]["rows"], key=lambda r: r["seat"])
     ] == list(record.replay().settlement().totals)
+
+
+def test_a_match_of_two_deals_ends_in_standings_and_a_rematch_starts_again(tmp_path: Path) -> None:
+    rooms, c = site(tmp_path)
+    r = c.post(
+        "/api/rooms", json={"name": "Ann", "difficulty": "easy", "match": 2, "rules": {"zha_niao": "2"}}
+    )
+    rid, host = r.json()["room"], r.json()["key"]
+    hc = {"key": host, "client": "host-cccc"}
+    watch = c.get(f"/api/room/{rid}", params={"key": host}).json()["watch"].split("#w=")[1]
+    c.post(f"/api/room/{rid}/start", json=hc)
+    first = play_deal(c, rooms, rid, {0: host}, watch)
+    assert first["match"] == 2 and len(first["scores"]) == 1 and not first["match_over"]
+    assert c.post(f"/api/room/{rid}/rematch", json=hc).status_code == 409  # not over yet
+    assert c.post(f"/api/room/{rid}/next", json=hc).status_code == 200
+    second = play_deal(c, rooms, rid, {0: host}, watch)
+    scores = second["scores"]
+    assert len(scores) == 2 and second["match_over"]
+    assert [s["total"] for s in second["seats"]] == [sum(col) for col in zip(*scores, strict=True)]
+    refused = c.post(f"/api/room/{rid}/next", json=hc)
+    assert refused.status_code == 409 and refused.json()["error"]["key"] == "web_room_match_over"
+    again = c.post(f"/api/room/{rid}/rematch", json=hc).json()
+    assert again["scores"] == [] and not again["match_over"]
+    assert [s["total"] for s in again["seats"]] == [0, 0, 0]
+    assert again["variant"] == "classic16-house"
+    assert rooms.get(rid).table.session.profile.settlement.zha_niao is not None  # type: ignore[union-attr]

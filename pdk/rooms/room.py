@@ -84,6 +84,8 @@ class RoomReason(Enum):
     TOO_MANY = "web_room_too_many"
     MOVED = "web_room_moved"
     NO_PERSON = "web_room_no_person"
+    MATCH_OVER = "web_room_match_over"
+    MATCH_ON = "web_room_match_on"
 
 
 class RoomRefused(LocalizedError, ValueError):
@@ -146,6 +148,10 @@ class RoomInfo:
     # whatever the shipped files say later (None: the shipped profile ``variant``).
     profile: dict[str, Any] | None = None
     number: str = ""  # the short room number a phone types on /room ("": none)
+    # A match: how many deals it is (0: open-ended), and each finished deal's scores, one
+    # row per deal, kept as the host deals on (the last deal's row is the table's own).
+    match: int = 0
+    scores: list[list[int]] = field(default_factory=list)
 
     def rules(self) -> Profile:
         """The profile the room plays: its own house rules, or the shipped ``variant``."""
@@ -157,6 +163,9 @@ class RoomInfo:
         own: dict[str, Any] = {} if self.profile is None else {"profile": self.profile}
         if self.number:
             own["number"] = self.number
+        if self.match or self.scores:
+            own["match"] = self.match
+            own["scores"] = self.scores
         return json.dumps(
             {
                 "format": "pdk-room",
@@ -200,6 +209,8 @@ class RoomInfo:
             away=sorted({int(s) for s in d.get("away", []) if 0 <= int(s) < len(seats)}),
             profile=d["profile"] if isinstance(d.get("profile"), dict) else None,
             number=str(d.get("number", "")) if NUMBER.fullmatch(str(d.get("number", ""))) else "",
+            match=int(d.get("match", 0)),
+            scores=[[int(x) for x in row] for row in d.get("scores", [])],
         )
         if not all(KEY.fullmatch(k) for k in [info.watch, *(s.key for s in info.seats)]):
             raise ValueError("keys")
@@ -248,6 +259,9 @@ class RoomView:
     invites: tuple[tuple[int, str], ...] = ()  # the host's: each free seat and its key
     watch: str | None = None  # the host's: the spectators' key
     number: str = ""  # the host's: the short room number others may type
+    match: int = 0  # deals in the match (0: open-ended)
+    scores: tuple[tuple[int, ...], ...] = ()  # each finished deal's scores, by seat
+    match_over: bool = False  # the match's last deal is settled: the final standings
 
 
 @dataclass
@@ -552,10 +566,36 @@ class Room:
             self._host(key)
             if self.table is None:
                 raise RoomRefused(RoomReason.NOT_STARTED)
+            done = self._scores()
+            if self.info.match and len(done) >= self.info.match:
+                raise RoomRefused(RoomReason.MATCH_OVER, n=self.info.match)
             self.table.next_deal(self.table.seq, None, self._humans(), self._names(), self._persons())
-            if self.info.away:
-                self._save_info(lambda info: info.away.clear())
+            rows = [list(r) for r in done]
+            if self.info.away or rows != self.info.scores:
+                self._save_info(functools.partial(_dealt, scores=rows))
             self._moved()
+
+    def rematch(self, key: str) -> None:
+        """The host starts the match again once its last deal is settled: the same seats,
+        the same rules, the scores back to nothing."""
+        with self.lock:
+            self._host(key)
+            if self.table is None:
+                raise RoomRefused(RoomReason.NOT_STARTED)
+            if not self.info.match or len(self._scores()) < self.info.match:
+                raise RoomRefused(RoomReason.MATCH_ON)
+            seq = self.table.seq
+            self.table.next_deal(seq, None, self._humans(), self._names(), self._persons(), fresh=True)
+            self._save_info(functools.partial(_dealt, scores=[]))
+            self._moved()
+
+    def _scores(self) -> tuple[tuple[int, ...], ...]:
+        """Every finished deal's scores: those kept, and the deal on the table once settled."""
+        kept = tuple(tuple(r) for r in self.info.scores)
+        session = None if self.table is None else self.table.session
+        if session is None or not session.settled or len(kept) >= session.deals_done:
+            return kept
+        return (*kept, tuple(session.state.settlement().totals))
 
     def close(self, key: str) -> None:
         """The host closes the room: nothing more is played in it (its deals stay kept)."""
@@ -708,6 +748,7 @@ class Room:
                 )
                 for i, s in enumerate(self.info.seats)
             )
+            scores = self._scores()
             deadline = None
             if snap is not None and self.info.turn_time and not snap.over and not snap.machine_turn:
                 deadline = max(0.0, self.info.turn_time - (self.clock() - self.moved_at))
@@ -730,7 +771,16 @@ class Room:
                 invites=tuple((i, s.key) for i, s in enumerate(self.info.seats) if host and not s.taken),
                 watch=self.info.watch if host else None,
                 number=self.info.number if host else "",
+                match=self.info.match,
+                scores=scores,
+                match_over=bool(self.info.match) and len(scores) >= self.info.match,
             )
+
+
+def _dealt(info: RoomInfo, scores: list[list[int]]) -> None:
+    """A new deal is on the table: nobody is away any more, the match's scores are these."""
+    info.away.clear()
+    info.scores = scores
 
 
 def _take(info: RoomInfo, seat: int, name: str, person: str) -> None:
@@ -771,6 +821,7 @@ class Rooms:
         name: str,
         person: str | None = None,
         profile: Profile | None = None,
+        match: int = 0,
     ) -> tuple[Room, str]:
         """A new room and its host's key (seat 0, taken by the host, named ``name``), playing
         the shipped ``variant`` or ``profile`` (house rules, saved with the room)."""
@@ -796,6 +847,7 @@ class Rooms:
             seats=seats,
             pace_ms=self.pace_ms,
             profile=None if own is None else own.model_dump(mode="json"),
+            match=match,
         )
         info.number = self._number(info.id)
         self.store.save(f"rm-{info.id}", info.to_json(), 1, None)

@@ -268,8 +268,9 @@ class TableService:
 
         return self._commit(seq, change, seat)
 
-    def judge(self, seq: int, *, cards: Sequence[str] | None = None, text: str | None = None,
-              seat: int = HUMAN) -> None:
+    def judge(
+        self, seq: int, *, cards: Sequence[str] | None = None, text: str | None = None, seat: int = HUMAN
+    ) -> None:
         """Whether ``play_cards`` (or ``play_text``) would take this play, changing nothing:
         raises what it would raise. The page asks before it plays, so a play the rules
         refuse is an answer, not a failed request."""
@@ -323,15 +324,19 @@ class TableService:
         humans: tuple[int, ...] | None = None,
         names: tuple[str, ...] | None = None,
         persons: tuple[str, ...] | None = None,
+        fresh: bool = False,
     ) -> Reply:
         """The next deal; ``humans``, ``names`` and ``persons`` change who plays which seat
         from it on (a table for friends: the seats taken by then, under the names they have
-        now, by the persons who hold them)."""
+        now, by the persons who hold them). ``fresh``: a rematch, the totals from nothing."""
 
         def change(s: Session) -> tuple[Event, ...]:
             if not s.state.over:
                 raise TableRefused(TableReason.NOT_OVER)
             s.next_deal()
+            if fresh:
+                s.totals = [0] * len(s.totals)
+                s.deals_done = 0
             if humans is not None:
                 s.humans = humans
             if names is not None:
@@ -491,11 +496,7 @@ def _nothing_beats(s: Session) -> bool:
     """要不起 with auto-pass on: a person's turn, a play to beat, and no legal play."""
     st = s.state
     turn = st.turn
-    return (
-        turn in s.humans and turn not in s.no_auto_pass and st.prev is not None and not st.legal_moves()
-    )
-
-
+    return turn in s.humans and turn not in s.no_auto_pass and st.prev is not None and not st.legal_moves()
 
 
 __all__ = [

@@ -101,6 +101,7 @@ class CreateBody(_Body):
     name: Annotated[str, Field(min_length=1, max_length=40)] = "Host"
     person: Annotated[str, Field(pattern=PERSON_PATTERN)] | None = None
     rules: Chosen | None = None  # house rules on ``variant`` (``pdk.web.rules_api``)
+    match: Annotated[int, Field(ge=0, le=50)] = 0  # deals in the match (0: open-ended)
 
 
 class SeatBody(_Body):
@@ -363,6 +364,9 @@ def room_json(
         "invites": [{"seat": seat, "url": invite_url(base, view.id, key)} for seat, key in view.invites],
         "watch": None if view.watch is None else watch_url(base, view.id, view.watch),
         "number": view.number or None,
+        "match": view.match,
+        "scores": [list(row) for row in view.scores],
+        "match_over": view.match_over,
         "table": None if view.table is None else table_json(view.table, lang, pace_ms, events),
     }
 
@@ -506,7 +510,16 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | Non
             return refused(RoomRefused(RoomReason.TOO_FAST), request)
         try:
             room, key = await run_in_threadpool(
-                rooms.create, body.variant, body.difficulty, body.turn_time, body.name, body.person, house
+                functools.partial(
+                    rooms.create,
+                    body.variant,
+                    body.difficulty,
+                    body.turn_time,
+                    body.name,
+                    body.person,
+                    house,
+                    body.match,
+                )
             )
         except LocalizedError as exc:
             return refused(exc, request)
@@ -682,6 +695,11 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | Non
     @app.post("/api/room/{room_id}/next")
     async def next_deal(room_id: RoomP, body: SeatBody, request: Request) -> Response:
         return await host_command(room_id, body, request, lambda r: r.next_deal(body.key))
+
+    @app.post("/api/room/{room_id}/rematch")
+    async def rematch(room_id: RoomP, body: SeatBody, request: Request) -> Response:
+        """The host plays the match again: the same seats and rules, the scores from nothing."""
+        return await host_command(room_id, body, request, lambda r: r.rematch(body.key))
 
     @app.post("/api/room/{room_id}/close")
     async def close(room_id: RoomP, body: SeatBody, request: Request) -> Response:

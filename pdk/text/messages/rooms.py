@@ -15,6 +15,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This seat is open on another device right now; close it there (or wait a moment) and try again.",
         "这个座位正在另一台设备上使用；请先在那里关闭（或稍等片刻）再试。",
     ),
+    "web_room_match_over": (
+        "The match of {n} deals is over: the host may start a rematch.",
+        "{n} 局的比赛已经结束，房主可以再来一场。",
+    ),
+    "web_room_match_on": ("The match is not over yet.", "比赛还没有结束。"),
     "web_room_not_started": ("The host has not dealt yet.", "房主还没有发牌。"),
     "web_room_started": ("The room's first deal is already dealt.", "本房间已经发过牌了。"),
     "web_room_too_fast": (
