@@ -99,4 +99,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "this deal could not be added to your history: {detail}",
         "本局未能写入你的战绩：{detail}",
     ),
+    "web_fam_shared": ("Shared", "已分享"),
+    "web_fam_share": ("Share", "分享"),
+    "web_fam_local_only": (
+        "These links open on this computer only: the server listens on 127.0.0.1. To play with"
+        " phones, restart it with pdk serve --host 0.0.0.0 and share the address it prints.",
+        "这些链接只能在这台电脑上打开：服务器只在 127.0.0.1 上监听。要和手机一起玩，请用"
+        " pdk serve --host 0.0.0.0 重新启动，再分享它显示的地址。",
+    ),
+    "web_fam_lan": (
+        "Links lead to {base}: phones on the same Wi-Fi open them.",
+        "链接指向 {base}：同一 Wi-Fi 下的手机都能打开。",
+    ),
+    "web_fam_number": ("Room number ", "房间号 "),
+    "web_fam_number_join": ("Room number", "房间号"),
+    "web_fam_join": ("Join", "进入"),
+    "web_fam_number_six": ("A room number has 6 digits.", "房间号是 6 位数字。"),
+    "web_fam_deal": ("Deal", "局"),
+    "web_fam_scores": ("Scores by deal", "每局得分"),
+    "web_fam_standings": ("Final standings after {n} deals", "大结算（共 {n} 局）"),
+    "web_fam_place": ("#{n}", "第 {n} 名"),
+    "web_fam_save_image": ("Save as image", "保存图片"),
+    "web_fam_rematch": ("Rematch", "再来一场"),
+    "web_fam_match": ("Deals", "局数"),
+    "web_fam_open_ended": ("Open-ended", "不限"),
+    "web_fam_match_of": ("Deal {n} of {of}", "第 {n} / {of} 局"),
+    "web_fam_room_rules": ("This room's rules", "本房间规则"),
 }
