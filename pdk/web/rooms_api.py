@@ -48,7 +48,6 @@ from pdk.rooms.room import (
     CLIENT_PATTERN,
     KEY_PATTERN,
     PERSON_PATTERN,
-    ROOM_ID_PATTERN,
     TURN_TIMES,
     Bucket,
     Room,
@@ -67,10 +66,8 @@ from pdk.web.address import Links
 from pdk.web.guard import Busy, RateLimit
 from pdk.web.machine import Machine
 from pdk.web.rules_api import Chosen, RulesBody, RuleSet
-from pdk.web.wire import STATIC, CardStr, LangQ, replay_json, table_json
+from pdk.web.wire import STATIC, CardStr, KeyQ, LangQ, RoomP, replay_json, table_json
 
-RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
-KeyQ = Annotated[str, Query(pattern=KEY_PATTERN)]
 ClientQ = Annotated[str, Query(pattern=CLIENT_PATTERN)]
 Key = Annotated[str, Field(pattern=KEY_PATTERN)]
 Client = Annotated[str, Field(pattern=CLIENT_PATTERN)]

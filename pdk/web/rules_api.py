@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Path, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from pdk.engine.profile import Profile, ProfileError
-from pdk.rooms.room import KEY_PATTERN, ROOM_ID_PATTERN, RoomReason, RoomRefused, Rooms, shipped_profiles
-from pdk.store.tokens import TOKEN_PATTERN
+from pdk.rooms.room import RoomReason, RoomRefused, Rooms, shipped_profiles
 from pdk.table.tables import TableStore
 from pdk.text.catalog import Lang, tr
 from pdk.variants.options import (
@@ -34,11 +33,8 @@ from pdk.variants.options import (
 )
 from pdk.view.rules_in_words import explain, sections
 from pdk.web.guard import RateLimit
-from pdk.web.wire import LangQ
+from pdk.web.wire import KeyQ, LangQ, RoomP, TokenP
 
-TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
-RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
-KeyQ = Annotated[str, Query(pattern=KEY_PATTERN)]
 BaseName = Annotated[str, Field(max_length=40)]
 Chosen = Annotated[
     dict[Annotated[str, Field(max_length=24)], Annotated[str, Field(max_length=12)]], Field(max_length=24)

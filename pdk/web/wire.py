@@ -8,13 +8,15 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Annotated, Any, Literal
 
-from fastapi import Query
+from fastapi import Path, Query
 from pydantic import AfterValidator, Field
 
 from pdk.engine.cards import cards_of
 from pdk.engine.events import BaoDan, BombStands, DealOver, Event, Passed, Played, PlayerOut, TrickWon
 from pdk.engine.notation import one_card
 from pdk.engine.record import GameRecord
+from pdk.rooms.room import KEY_PATTERN, ROOM_ID_PATTERN
+from pdk.store.tokens import TOKEN_PATTERN
 from pdk.table import runner
 from pdk.table.service import SeatTable
 from pdk.table.session import HUMAN
@@ -23,6 +25,9 @@ from pdk.view.table_model import card_name, play_model, seat_name, settlement_mo
 
 STATIC = files("pdk.web") / "static"
 LangQ = Annotated[Literal["en", "zh"], Query()]
+TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
+RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
+KeyQ = Annotated[str, Query(pattern=KEY_PATTERN)]
 CardStr = Annotated[str, Field(max_length=3), AfterValidator(one_card)]  # read by the service's notation
 
 
