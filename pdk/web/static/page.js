@@ -6,12 +6,15 @@ export const $ = (sel) => document.querySelector(sel);
 export const store = window.localStorage;
 
 // ?lang=zh|en (what `pdk serve --lang` opens) is kept as the choice; else the saved one,
-// else the browser's language. The address loses the query, so that a later toggle
-// survives a reload (a room's key, in the fragment, stays for the room to read).
-const asked = new URLSearchParams(location.search).get("lang");
+// else the browser's language. The address loses ?lang, so that a later toggle survives
+// a reload (the rest of the query, and a room's key in the fragment, stay).
+const query = new URLSearchParams(location.search);
+const asked = query.get("lang");
 if (asked === "zh" || asked === "en") {
   store.setItem("pdk.lang", asked);
-  history.replaceState(null, "", location.pathname + location.hash);
+  query.delete("lang");
+  const rest = query.toString();
+  history.replaceState(null, "", location.pathname + (rest ? `?${rest}` : "") + location.hash);
 }
 let current = store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 
