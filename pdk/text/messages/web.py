@@ -142,6 +142,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_hr_as_base": ("Plays exactly as {title}.", "与{title}完全相同。"),
     "web_hr_changed": ("Your house rules:", "你的家规："),
     "web_hr_title": ("House rules", "家规"),
+    "web_hr_started": ("A new table under {title}.", "新的一桌：{title}。"),
     "web_hr_new_table": ("New game, house rules", "按家规开新局"),
     "web_hr_start": ("Start with these rules", "用这套规则开局"),
     "web_hr_download": ("Save as a file", "下载规则文件"),

@@ -8,6 +8,7 @@ import { openRules } from "./rules-view.js";
 import { openReplay, replayKey, setReplayPace } from "./replay-view.js";
 import { $, api, lang, loadLabels as loadWords, onReach, said, store, t, toggleLang } from "./page.js";
 import { onOff, seatController } from "./seat.js";
+import { RulesPanel } from "./rules-panel.js";
 
 let table = null; // the last response: {token, seq, model, ...}
 let stepping = false;
@@ -223,7 +224,36 @@ $("#speed").addEventListener("change", (e) => {
 });
 $("#sound-toggle").addEventListener("click", () => { setSound(!soundOn()); renderMenu(); });
 $("#autopass-toggle").addEventListener("click", () => { toggleAutoPass(); renderMenu(); });
-$("#rules-open").addEventListener("click", () => { $("#menu").hidden = true; openRules(lang(), t); });
+$("#rules-open").addEventListener("click", () => {
+  $("#menu").hidden = true;
+  openRules(lang(), t, table ? `table/${table.token}/rules` : "rules");
+});
+
+// House rules (rules-panel.js): the menu opens the panel on the server's profile; the
+// chosen rules start a new table under them (the server builds and checks the profile).
+const house = new RulesPanel($("#house-body"), api, t);
+house.onchange = (p) => { $("#house-start").disabled = !p.ok; $("#house-error").textContent = ""; };
+$("#house-open").addEventListener("click", async () => {
+  $("#menu").hidden = true;
+  $("#menu-toggle").setAttribute("aria-expanded", "false");
+  $("#house").hidden = false;
+  if (!house.options || house.lang !== lang()) {
+    house.lang = lang();
+    await house.load(house.base, house.rules);
+  }
+});
+$("#house-close").addEventListener("click", () => { $("#house").hidden = true; });
+$("#house-file").addEventListener("click", () => house.download());
+$("#house-start").addEventListener("click", async () => {
+  const difficulty = store.getItem("pdk.difficulty") || undefined;
+  const { ok, data } = await api("rules/table", { ...house.value(), difficulty });
+  if (!ok) { $("#house-error").textContent = data.error ? data.error.text : t("error"); return; }
+  store.setItem("pdk.token", data.token);
+  $("#house").hidden = true;
+  table = null;
+  await open();
+  seat.say(t("hr_started", { title: data.rules.title }));
+});
 $("#rules-close").addEventListener("click", () => { $("#rules").hidden = true; });
 // The first visit: how to select and play, once, until dismissed.
 $("#first-hint-ok").addEventListener("click", () => { store.setItem("pdk.seen_hint", "1"); $("#first-hint").hidden = true; });
@@ -243,7 +273,7 @@ function panelKey(e) {
     if (replayKey(k)) e.preventDefault();
     return true;
   }
-  for (const panel of ["#rules", "#menu"]) {
+  for (const panel of ["#house", "#rules", "#menu"]) {
     if (!$(panel).hidden) { if (k === "Escape") $(panel).hidden = true; return true; }
   }
   return false;

@@ -9,6 +9,11 @@ import { openReplay, replayKey } from "./replay-view.js";
 import { myTurn as turnOf, seatHead, slotFor } from "./table-view.js";
 import { $, api, lang, loadLabels as loadWords, said, store, t, toggleLang } from "./page.js";
 import { onOff, seatController } from "./seat.js";
+import { openRules } from "./rules-view.js";
+import { RulesPanel } from "./rules-panel.js";
+import {
+  links, linksNote, numberForm, numberNote, roomRules, saveStandings, scoreTable, shareLink, standingsPanel,
+} from "./family.js";
 
 const roomId = location.pathname.split("/")[2] || null;
 let key = null; // this viewer's key: a seat's, or the watch key
@@ -58,19 +63,28 @@ async function loadLabels() {
 
 // -- the form ---------------------------------------------------------------------------------
 
+// The room's house rules: a shipped profile and the options switched on it (rules-panel.js).
+const house = new RulesPanel($("#f-rules"), api, t);
+house.onchange = (p) => { $("[data-testid=create-room]").disabled = !p.ok; };
+const MATCHES = [0, 2, 4, 6, 8, 12, 16];
+
 async function openForm() {
   $("#form").hidden = false;
   $("#message") && ($("#message").textContent = "");
-  // The variants and turn times are the server's: it refuses any other.
+  // A room number from another phone joins that room (as a spectator who takes a seat).
+  $("#number-join").replaceChildren(numberForm(api, t));
+  // The variants (the panel's bases) and turn times are the server's: it refuses any other.
   const { data } = await api("rooms/choices");
-  const sel = $("#f-variant");
-  sel.innerHTML = "";
-  for (const v of data.variants) {
+  await house.load(house.base || "classic16", house.rules);
+  const match = $("#f-match");
+  const chosen = match.value || "0";
+  match.innerHTML = "";
+  for (const n of MATCHES) {
     const o = document.createElement("option");
-    o.value = v.name;
-    o.textContent = `${v.title} (${v.players})`;
-    if (v.name === "classic16") o.selected = true;
-    sel.append(o);
+    o.value = String(n);
+    o.textContent = n ? String(n) : t("fam_open_ended");
+    o.selected = String(n) === chosen;
+    match.append(o);
   }
   const turn = $("#f-turn");
   turn.innerHTML = "";
@@ -88,13 +102,17 @@ $("#room-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const name = $("#f-name").value.trim() || t("room_name_default");
   store.setItem("pdk.name", name);
+  const chosen = house.value();
   const body = {
-    variant: $("#f-variant").value || "classic16",
+    variant: chosen.base || "classic16",
     difficulty: $("#f-difficulty").value,
     turn_time: Number($("#f-turn").value || 0),
     name,
     person,
+    match: Number($("#f-match").value || 0),
   };
+  // Only switched rules make a house profile; none switched, the room plays the shipped one.
+  if (Object.keys(chosen.rules).length) body.rules = chosen.rules;
   const { ok, data } = await api("rooms", body);
   if (!ok) { $("#form-error").textContent = data.error?.text ?? t("error"); return; }
   store.setItem(`pdk.room.${data.room}`, data.key);
@@ -236,7 +254,8 @@ function render() {
     return;
   }
   const m = tb.model;
-  $("#deal").textContent = t("deal", { n: m.deal_no });
+  const played = room.scores.length + (m.settlement ? 0 : 1);
+  $("#deal").textContent = room.match ? t("fam_match_of", { n: Math.min(played, room.match), of: room.match }) : t("deal", { n: m.deal_no });
   $("#session").textContent = watching ? t("room_deals", { n: room.deals }) : t("session", { total: tb.session_total });
   $("#clock").textContent = typeof room.deadline === "number" ? t("room_time_left", { n: Math.ceil(room.deadline) }) : "";
   seat.draw(m, {
@@ -252,7 +271,8 @@ function render() {
       hidden: room.phase === "closed",
     },
     beforeHand: () => {
-      $("#next-deal").hidden = !room.host;
+      $("#next-deal").hidden = !room.host || room.match_over;
+      renderScores(m);
       if (m.settlement && room.you !== null && recordDeal !== m.deal_no) {
         recordDeal = m.deal_no;
         showRecord();
@@ -268,6 +288,23 @@ function taskText(m) {
   if (m.task.kind === "wait" && m.task.seat !== null) text = t("room_wait", { who: seatName(m.task.seat) });
   if (room.you === null && !m.settlement) text = `${t("room_spectator")} ${text}`;
   return text;
+}
+
+// A match's per-deal scores under the settlement, and once its last deal is settled the
+// final standings (大结算), with the rematch for the host.
+function renderScores(m) {
+  const names = room.seats.map((_, i) => seatName(i));
+  const box = $("#match-scores");
+  box.replaceChildren();
+  if (m.settlement && room.scores.length > 1) {
+    box.append(Object.assign(document.createElement("h3"), { textContent: t("fam_scores") }), scoreTable(room, names, t));
+  }
+  const final = room.match_over && m.settlement && room.phase !== "closed";
+  $("#final").hidden = !final;
+  if (final) {
+    $("#final-body").replaceChildren(standingsPanel(room, names, t));
+    $("#rematch").hidden = !room.host;
+  }
 }
 
 function renderWaitingSeats() {
@@ -322,11 +359,27 @@ function renderLobby() {
     }
     list.append(li);
   });
+  lobbyRules();
   const box = $("#invites");
   box.innerHTML = "";
+  $("#room-number").replaceChildren();
+  $("#links-note").replaceChildren();
   if (!room.host || closed) return;
+  if (room.number) $("#room-number").append(numberNote(room.number, t));
+  links(api).then((info) => { $("#links-note").replaceChildren(linksNote(info, t)); });
   for (const inv of room.invites) box.append(inviteRow(t("room_invite", { n: inv.seat + 1 }), inv.url, inv.seat, "invite-link"));
   if (room.watch) box.append(inviteRow(t("room_watch"), room.watch, 0, "watch-link"));
+}
+
+// The room's rules in the lobby, in words, asked once per room and language.
+let rulesShown = null;
+async function lobbyRules() {
+  const mark = `${roomId}:${lang()}`;
+  if (rulesShown === mark || !key) return;
+  rulesShown = mark;
+  const box = await roomRules(api, roomId, key, t);
+  $("#lobby-rules > div").replaceChildren(box);
+  $("#lobby-rules > summary").textContent = `${t("fam_room_rules")}: ${box.querySelector("h3")?.textContent ?? ""}`;
 }
 
 function inviteRow(title, url, seat, testid) {
@@ -359,7 +412,20 @@ function inviteRow(title, url, seat, testid) {
     try { await navigator.clipboard.writeText(url); } catch (e) { selectText(a); }
     copy.textContent = t("room_copied");
   });
-  text.append(h, a, copy);
+  const actions = document.createElement("div");
+  actions.className = "invite-actions";
+  actions.append(copy);
+  if (navigator.share) {
+    // The phone's own share sheet (WeChat, messages…) where the browser has one.
+    const share = document.createElement("button");
+    share.type = "button";
+    share.className = "small";
+    share.setAttribute("data-testid", "share-link");
+    share.textContent = t("fam_share");
+    share.addEventListener("click", () => shareLink(url, title, t, (w) => { share.textContent = w; }));
+    actions.append(share);
+  }
+  text.append(h, a, actions);
   row.append(img, text);
   return row;
 }
@@ -411,6 +477,19 @@ function toggleAuto() {
 }
 
 $("#next-deal").addEventListener("click", () => seat.act("next"));
+$("#rematch").addEventListener("click", () => seat.act("rematch"));
+$("#final-image").addEventListener("click", () => {
+  saveStandings(room, room.seats.map((_, i) => seatName(i)), t, $("#lobby-rules > summary").textContent);
+});
+$("#final-replay").addEventListener("click", () => $("#replay-open").click());
+$("#room-rules-open").addEventListener("click", () => {
+  closeMenu();
+  if (!roomId || !key) return;
+  const q = `key=${encodeURIComponent(key)}`;
+  $("#rules-file").href = `/api/room/${roomId}/rules.yaml?${q}`;
+  openRules(lang(), t, `room/${roomId}/rules?${q}`);
+});
+$("#rules-close").addEventListener("click", () => { $("#rules").hidden = true; });
 $("#start-room").addEventListener("click", () => seat.act("start"));
 $("#close-room").addEventListener("click", () => seat.act("close"));
 $("#take-seat").addEventListener("click", async () => {

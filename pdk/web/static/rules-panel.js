@@ -25,6 +25,7 @@ export class RulesPanel {
     this.checked = null; // the server's last answer
     this.pending = 0;
     this.onchange = () => {};
+    this.lang = null; // the language the options were last loaded in (the page reloads them on a change)
   }
 
   value() {

@@ -1,9 +1,10 @@
-// The rules screen: how to use the page, then the rules of the profile this server deals,
-// in the words `pdk variants show` uses (the server sends them in the page's language).
+// The rules screen: how to use the page, then the rules this table plays (its own house
+// rules, or the profile the server deals), in the words `pdk variants show` uses (the
+// server sends them in the page's language).
 import { $ } from "./page.js";
 
-export async function openRules(lang, t) {
-  const res = await fetch(`/api/rules?lang=${lang}`);
+export async function openRules(lang, t, path = "rules") {
+  const res = await fetch(`/api/${path}${path.includes("?") ? "&" : "?"}lang=${lang}`);
   if (!res.ok) return;
   const data = await res.json();
   $("#rules-title").textContent = t("rules_title", { title: data.title });

@@ -15,6 +15,8 @@ const SHELL = [
   "/static/motion.js",
   "/static/sound.js",
   "/static/rules-view.js",
+  "/static/rules-panel.js",
+  "/static/rules.css",
   "/static/replay-view.js",
   "/static/table-view.js",
   "/static/icon.svg",
