@@ -67,6 +67,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "web_room_seat": ("Seat {n}", "座位 {n}"),
     "web_room_bot": ("computer ({level})", "电脑（{level}）"),
+    "web_room_bot_n": ("computer {letter} ({level})", "电脑 {letter}（{level}）"),
+    "web_seat_total": ("total {total:+d}", "累计 {total:+d}"),
+    "web_fam_total": ("Total", "合计"),
     "web_room_free": ("free", "空位"),
     "web_room_away": ("away", "离线"),
     "web_room_spectator": (

@@ -86,7 +86,7 @@ export function scoreTable(room, names, t) {
     table.append(tr);
   });
   const sum = el("tr", "sum");
-  sum.append(el("td", "", t("col_total")));
+  sum.append(el("td", "", t("fam_total")));
   for (const s of room.seats) sum.append(el("td", s.total > 0 ? "pos" : s.total < 0 ? "neg" : "", String(s.total)));
   table.append(sum);
   return table;

@@ -232,7 +232,11 @@ function show(data) {
 function seatName(i) {
   const s = room.seats[i];
   if (s.taken) return s.name;
-  return s.bot || room.phase !== "waiting" ? t("room_bot", { level: said(`diff_${room.difficulty}`) ?? room.difficulty }) : t("room_free");
+  if (!(s.bot || room.phase !== "waiting")) return t("room_free");
+  // Computers are told apart (电脑 A, 电脑 B) in the seat, the trick and the scores.
+  const bots = room.seats.map((x, j) => j).filter((j) => !room.seats[j].taken);
+  const level = said(`diff_${room.difficulty}`) ?? room.difficulty;
+  return bots.length > 1 ? t("room_bot_n", { letter: "ABC"[bots.indexOf(i)], level }) : t("room_bot", { level });
 }
 
 function render() {

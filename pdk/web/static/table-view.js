@@ -43,7 +43,7 @@ export function seatHead(seat, o) {
   if (typeof o.total === "number") {
     const total = document.createElement("small");
     total.className = "total";
-    total.textContent = signed(o.total);
+    total.textContent = t("seat_total", { total: o.total }); // said, never a bare number beside a name
     head.append(total);
   }
   return head;
