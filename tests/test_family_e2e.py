@@ -163,3 +163,65 @@ def test_the_single_table_starts_under_house_rules_and_refuses_an_impossible_mix
     assert "随时可以不要，即使压得过" in said and "包赔" in said
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("size", [(320, 568), (390, 844), (844, 390), (1280, 800)])
+def test_the_rules_panel_fits_every_window(
+    server: tuple[str, Rooms], browser: Any, size: tuple[int, int]
+) -> None:
+    base, _ = server
+    page = person(browser, base + "room", size, locale="zh-CN")
+    page.wait_for_selector('[data-testid="hr-zha_niao"]')
+    page.click('[data-testid="hr-zha_niao"] [data-value="2"]')
+    wait_for(page, "document.querySelector('[data-testid=hr-status]').textContent.includes('扎鸟')")
+    sheet = "document.querySelector('#form .sheet')"
+    assert page.evaluate(f"{sheet}.scrollWidth <= {sheet}.clientWidth + 1")  # nothing runs off sideways
+    for rule in ("must_beat", "players", "zha_niao"):
+        box = page.locator(f'[data-testid="hr-{rule}"]').bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+    page.context.close()
+
+
+def test_the_host_confirms_closing_and_a_spectator_takes_a_computer_seat_in_play(
+    server: tuple[str, Rooms], browser: Any
+) -> None:
+    base, rooms = server
+    host = person(browser, base + "room", LAYOUTS["portrait"], locale="zh-CN")
+    host.wait_for_selector('[data-testid="create-room"]:not([disabled])')
+    host.click('[data-testid="create-room"]')
+    host.wait_for_selector('[data-testid="invite-link"]')
+    watch = host.get_attribute('[data-testid="watch-link"]', "href")
+    assert watch is not None
+    host.click('[data-testid="start-room"]')
+    host.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
+    # Every total beside a name is said (累计 +n), never a bare number.
+    for text in host.locator(".head .total").all_inner_texts():
+        assert text.startswith("累计"), text
+    names = host.locator('.felt [data-testid="seat-name"]').all_inner_texts()
+    assert sorted(names) == ["电脑 A（普通）", "电脑 B（普通）"]
+    fan = person(browser, base + "room/" + watch.split("/room/")[1], LAYOUTS["landscape"], locale="zh-CN")
+    fan.wait_for_selector('[data-testid="take-seat-bar"]')
+    assert "已打 0 局" in fan.inner_text("#session")
+    fan.click('[data-testid="take-seat-bar"]')
+    fan.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
+    rid = urlsplit(host.url).path.split("/")[2]
+    assert sum(s.taken for s in rooms.get(rid).info.seats) == 2
+    play_to_settlement([host, fan])
+    # After a deal the invitations open above the settlement, 关闭房间 in reach.
+    host.click("#invite-toggle")
+    close = host.locator('[data-testid="close-room"]')
+    close.scroll_into_view_if_needed()
+    box = close.bounding_box()
+    assert box is not None
+    top = host.evaluate(
+        f"document.elementFromPoint({box['x'] + box['width'] / 2}, {box['y'] + box['height'] / 2})?.id"
+    )
+    assert top == "close-room"
+    close.click()  # the first tap only asks
+    assert rooms.get(rid).info.phase == "playing" and "再点一次" in close.inner_text()
+    close.click()
+    wait_for(host, "document.querySelector('#lobby-note').textContent.includes('关闭')")
+    assert rooms.get(rid).info.phase == "closed"
+    for p in (host, fan):
+        assert not p.errors, p.errors
+        p.context.close()

@@ -332,6 +332,9 @@ function renderLobby() {
   $("#close-room").hidden = !room.host || room.phase === "closed";
   $("#lobby-close").hidden = waiting || room.phase === "closed";
   $("#take-seat").hidden = !(room.you === null && room.phase !== "closed" && room.seats.some((s) => !s.taken));
+  // A spectator may take a computer's seat during play too (from the next deal): the
+  // lobby is hidden then, so the header carries the button.
+  $("#take-seat-bar").hidden = $("#take-seat").hidden || waiting;
   const closed = room.phase === "closed";
   const totals = room.seats.map((s, i) => `${seatName(i)} ${s.total > 0 ? "+" : ""}${s.total}`).join(" · ");
   $("#lobby-note").textContent = closed ? t("room_closed_note", { totals })
@@ -351,6 +354,10 @@ function renderLobby() {
       input.maxLength = 24;
       input.setAttribute("aria-label", t("room_name_prompt"));
       input.dataset.testid = "my-name";
+      const label = document.createElement("span");
+      label.className = "name-label";
+      label.textContent = t("fam_your_name");
+      li.append(label);
       input.setAttribute("data-testid", "my-name");
       input.addEventListener("change", async () => {
         const name = input.value.trim();
@@ -495,7 +502,25 @@ $("#room-rules-open").addEventListener("click", () => {
 });
 $("#rules-close").addEventListener("click", () => { $("#rules").hidden = true; });
 $("#start-room").addEventListener("click", () => seat.act("start"));
-$("#close-room").addEventListener("click", () => seat.act("close"));
+// Closing ends the room for everyone: the first tap asks, a second within a few seconds closes.
+let closeAsked = null;
+$("#close-room").addEventListener("click", () => {
+  const button = $("#close-room");
+  if (!closeAsked) {
+    button.textContent = t("fam_close_sure");
+    button.classList.add("sure");
+    closeAsked = setTimeout(() => {
+      closeAsked = null;
+      button.textContent = t("room_close_room");
+      button.classList.remove("sure");
+    }, 4000);
+    return;
+  }
+  clearTimeout(closeAsked);
+  closeAsked = null;
+  seat.act("close");
+});
+$("#take-seat-bar").addEventListener("click", () => $("#take-seat").click());
 $("#take-seat").addEventListener("click", async () => {
   const name = store.getItem("pdk.name") || t("room_seat", { n: room.seats.findIndex((s) => !s.taken) + 1 });
   const { ok, data } = await api(`room/${roomId}/claim`, { key, client, name, person });
