@@ -79,6 +79,8 @@ class SeatTable:
     model: TableModel
     seat: int | None = HUMAN  # whose table this is (None: a spectator's)
     auto_seats: tuple[int, ...] = ()  # every seat in 托管 (shown to all)
+    deals_done: int = 0  # deals finished at this table, the one over included
+    record: Path | None = None  # where the deal's record is kept, once it is over (None: elsewhere)
 
     @property
     def session_total(self) -> int:
@@ -444,6 +446,8 @@ class TableService:
             model=model,
             seat=seat,
             auto_seats=tuple(sorted(s.auto_seats)),
+            deals_done=s.deals_done,
+            record=self.archive.path(s) if over else None,
         )
 
 
