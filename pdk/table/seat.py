@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from pdk.bots.external import EngineError
 from pdk.engine.events import Event
@@ -57,6 +57,7 @@ class SeatHint:
     why: str
 
 
+@runtime_checkable
 class Seat(Protocol):
     """One seat of a table, for a face to drive. Commands name the move they answer
     (``seq``), return the engine's events they caused (what a face announces at once, such
