@@ -133,7 +133,10 @@ class Game:
 
     def read(self, prompt: str) -> str | None:
         """One line typed at ``prompt``; None when the table moved first (a seat whose table
-        moves on its own: the caller draws it again). ``EOFError`` at the end of input."""
+        moves on its own: the caller draws it again). ``EOFError`` at the end of input.
+        A table in this process waits for the player, so the read blocks (and drops keys
+        typed during the machine's moves); a room moves meanwhile, so the line is awaited
+        beside the room's changes, and keys typed ahead are kept."""
         if self.seat.runs_machine:
             return self.ask(prompt)
         self.console.print(prompt, end="")
