@@ -222,17 +222,20 @@ class RoomSeat:
         return self.table
 
     def moved(self) -> bool:
-        changed = False
+        """Whether a poll answered since the last look: every answer is drawn again, even
+        one that brings the room unchanged (a poll that waited its time out), so a screen
+        that scrolled or was drawn over is redrawn within a poll's wait."""
+        answered = False
         while True:
             try:
                 item = self.updates.get_nowait()
             except queue.Empty:
-                return changed
+                return answered
             if isinstance(item, str):
                 self.said.append(item)
             elif self.room is None or item["rev"] != self.room["rev"]:
                 self.keep(item)
-                changed = True
+            answered = True
 
     def news(self) -> list[str]:
         said, self.said = self.said, []

@@ -77,8 +77,9 @@ class Seat(Protocol):
         ...
 
     def moved(self) -> bool:
-        """Whether the table moved since the last look without this face (other seats,
-        the room's runner); it looks without waiting."""
+        """Whether there is news of the table since the last look, from elsewhere than
+        this face (other seats, the room's runner): the face draws it again. It looks
+        without waiting."""
         ...
 
     def news(self) -> list[str]:
