@@ -29,6 +29,7 @@ from pdk.cli.prose import Prose
 from pdk.cli.table import SHORT, Frame, play_text, render_over, render_settlement, render_table
 from pdk.engine.events import BombStands, Event
 from pdk.store.contract import StoreUnavailable
+from pdk.table import runner
 from pdk.table.seat import Refused, Seat, SeatHint
 from pdk.table.service import SeatTable
 from pdk.text.catalog import Lang, tr
@@ -273,13 +274,13 @@ class Game:
         """
         live = self.console.is_terminal
         lang = self.ui.lang
-        passing = not t.bot_turn and not auto_on(t)  # 要不起: nothing beats
+        passing = runner.passing(t)  # 要不起: nothing beats
         beaten = t.model.task.beat
         if passing and live and self.ui.delay > 0:
             self.ui.messages.append(tr("auto_pass_now", lang))
             self.draw(t, keep_messages=True)
             self.ui.messages.pop()
-            time.sleep(max(self.ui.delay, 0.6))
+            time.sleep(runner.pause(t, self.ui.delay))
         elif live:
             self.draw(t, keep_messages=True)
             if self.ui.delay > 0:

@@ -327,6 +327,8 @@ def _seat_table(room: dict[str, Any], counter: bool) -> SeatTable | None:
         model=model,
         seat=room["you"],
         auto_seats=tuple(s["seat"] for s in seats if s["auto"]),
+        turn=model.task.seat,
+        humans=tuple(s["seat"] for s in seats if not s["bot"]),
         deals_done=room["deals"],
     )
 

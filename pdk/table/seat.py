@@ -198,7 +198,7 @@ class LocalSeat:
             shown.count,
             shown.play,
             shown.cards,
-            h.move.kind.said(self.lang),
+            h.move.kind.said.text(self.lang),
             reason_text(h.reason, h.params, self.lang),
         )
 

@@ -8,7 +8,8 @@ renders the room again for its own viewer (``Room.view``: that seat's hand only,
 spectator's with none) and sends it as one server-sent event. A client that cannot hold a
 stream open asks ``/poll``, which answers at once when the room moved past what it saw, or
 waits for the next wake-up. The same wake-up runs the room's runner, which does what
-nobody asks for (``Room.tick``) and sleeps until the time it names.
+nobody asks for (``Room.due``, then ``Room.act`` through the server's ``Machine``, whose
+thinking slots the single tables' hard bots share) and sleeps until the time it names.
 
 A dropped connection: the stream's end is seen at once (``Room.leave``), the seat stays
 the person's, and the runner puts it in 托管 after ``away_after`` seconds without a
@@ -62,12 +63,13 @@ from pdk.store.presence import BEAT as PRESENCE_BEAT
 from pdk.table.history import title_for
 from pdk.table.service import TableService
 from pdk.text.catalog import Lang, LocalizedError, tr
-from pdk.web.server import STATIC, CardStr, replay_json, table_json
+from pdk.web.guard import Busy
+from pdk.web.machine import Machine
+from pdk.web.wire import STATIC, CardStr, LangQ, replay_json, table_json
 
 RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
 KeyQ = Annotated[str, Query(pattern=KEY_PATTERN)]
 ClientQ = Annotated[str, Query(pattern=CLIENT_PATTERN)]
-LangQ = Annotated[Literal["en", "zh"], Query()]
 Key = Annotated[str, Field(pattern=KEY_PATTERN)]
 Client = Annotated[str, Field(pattern=CLIENT_PATTERN)]
 log = logging.getLogger("pdk.rooms")
@@ -137,8 +139,9 @@ class Live:
     """Wake-ups per room, the runner that does each room's own moves, and the keeper that
     links a room held here to the other workers serving it."""
 
-    def __init__(self, rooms: Rooms) -> None:
+    def __init__(self, rooms: Rooms, machine: Machine) -> None:
         self._rooms = rooms
+        self._machine = machine
         self._events: dict[str, asyncio.Event] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._keepers: dict[str, asyncio.Task[None]] = {}
@@ -300,12 +303,17 @@ class Live:
             await asyncio.wait_for(event.wait(), timeout)
 
     async def _run(self, room: Room) -> None:
+        """The room's runner: what is due (``Room.due``, ``pdk.table.runner``), carried out
+        by the server's machine (a hard bot's search in a thinking slot, as the single
+        table's), then asleep until the next thing falls due or the room is woken."""
         while room.info.phase != "closed":
             rev = room.rev
             try:
-                delay = await run_in_threadpool(room.tick)
-            except (StoreUnavailable, LocalizedError):
-                delay = 2.0  # the store is down, or another server moved first: try again
+                due = await run_in_threadpool(room.due)
+                move = functools.partial(room.act, due)
+                delay = due.wait if due.move is None else await self._machine.run(due, move)
+            except (StoreUnavailable, LocalizedError, Busy):
+                delay = 2.0  # the store is down, another server moved first, or too many wait
             except Exception:  # never let one bad turn stop the room for good
                 log.exception("room %s: the runner's move failed", room.id)
                 delay = 2.0
@@ -372,9 +380,10 @@ def qr_svg(text: str) -> bytes:
     return out.getvalue()
 
 
-def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
-    """Add the room page and its API to ``app``."""
-    live = Live(rooms)
+def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
+    """Add the room page and its API to ``app``; ``machine`` makes the rooms' machine moves
+    (the server's, shared with its single tables)."""
+    live = Live(rooms, machine)
     made = Bucket(rate=1.0, burst=10.0, tokens=10.0)
     pace_ms = rooms.pace_ms
 
@@ -655,9 +664,10 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
             return refused(exc, request)
         table = room.table
         lang = lang_of(request)
-        if table is None or not table.session.state.over:
+        record = None if table is None else await run_in_threadpool(table.finished)
+        if record is None:
             return JSONResponse({"error": {"key": "web_not_over", "text": tr("web_not_over", lang)}}, 409)
-        data = await run_in_threadpool(replay_json, table, lang)
+        data = await run_in_threadpool(replay_json, record, lang)
         data["names"] = [s.name or tr("web_room_seat", lang, n=i + 1) for i, s in enumerate(room.info.seats)]
         return JSONResponse(data)
 
