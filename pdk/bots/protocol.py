@@ -247,7 +247,7 @@ class Narrator:
 
     It keeps only what every seat sees (hand sizes, who is still in, the trick), and ends a
     trick by the rule the state machine applies: once everyone still in but the player on
-    top has passed. ``tests/test_protocol.py`` checks it against ``GameState`` deal by deal.
+    top has passed. ``tests/bots/test_protocol.py`` checks it against ``GameState`` deal by deal.
     """
 
     players: int

@@ -4,7 +4,6 @@ known answer are ranked right, numbers are reproducible, texts round-trip with `
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,10 +17,11 @@ from pdk.engine.deal import deal
 from pdk.engine.position import resolve_cards
 from pdk.engine.state import GameState
 from pdk.variants.registry import available_profiles, load_profile
-from tests.conftest import run_pdk
+from tests.support import ROOT
+from tests.support.cli import run_pdk
 
 C16 = load_profile("classic16")
-REPLAYS = Path(__file__).parent.parent / "replays"
+REPLAYS = ROOT / "replays"
 
 
 def position(hands: list[str], turn: int, beat: str = "-") -> str:

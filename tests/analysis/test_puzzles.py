@@ -13,7 +13,7 @@ import pytest
 
 from pdk.analysis.advise import same_play
 from pdk.analysis.puzzles import Puzzle, choices, load, open_sim, prove
-from tests.conftest import run_pdk
+from tests.support.cli import run_pdk
 
 SHIPPED = load()
 # A different sample each run (the seed is in the test id when one fails). Under pytest -n

@@ -20,9 +20,10 @@ from pdk.engine.record import GameRecord
 from pdk.engine.state import GameState
 from pdk.records.disk import dump, parse
 from pdk.variants.registry import available_profiles, load_profile
-from tests.conftest import run_pdk
+from tests.support import ROOT
+from tests.support.cli import run_pdk
 
-REPLAYS = Path(__file__).parent.parent / "replays"
+REPLAYS = ROOT / "replays"
 
 
 def blundered_record() -> tuple[GameRecord, int, int]:

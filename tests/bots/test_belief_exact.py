@@ -6,9 +6,6 @@ bot searching them (``hard-exact``) stays reproducible."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,6 +19,7 @@ from pdk.engine import counts as C
 from pdk.engine.deal import Rng, deal, derive_seed
 from pdk.engine.state import GameState, PlayerView
 from pdk.variants.registry import load_profile
+from tests.support.cli import needs_binary, run_pdk_binary
 
 
 def normal_positions(variant: str, deals: int, seed: int = 3) -> list[tuple[PlayerView, dict[int, int]]]:
@@ -39,6 +37,7 @@ def normal_positions(variant: str, deals: int, seed: int = 3) -> list[tuple[Play
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["classic16", "four-player", "jokers17"])
 def test_truth_survives_against_normal(variant: str) -> None:
     held = 0
@@ -94,22 +93,19 @@ def test_hard_uses_them_and_the_baselines_never_do(level: str, exact: bool) -> N
     assert (used > 0) == exact
 
 
-PDK = shutil.which("pdk") or ""
-
-
-@pytest.mark.skipif(not PDK, reason="the pdk program is not installed")
+@pytest.mark.slow
+@needs_binary
 def test_replay_explain_reproduces_hard_and_hard_exact(tmp_path: Path) -> None:
     """``pdk replay --explain --bot B`` replays B's own plays exactly: no note under them."""
     games = tmp_path / "g.jsonl"
-    env = {**os.environ, "NO_COLOR": "1"}
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([PDK, *args], capture_output=True, text=True, env=env, check=False)
-
-    made = run("selfplay", "-n", "1", "-p", "hard-exact,hard,normal", "--seed", "8", "--out", str(games))
+    made = run_pdk_binary(
+        "selfplay", "-n", "1", "-p", "hard-exact,hard,normal", "--seed", "8", "--out", str(games)
+    )
     assert made.returncode == 0, made.stderr
     for seat, bot in ((0, "hard-exact"), (1, "hard")):
-        shown = run("replay", str(games), "--game", "1", "--print", "--explain", "--bot", bot, "--lang", "en")
+        shown = run_pdk_binary(
+            "replay", str(games), "--game", "1", "--print", "--explain", "--bot", bot, "--lang", "en"
+        )
         assert shown.returncode == 0, shown.stderr
         lines = shown.stdout.splitlines()
         mine = f"seat {seat} ({bot})"

@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_pdk_binary
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT
+from tests.support.cli import run_pdk_binary
+
 GREEDY_PY = f"{sys.executable} {ROOT / 'examples/engines/greedy.py'}"
-FAULTY_PY = str(ROOT / "tests/engines/faulty.py")
+FAULTY_PY = str(ROOT / "tests/support/engines/faulty.py")
 FAULTY = f"{sys.executable} {FAULTY_PY}"
 
 

@@ -10,7 +10,6 @@ import typing
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_bots import PROFILES, assert_legal, random_position
 
 from pdk.bots import make_bot
 from pdk.bots.hard import HardBot
@@ -23,6 +22,7 @@ from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState, PlayerView
 from pdk.variants.registry import load_profile
+from tests.bots.test_bots import PROFILES, assert_legal, random_position
 
 
 def small_hard(seed: int = 0) -> HardBot:

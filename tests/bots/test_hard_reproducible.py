@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_pdk
 
 from pdk.bots import make_bot
 from pdk.cli.replay_view import explain
@@ -19,10 +18,12 @@ from pdk.engine.record import loads
 from pdk.engine.state import GameState
 from pdk.match.run import GameTask, play_game
 from pdk.variants.registry import load_profile
+from tests.support.cli import run_pdk
 
 PROFILE = load_profile("classic16")
 
 
+@pytest.mark.slow
 def test_replay_explain_reproduces_every_hard_play_of_a_selfplay_record(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     done = run_pdk(
@@ -42,6 +43,7 @@ def test_replay_explain_reproduces_every_hard_play_of_a_selfplay_record(tmp_path
     assert checked > 3
 
 
+@pytest.mark.slow
 def test_a_slow_clock_changes_no_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without a cap the search never reads the clock's verdict: a machine so loaded that
     every reading is an hour later plays the same moves."""
@@ -53,6 +55,7 @@ def test_a_slow_clock_changes_no_choice(monkeypatch: pytest.MonkeyPatch) -> None
     assert json.loads(calm.record or "")["plays"] == json.loads(loaded.record or "")["plays"]
 
 
+@pytest.mark.slow
 def test_a_time_cap_is_asked_for_and_written_in_the_record() -> None:
     assert make_bot("hard", 1).time_cap is None
     assert make_bot("hard", 1, time_cap=0.5).time_cap == 0.5

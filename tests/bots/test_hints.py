@@ -14,8 +14,8 @@ from pdk.engine.state import PlayerView
 from pdk.text.catalog import MESSAGES
 from pdk.variants.registry import available_profiles, load_profile
 from pdk.view.rules_in_words import reason_text
-from tests.conftest import Judge
-from tests.test_bots import random_position
+from tests.bots.test_bots import random_position
+from tests.support.positions import Judge
 
 CLASSIC = load_profile("classic16")
 J = Judge(CLASSIC)

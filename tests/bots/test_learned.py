@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from test_bots import assert_legal
 
 from pdk.bots import make_bot, register_plugin
 from pdk.bots import value_net as vn
@@ -30,8 +27,8 @@ from pdk.engine.deal import deal, derive_seed
 from pdk.engine.state import GameState
 from pdk.match.run import run_match
 from pdk.variants.registry import load_profile
-
-PDK = shutil.which("pdk") or ""
+from tests.bots.test_bots import assert_legal
+from tests.support.cli import needs_binary, pdk_env, run_pdk, run_pdk_binary
 
 
 def random_net(profile: str, seed: int = 0, version: int = VERSION) -> ValueNet:
@@ -92,8 +89,6 @@ def test_no_weights_for_a_profile_is_one_line(monkeypatch: pytest.MonkeyPatch, t
 
 
 def test_selfplay_without_weights_for_the_profile_is_one_line_before_any_game(tmp_path: Path) -> None:
-    from conftest import run_pdk
-
     out = tmp_path / "records"
     r = run_pdk(
         "selfplay",
@@ -201,21 +196,18 @@ def test_learned_is_a_level() -> None:
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "NO_COLOR": "1", "OMP_NUM_THREADS": "1", **(env or {})}
-    return subprocess.run([PDK, *args], capture_output=True, text=True, timeout=600, env=full, check=False)
+    """``pdk`` in its own process on one thread (PyTorch would otherwise take every core)."""
+    return run_pdk_binary(*args, env=pdk_env(OMP_NUM_THREADS="1", **(env or {})), timeout=600)
 
 
-needs_pdk = pytest.mark.skipif(not PDK, reason="the pdk program is not installed")
-
-
-@needs_pdk
+@needs_binary
 def test_train_refuses_two_players(tmp_path: Path) -> None:
     proc = run("train", "--variant", "two-player", "--games", "2", "--out", str(tmp_path / "w.npz"))
     assert proc.returncode != 0
     assert "three or more players" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
-@needs_pdk
+@needs_binary
 @pytest.mark.parametrize("option", ["--hours", "--eval-minutes", "--eval-deals", "--lr", "--games"])
 def test_train_refuses_a_number_not_above_zero_in_one_line(tmp_path: Path, option: str) -> None:
     proc = run("train", option, "0", "--out", str(tmp_path / "w.npz"))
@@ -223,7 +215,7 @@ def test_train_refuses_a_number_not_above_zero_in_one_line(tmp_path: Path, optio
     assert len(proc.stderr.strip().splitlines()) == 1 and not (tmp_path / "w.npz").exists()
 
 
-@needs_pdk
+@needs_binary
 @pytest.mark.parametrize("value", ["1", "-0.5", "nan"])
 def test_train_refuses_an_average_outside_zero_to_one(tmp_path: Path, value: str) -> None:
     proc = run("train", "--average", value, "--out", str(tmp_path / "w.npz"))
@@ -231,7 +223,7 @@ def test_train_refuses_an_average_outside_zero_to_one(tmp_path: Path, value: str
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
-@needs_pdk
+@needs_binary
 def test_train_writes_weights_that_play_and_resumes(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="PyTorch (the train extra) is not installed")
     out = tmp_path / "w.npz"
@@ -260,7 +252,7 @@ def test_train_writes_weights_that_play_and_resumes(tmp_path: Path) -> None:
     assert wrong.returncode != 0 and "trained for classic16" in wrong.stderr
 
 
-@needs_pdk
+@needs_binary
 def test_train_can_start_from_weights_and_refuses_another_profiles(tmp_path: Path) -> None:
     """``--start`` continues a finished run (the shipped weights): the network begins as the
     file's, the new weights name the run they began from, and a file of another profile is

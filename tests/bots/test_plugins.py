@@ -24,8 +24,9 @@ from pdk.match.run import (
     play_game,
     run_match,
 )
+from tests.support import ROOT
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "greedy_bot.py"
+EXAMPLE = ROOT / "examples" / "greedy_bot.py"
 GREEDY = f"{EXAMPLE}:GreedyBot"
 
 BOTS = """

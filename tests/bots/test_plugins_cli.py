@@ -4,9 +4,7 @@ plug-in spec, and what happens when the plug-in misbehaves."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -14,14 +12,13 @@ from typing import Any
 import pytest
 
 from pdk.engine.record import loads
+from tests.support import ROOT
+from tests.support.cli import needs_binary, pdk_env, run_pdk_binary
 
-PDK = shutil.which("pdk") or ""
-ROOT = Path(__file__).resolve().parent.parent
 GREEDY = "examples/greedy_bot.py:GreedyBot"
-ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "LANG": "C.UTF-8"}
-ENV.pop("LC_ALL", None)
+ENV = pdk_env(120)
 
-pytestmark = pytest.mark.skipif(not PDK, reason="the pdk program is not installed")
+pytestmark = needs_binary
 
 BAD_BOTS = """
 class Illegal:
@@ -56,10 +53,6 @@ class LateRaiser:
 """
 
 
-def pdk(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PDK, *args], capture_output=True, text=True, env=env or ENV, cwd=cwd, timeout=120)
-
-
 def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
@@ -78,9 +71,9 @@ def bad_bots(tmp_path: Path) -> Path:
 
 def test_the_readme_recipe_pits_the_example_against_ours(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    proc = pdk(
+    proc = run_pdk_binary(
         "selfplay", "--players", f"{GREEDY},normal,normal", "--duplicate", "-n", "3",
-        "--workers", "2", "--json", "--out", str(out),
+        "--workers", "2", "--json", "--out", str(out), columns=120, cwd=ROOT, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     data: dict[str, Any] = json.loads(proc.stdout)
@@ -92,7 +85,9 @@ def test_the_readme_recipe_pits_the_example_against_ours(tmp_path: Path) -> None
 
 
 def test_the_table_shows_the_plug_in_by_its_name() -> None:
-    proc = pdk("selfplay", "-p", f"{GREEDY},easy,easy", "-n", "2", "-w", "1")
+    proc = run_pdk_binary(
+        "selfplay", "-p", f"{GREEDY},easy,easy", "-n", "2", "-w", "1", columns=120, cwd=ROOT, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert "greedy" in proc.stdout and GREEDY not in proc.stdout
 
@@ -100,7 +95,21 @@ def test_the_table_shows_the_plug_in_by_its_name() -> None:
 def test_results_do_not_depend_on_the_workers() -> None:
     runs = [
         json.loads(
-            pdk("selfplay", "-p", f"{GREEDY},easy,random", "-n", "6", "-s", "3", "-w", w, "--json").stdout
+            run_pdk_binary(
+                "selfplay",
+                "-p",
+                f"{GREEDY},easy,random",
+                "-n",
+                "6",
+                "-s",
+                "3",
+                "-w",
+                w,
+                "--json",
+                columns=120,
+                cwd=ROOT,
+                timeout=120,
+            ).stdout
         )
         for w in ("1", "3")
     ]
@@ -110,20 +119,63 @@ def test_results_do_not_depend_on_the_workers() -> None:
 def test_a_module_on_pythonpath_works(tmp_path: Path) -> None:
     (tmp_path / "my_bot.py").write_text((ROOT / "examples" / "greedy_bot.py").read_text())
     env = {**ENV, "PYTHONPATH": str(tmp_path)}
-    proc = pdk("selfplay", "-p", "my_bot:GreedyBot,normal,easy", "-n", "2", "-w", "2", "--json", env=env)
+    proc = run_pdk_binary(
+        "selfplay",
+        "-p",
+        "my_bot:GreedyBot,normal,easy",
+        "-n",
+        "2",
+        "-w",
+        "2",
+        "--json",
+        env=env,
+        columns=120,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["players"][0]["spec"] == "my_bot:GreedyBot"
 
 
 def test_an_illegal_move_stops_the_match_in_one_line_in_either_language(bad_bots: Path) -> None:
     spec = f"{bad_bots}:Illegal"
-    en = one_error_line(pdk("selfplay", "-p", f"{spec},easy,easy", "-n", "3", "-w", "2", "--lang", "en"))
+    en = one_error_line(
+        run_pdk_binary(
+            "selfplay",
+            "-p",
+            f"{spec},easy,easy",
+            "-n",
+            "3",
+            "-w",
+            "2",
+            "--lang",
+            "en",
+            columns=120,
+            cwd=ROOT,
+            timeout=120,
+        )
+    )
     # With two workers, whichever failing game comes back first is reported.
     assert re.search(
         rf"bot cheater \({re.escape(spec)}\) made an illegal move in game \d+ \(deal seed \d+", en
     )
     assert "is not one of its" in en
-    zh = one_error_line(pdk("selfplay", "-p", f"{spec},easy,easy", "-n", "3", "-w", "2", "--lang", "zh"))
+    zh = one_error_line(
+        run_pdk_binary(
+            "selfplay",
+            "-p",
+            f"{spec},easy,easy",
+            "-n",
+            "3",
+            "-w",
+            "2",
+            "--lang",
+            "zh",
+            columns=120,
+            cwd=ROOT,
+            timeout=120,
+        )
+    )
     assert f"AI cheater ({spec}) 在第 " in zh and "出了不合法的牌" in zh
 
 
@@ -132,7 +184,20 @@ def test_an_exception_in_choose_is_one_line_and_finished_records_are_kept(
 ) -> None:
     out = tmp_path / "games.jsonl"
     spec = f"{bad_bots}:LateRaiser"
-    proc = pdk("selfplay", "-p", f"{spec},easy,easy", "-n", "5", "-w", "1", "--out", str(out))
+    proc = run_pdk_binary(
+        "selfplay",
+        "-p",
+        f"{spec},easy,easy",
+        "-n",
+        "5",
+        "-w",
+        "1",
+        "--out",
+        str(out),
+        columns=120,
+        cwd=ROOT,
+        timeout=120,
+    )
     line = one_error_line(proc)
     assert f"bot late ({spec}) raised KeyError: 'lost my\\nnotes' in game 3 (deal seed " in line
     assert len(out.read_text().splitlines()) == 2  # games 1 and 2 finished and were kept
@@ -149,12 +214,29 @@ def test_an_exception_in_choose_is_one_line_and_finished_records_are_kept(
     ],
 )
 def test_bad_specs_fail_before_any_game(players: str, needle: str) -> None:
-    assert needle in one_error_line(pdk("selfplay", "-p", players, "-n", "2", "--lang", "en"))
+    assert needle in one_error_line(
+        run_pdk_binary(
+            "selfplay", "-p", players, "-n", "2", "--lang", "en", columns=120, cwd=ROOT, timeout=120
+        )
+    )
 
 
 def test_an_import_that_raises_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "needs_gpu.py").write_text("raise OSError('no CUDA device')\n")
-    line = one_error_line(pdk("selfplay", "-p", f"{tmp_path}/needs_gpu.py:Bot", "-n", "2", "--lang", "zh"))
+    line = one_error_line(
+        run_pdk_binary(
+            "selfplay",
+            "-p",
+            f"{tmp_path}/needs_gpu.py:Bot",
+            "-n",
+            "2",
+            "--lang",
+            "zh",
+            columns=120,
+            cwd=ROOT,
+            timeout=120,
+        )
+    )
     assert "导入" in line and "OSError: no CUDA device" in line
 
 
@@ -183,7 +265,22 @@ class AlwaysPass:
 @pytest.fixture
 def replay_setup(tmp_path: Path) -> tuple[Path, Path]:
     games = tmp_path / "g.jsonl"
-    done = pdk("selfplay", "-n", "1", "-p", "easy", "--seed", "4", "-w", "1", "--out", str(games))
+    done = run_pdk_binary(
+        "selfplay",
+        "-n",
+        "1",
+        "-p",
+        "easy",
+        "--seed",
+        "4",
+        "-w",
+        "1",
+        "--out",
+        str(games),
+        columns=120,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     bots = tmp_path / "replay_bots.py"
     bots.write_text(REPLAY_BOTS)
@@ -192,7 +289,21 @@ def replay_setup(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_replay_explains_with_a_plug_in_bot(replay_setup: tuple[Path, Path]) -> None:
     games, _ = replay_setup
-    done = pdk("replay", str(games), "--game", "1", "--print", "--explain", "--bot", GREEDY, "--lang", "en")
+    done = run_pdk_binary(
+        "replay",
+        str(games),
+        "--game",
+        "1",
+        "--print",
+        "--explain",
+        "--bot",
+        GREEDY,
+        "--lang",
+        "en",
+        columns=120,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     # Where the plug-in differs from the record, named by its ``name`` as the match summary names it.
     assert "(greedy would play" in done.stdout
@@ -220,8 +331,20 @@ def test_replay_stops_on_a_misbehaving_plug_in_with_one_line(
     replay_setup: tuple[Path, Path], bot: str, lang: str, said: str
 ) -> None:
     games, bots = replay_setup
-    done = pdk(
-        "replay", str(games), "--game", "1", "--print", "--explain", "--bot", f"{bots}:{bot}", "--lang", lang
+    done = run_pdk_binary(
+        "replay",
+        str(games),
+        "--game",
+        "1",
+        "--print",
+        "--explain",
+        "--bot",
+        f"{bots}:{bot}",
+        "--lang",
+        lang,
+        columns=120,
+        cwd=ROOT,
+        timeout=120,
     )
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import pdk_env, run_pdk, run_pdk_binary
 
 from pdk.engine.record import loads
+from tests.support.cli import pdk_env, run_pdk, run_pdk_binary
 
 CHATTY = '''
 import random

@@ -6,8 +6,6 @@ the forced wins, and the work per decision is bounded by the budget (a counter, 
 from __future__ import annotations
 
 import pytest
-from test_bots import PROFILES, random_position
-from test_bots_hard import endgame, forced_win
 
 from pdk.bots import bot_names, make_bot
 from pdk.bots.hard import HardBot, Solver
@@ -20,6 +18,8 @@ from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
 from pdk.variants.registry import load_profile
+from tests.bots.test_bots import PROFILES, random_position
+from tests.bots.test_hard import endgame, forced_win
 
 
 def truth(state: GameState, me: int) -> dict[int, int]:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import pdk_env, run_pdk
 
 from pdk.engine.cards import CardParseError, CardPlace, CardReason, parse_specs
 from pdk.engine.position import IllegalPlay, Reason, resolve_cards
@@ -23,8 +22,10 @@ from pdk.engine.record import GameRecord, RecordError, RecordReason, loads
 from pdk.table.session import SaveError, SaveReason, load_save, new_session
 from pdk.text.catalog import MESSAGES, Lang
 from pdk.variants.registry import load_profile
+from tests.support import ROOT
+from tests.support.cli import run_pdk
 
-SAMPLES = Path(__file__).resolve().parents[1] / "replays"
+SAMPLES = ROOT / "replays"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _FMT = string.Formatter()
 
@@ -131,11 +132,6 @@ def test_a_record_of_a_real_game_still_loads() -> None:
 # -- the real program ------------------------------------------------------------------------
 
 
-def pdk(*args: str, data_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = pdk_env() if data_dir is None else pdk_env(PDK_DATA_DIR=str(data_dir))
-    return run_pdk(*args, env=env)
-
-
 def one_line(proc: subprocess.CompletedProcess[str], lang: Lang, code: int = 2) -> str:
     """The single error line, checked to be in ``lang``."""
     assert proc.returncode == code, proc.stdout + proc.stderr
@@ -149,12 +145,12 @@ def one_line(proc: subprocess.CompletedProcess[str], lang: Lang, code: int = 2) 
 
 
 def test_moves_unknown_card_in_the_hand() -> None:
-    zh = one_line(pdk("moves", "--hand", "33X", "--lang", "zh"), "zh")
+    zh = one_line(run_pdk("moves", "--hand", "33X", "--lang", "zh"), "zh")
     assert zh == (
         "pdk: error: --hand: 无法识别的牌 'X'（'33X' 的第 3 个字符；点数为 3-9 T/10 J Q K A 2 B R，"
         "花色为 s h c d）"
     )
-    en = one_line(pdk("moves", "--hand", "33X", "--lang", "en"), "en")
+    en = one_line(run_pdk("moves", "--hand", "33X", "--lang", "en"), "en")
     assert en == (
         "pdk: error: --hand: unknown card 'X' at position 3 in '33X' "
         "(ranks are 3-9 T/10 J Q K A 2 B R, suits s h c d)"
@@ -175,37 +171,37 @@ def test_moves_unknown_card_in_the_hand() -> None:
     ],
 )
 def test_moves_bad_beat_and_play(args: tuple[str, str], zh: str, en: str) -> None:
-    assert zh in one_line(pdk("moves", "--hand", "334", *args, "--lang", "zh"), "zh")
-    assert en in one_line(pdk("moves", "--hand", "334", *args, "--lang", "en"), "en")
+    assert zh in one_line(run_pdk("moves", "--hand", "334", *args, "--lang", "zh"), "zh")
+    assert en in one_line(run_pdk("moves", "--hand", "334", *args, "--lang", "en"), "en")
 
 
 def test_moves_hand_not_in_the_deck() -> None:
-    zh = one_line(pdk("moves", "--hand", "2h", "--lang", "zh"), "zh")
+    zh = one_line(run_pdk("moves", "--hand", "2h", "--lang", "zh"), "zh")
     assert "牌不够：这副牌中没有 ♥2" in zh
-    en = one_line(pdk("moves", "--hand", "2h", "--lang", "en"), "en")
+    en = one_line(run_pdk("moves", "--hand", "2h", "--lang", "en"), "en")
     assert "not enough cards: ♥2 is not available in the deck" in en
 
 
 def test_an_unknown_language_is_refused_in_both() -> None:
-    proc = pdk("moves", "--hand", "334", "--lang", "fr")
+    proc = run_pdk("moves", "--hand", "334", "--lang", "fr")
     assert proc.returncode == 2
     line = proc.stderr.strip()
     assert "--lang must be zh or en, not 'fr'" in line and "--lang 只能是 zh 或 en" in line
 
 
 def test_an_unknown_variant_in_both_languages() -> None:
-    zh = one_line(pdk("moves", "--hand", "334", "--variant", "nope", "--lang", "zh"), "zh")
+    zh = one_line(run_pdk("moves", "--hand", "334", "--variant", "nope", "--lang", "zh"), "zh")
     assert "没有名为 'nope' 的规则配置" in zh and "classic16" in zh
-    en = one_line(pdk("moves", "--hand", "334", "--variant", "nope", "--lang", "en"), "en")
+    en = one_line(run_pdk("moves", "--hand", "334", "--variant", "nope", "--lang", "en"), "en")
     assert "unknown variant 'nope'" in en
 
 
 def test_an_invalid_profile_file_is_introduced_in_chinese(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("base: classic16\nname: bad\nrules:\n  must_beat: maybe\n", encoding="utf-8")
-    zh = one_line(pdk("variants", "check", str(bad), "--lang", "zh"), "zh")
+    zh = one_line(run_pdk("variants", "check", str(bad), "--lang", "zh"), "zh")
     assert zh.startswith("pdk: error: 规则配置无效：") and "must_beat" in zh
-    en = one_line(pdk("variants", "check", str(bad), "--lang", "en"), "en")
+    en = one_line(run_pdk("variants", "check", str(bad), "--lang", "en"), "en")
     assert "must_beat" in en
 
 
@@ -218,11 +214,11 @@ def truncated_record(tmp_path: Path) -> Path:
 
 def test_replay_of_a_truncated_record(tmp_path: Path) -> None:
     path = truncated_record(tmp_path)
-    zh = one_line(pdk("replay", str(path), "--lang", "zh"), "zh")
+    zh = one_line(run_pdk("replay", str(path), "--lang", "zh"), "zh")
     assert zh.startswith(f"pdk: error: {path}: JSON 格式错误（第 1 行第 ")
-    en = one_line(pdk("replay", str(path), "--lang", "en"), "en")
+    en = one_line(run_pdk("replay", str(path), "--lang", "en"), "en")
     assert en.startswith(f"pdk: error: {path}: invalid JSON at line 1 column ")
-    assert "JSON 格式错误" in one_line(pdk("replay", str(path), "--check", "--lang", "zh"), "zh")
+    assert "JSON 格式错误" in one_line(run_pdk("replay", str(path), "--check", "--lang", "zh"), "zh")
 
 
 def test_replay_of_a_record_cut_after_a_play(tmp_path: Path) -> None:
@@ -231,9 +227,9 @@ def test_replay_of_a_record_cut_after_a_play(tmp_path: Path) -> None:
     data["plays"] = data["plays"][:n]
     path = tmp_path / "short.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    zh = one_line(pdk("replay", str(path), "--check", "--lang", "zh"), "zh")
+    zh = one_line(run_pdk("replay", str(path), "--check", "--lang", "zh"), "zh")
     assert zh == f"pdk: error: {path}: 牌谱在第 {n} 手后结束，但本局尚未结束"
-    en = one_line(pdk("replay", str(path), "--check", "--lang", "en"), "en")
+    en = one_line(run_pdk("replay", str(path), "--check", "--lang", "en"), "en")
     assert en == f"pdk: error: {path}: record ends after move {n} but the deal is not over"
 
 
@@ -242,9 +238,9 @@ def test_replay_of_a_record_with_unreadable_cards(tmp_path: Path) -> None:
     data["plays"][0]["cards"] = "3X"
     path = tmp_path / "cards.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    zh = one_line(pdk("replay", str(path), "--lang", "zh"), "zh")
+    zh = one_line(run_pdk("replay", str(path), "--lang", "zh"), "zh")
     assert zh.startswith(f"pdk: error: {path}: 第 1 手：无法识别的牌 'X'")
-    en = one_line(pdk("replay", str(path), "--lang", "en"), "en")
+    en = one_line(run_pdk("replay", str(path), "--lang", "en"), "en")
     assert en.startswith(f"pdk: error: {path}: move 1: unknown card 'X'")
 
 
@@ -254,17 +250,17 @@ def test_replay_check_of_a_jsonl_names_the_game(tmp_path: Path) -> None:
     bad["version"] = 7
     path = tmp_path / "games.jsonl"
     path.write_text(good + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
-    zh = one_line(pdk("replay", str(path), "--check", "--lang", "zh"), "zh")
+    zh = one_line(run_pdk("replay", str(path), "--check", "--lang", "zh"), "zh")
     assert zh == f"pdk: error: {path}: 第 2 局: 不支持的牌谱版本 7（本程序读取版本 1）"
-    en = one_line(pdk("replay", str(path), "--check", "--lang", "en"), "en")
+    en = one_line(run_pdk("replay", str(path), "--check", "--lang", "en"), "en")
     assert en == f"pdk: error: {path}: game 2: unsupported record version 7 (this pdk reads 1)"
 
 
 def test_stats_on_an_unreadable_history(tmp_path: Path) -> None:
     (tmp_path / "history.sqlite3").write_text("not a database, just text " * 100, encoding="utf-8")
-    zh = one_line(pdk("stats", "--save-dir", str(tmp_path), "--lang", "zh"), "zh")
+    zh = one_line(run_pdk("stats", "--save-dir", str(tmp_path), "--lang", "zh"), "zh")
     assert zh.startswith("pdk: error: 无法读取历史战绩：")
-    en = one_line(pdk("stats", "--save-dir", str(tmp_path), "--lang", "en"), "en")
+    en = one_line(run_pdk("stats", "--save-dir", str(tmp_path), "--lang", "en"), "en")
     assert en.startswith("pdk: error: cannot read the history: ")
 
 
@@ -323,6 +319,6 @@ def test_play_resumes_a_save_whose_deal_does_not_replay(tmp_path: Path) -> None:
     ],
 )
 def test_usage_errors_in_the_language_asked_for(args: tuple[str, ...], zh: str, en: str) -> None:
-    assert zh in one_line(pdk(*args, "--lang", "zh"), "zh")
-    assert zh in one_line(pdk(*args, "--lang=zh"), "zh")
-    assert en in one_line(pdk(*args, "--lang", "en"), "en")
+    assert zh in one_line(run_pdk(*args, "--lang", "zh"), "zh")
+    assert zh in one_line(run_pdk(*args, "--lang=zh"), "zh")
+    assert en in one_line(run_pdk(*args, "--lang", "en"), "en")

@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tooling import running_in_group
 from typer.testing import CliRunner
 
 from pdk.cli.app import app, main
-from tests.conftest import pdk_env
+from tests.support import ROOT
+from tests.support.cli import pdk_env
+from tests.support.tooling import running_in_group
 
-ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "replays" / "shut_out.json"
 runner = CliRunner()
 FUZZ = settings(

@@ -3,33 +3,28 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from typing import Any
 
 import pytest
-from conftest import pdk_env, run_pdk
 
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import deal
 from pdk.engine.position import Position
 from pdk.variants.registry import load_profile
+from tests.support.cli import run_pdk
 
 # The seven classic16 kinds (docs/rules.md); the JSON of `pdk moves` must use these labels.
 KINDS = {"single", "pair", "pair_chain", "straight", "trio_with_two", "plane", "bomb"}
 
 
-def pdk(*args: str) -> subprocess.CompletedProcess[str]:
-    return run_pdk(*args, env=pdk_env(columns=100))
-
-
 def pdk_json(*args: str, code: int = 0) -> Any:
-    proc = pdk(*args, "--json")
+    proc = run_pdk(*args, "--json", columns=100)
     assert proc.returncode == code, proc.stderr
     return json.loads(proc.stdout)
 
 
 def test_listing_when_leading() -> None:
-    proc = pdk("moves", "--hand", "33445", "--lang", "en")
+    proc = run_pdk("moves", "--hand", "33445", "--lang", "en", columns=100)
     assert proc.returncode == 0, proc.stderr
     assert "6 legal plays" in proc.stdout
     for cards in ("3344", "33", "44", "5"):
@@ -39,7 +34,7 @@ def test_listing_when_leading() -> None:
 
 
 def test_listing_in_chinese() -> None:
-    proc = pdk("moves", "--hand", "33445", "--lang", "zh")
+    proc = run_pdk("moves", "--hand", "33445", "--lang", "zh", columns=100)
     assert proc.returncode == 0, proc.stderr
     assert "共 6 种合法出牌" in proc.stdout
     assert "连对" in proc.stdout and "对子" in proc.stdout and "单张" in proc.stdout
@@ -47,7 +42,7 @@ def test_listing_in_chinese() -> None:
 
 
 def test_listing_when_nothing_beats() -> None:
-    proc = pdk("moves", "--hand", "T K", "--beat", "A", "--lang", "en")
+    proc = run_pdk("moves", "--hand", "T K", "--beat", "A", "--lang", "en", columns=100)
     assert proc.returncode == 0
     assert "0 legal plays" in proc.stdout and "must pass" in proc.stdout
 
@@ -86,9 +81,7 @@ def test_json_agrees_with_the_engine_on_dealt_hands() -> None:
         d = deal(profile, seed)
         hand = format_cards(cards_of(d.hands[0]), suits=True)
         out = pdk_json("moves", "--hand", hand)
-        expected = {
-            (m.notation(), m.kind.label) for m in Position(profile, d.hands[0]).legal_moves()
-        }
+        expected = {(m.notation(), m.kind.label) for m in Position(profile, d.hands[0]).legal_moves()}
         assert {(p["cards"], p["kind"]) for p in out["plays"]} == expected
 
 
@@ -104,7 +97,7 @@ def test_json_agrees_with_the_engine_on_dealt_hands() -> None:
 def test_play_legal_exits_0(args: list[str], kind: str) -> None:
     out = pdk_json("moves", *args)
     assert out == {"legal": True, "kind": kind, "reason": None}
-    proc = pdk("moves", *args, "--lang", "en")
+    proc = run_pdk("moves", *args, "--lang", "en", columns=100)
     assert proc.returncode == 0 and proc.stdout.startswith("legal")
 
 
@@ -124,13 +117,26 @@ def test_play_illegal_exits_1_with_the_reason(args: list[str], reason: str) -> N
     out = pdk_json("moves", *args, "--lang", "en", code=1)
     assert out["legal"] is False and out["kind"] is None
     assert reason in out["reason"]
-    proc = pdk("moves", *args, "--lang", "en")
+    proc = run_pdk("moves", *args, "--lang", "en", columns=100)
     assert proc.returncode == 1
     assert proc.stdout.startswith("illegal:") and reason in proc.stdout
 
 
 def test_play_illegal_reason_in_chinese() -> None:
-    proc = pdk("moves", "--hand", "T K 2s", "--beat", "9", "--next-holds", "1", "--play", "T", "--lang", "zh")
+    proc = run_pdk(
+        "moves",
+        "--hand",
+        "T K 2s",
+        "--beat",
+        "9",
+        "--next-holds",
+        "1",
+        "--play",
+        "T",
+        "--lang",
+        "zh",
+        columns=100,
+    )
     assert proc.returncode == 1
     assert "报单" in proc.stdout and "2" in proc.stdout
     out = pdk_json("moves", "--hand", "T K 2s", "--beat", "9", "--play", "pass", "--lang", "zh", code=1)
@@ -149,7 +155,7 @@ def test_play_illegal_reason_in_chinese() -> None:
     ],
 )
 def test_malformed_input_exits_2_with_one_line(args: list[str]) -> None:
-    proc = pdk("moves", *args)
+    proc = run_pdk("moves", *args, columns=100)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("pdk: error:"), proc.stderr
@@ -157,7 +163,7 @@ def test_malformed_input_exits_2_with_one_line(args: list[str]) -> None:
 
 
 def test_malformed_play_is_refused_with_one_line() -> None:
-    proc = pdk("moves", "--hand", "334455", "--play", "3x", "--lang", "en")
+    proc = run_pdk("moves", "--hand", "334455", "--play", "3x", "--lang", "en", columns=100)
     assert proc.returncode != 0
     assert "'x'" in proc.stdout + proc.stderr
     assert len((proc.stdout + proc.stderr).strip().splitlines()) == 1
@@ -174,7 +180,7 @@ def test_malformed_play_is_refused_with_one_line() -> None:
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...]) -> None:
-    r = pdk(*args)
+    r = run_pdk(*args, columns=100)
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("pdk: error: ")
@@ -182,8 +188,8 @@ def test_usage_errors_are_one_line_and_exit_2(args: tuple[str, ...]) -> None:
 
 
 def test_a_card_not_in_hand_is_an_illegal_play_in_both_languages() -> None:
-    en = pdk("moves", "--hand", "3", "--play", "4", "--lang", "en")
-    zh = pdk("moves", "--hand", "3", "--play", "4", "--lang", "zh")
+    en = run_pdk("moves", "--hand", "3", "--play", "4", "--lang", "en", columns=100)
+    zh = run_pdk("moves", "--hand", "3", "--play", "4", "--lang", "zh", columns=100)
     assert en.returncode == zh.returncode == 1
     assert "do not hold" in en.stdout and "没有" in zh.stdout
 
@@ -191,7 +197,20 @@ def test_a_card_not_in_hand_is_an_illegal_play_in_both_languages() -> None:
 @pytest.mark.parametrize("variant", ["two-deck", "four-player-004"])
 def test_ranks_without_suits_are_no_straight_flush(variant: str) -> None:
     # unsuited ranks once all took ♠, so every typed straight was a 同花顺
-    got = pdk("moves", "-v", variant, "--hand", "34567", "--beat", "56789", "--play", "34567", "--lang", "en")
+    got = run_pdk(
+        "moves",
+        "-v",
+        variant,
+        "--hand",
+        "34567",
+        "--beat",
+        "56789",
+        "--play",
+        "34567",
+        "--lang",
+        "en",
+        columns=100,
+    )
     assert got.returncode == 1 and "does not beat" in got.stdout
     listing = pdk_json("moves", "-v", variant, "--hand", "3456789", "--beat", "56789")
     assert listing == {"can_pass": True, "plays": []}
@@ -203,16 +222,22 @@ def test_a_suit_named_by_beat_is_left_out_of_the_hands_free_choice() -> None:
     # --hand 3 took ♠3, and then --beat 3s was "not available"
     assert pdk_json("moves", "--hand", "3", "--beat", "3s") == {"can_pass": True, "plays": []}
     assert pdk_json("moves", "--hand", "4", "--beat", "3s")["plays"] == [{"cards": "4", "kind": "single"}]
-    clash = pdk("moves", "--hand", "3s", "--beat", "3s", "--lang", "en")
+    clash = run_pdk("moves", "--hand", "3s", "--beat", "3s", "--lang", "en", columns=100)
     assert clash.returncode == 2 and "not available" in clash.stderr and clash.stderr.count("\n") == 1
 
 
 def test_plays_are_quoted_as_they_read() -> None:
     # A and 2 below 3 read first (it said "345A2"); the player's own trio reads body first
     # ("5 7 888 does not beat ..."); a ten is 10.
-    low = pdk("moves", "-v", "two-deck", "--hand", "A2345", "--play", "A2345", "--lang", "en")
+    low = run_pdk(
+        "moves", "-v", "two-deck", "--hand", "A2345", "--play", "A2345", "--lang", "en", columns=100
+    )
     assert low.stdout.strip() == "legal: A 2 3 4 5 as straight"
-    pairs = pdk("moves", "-v", "two-deck", "--hand", "AA2233", "--play", "AA2233", "--lang", "en")
+    pairs = run_pdk(
+        "moves", "-v", "two-deck", "--hand", "AA2233", "--play", "AA2233", "--lang", "en", columns=100
+    )
     assert pairs.stdout.strip() == "legal: AA 22 33 as pair chain"
-    trio = pdk("moves", "--hand", "88857", "--beat", "TTT34", "--play", "88857", "--lang", "en")
+    trio = run_pdk(
+        "moves", "--hand", "88857", "--beat", "TTT34", "--play", "88857", "--lang", "en", columns=100
+    )
     assert trio.returncode == 1 and "888 + 5 7 does not beat 10 10 10 + 3 4" in trio.stdout

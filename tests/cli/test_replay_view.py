@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from rich.console import Console
 
@@ -12,8 +10,9 @@ from pdk.cli.replay_view import Frame, counter, explain, render_frame, transcrip
 from pdk.engine.record import GameRecord
 from pdk.records.disk import load
 from pdk.text.catalog import Lang
+from tests.support import ROOT
 
-SAMPLES = Path(__file__).resolve().parents[1] / "replays"
+SAMPLES = ROOT / "replays"
 NAMES = ["shut_out.json", "bomb_war.json", "bao_dan_endgame.json"]
 
 

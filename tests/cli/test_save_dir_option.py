@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import run_pdk
+
+from tests.support.cli import run_pdk
 
 
 @pytest.mark.parametrize("command", ["play", "stats", "serve"])

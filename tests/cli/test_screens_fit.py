@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import pdk_env, run_pdk
 from rich.cells import cell_len
 
-SAMPLES = Path(__file__).resolve().parents[1] / "replays"
+from tests.support import ROOT
+from tests.support.cli import pdk_env, run_pdk
+
+SAMPLES = ROOT / "replays"
 ESC = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 SIZES = [(80, "en"), (80, "zh"), (40, "en"), (40, "zh")]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(("cols", "lang"), SIZES)
 def test_replay_last_screen_fits(cols: int, lang: str) -> None:
     env = {**os.environ, "NO_COLOR": "1"}
@@ -45,6 +47,7 @@ def test_replay_last_screen_fits(cols: int, lang: str) -> None:
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("cols", "lang"), SIZES)
 def test_selfplay_summary_cells_are_whole(cols: int, lang: str) -> None:
     proc = run_pdk(

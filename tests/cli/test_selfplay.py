@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -14,31 +13,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_pdk
 
 from pdk.engine.record import loads
+from tests.support.cli import PDK, needs_binary, pdk_env, run_pdk
 
-PDK = shutil.which("pdk") or ""
-ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "LANG": "C.UTF-8"}
-ENV.pop("LC_ALL", None)
-
-
-def pdk(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return run_pdk(*args, env=ENV, timeout=timeout)
+ENV = pdk_env(120)
 
 
 def as_json(*args: str) -> dict[str, Any]:
-    proc = pdk("selfplay", "--json", *args)
+    proc = run_pdk("selfplay", "--json", *args, env=ENV)
     assert proc.returncode == 0, proc.stderr
     data: dict[str, Any] = json.loads(proc.stdout)
     return data
 
 
-pytestmark = pytest.mark.skipif(not PDK, reason="the pdk program is not installed")
+pytestmark = needs_binary
 
 
 def test_summary_table_names_every_statistic() -> None:
-    proc = pdk("selfplay", "--games", "30", "--players", "random,easy,easy", "--workers", "1")
+    proc = run_pdk("selfplay", "--games", "30", "--players", "random,easy,easy", "--workers", "1", env=ENV)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     for word in ("seat", "bot", "deals", "wins", "win %", "score", "95% CI", "bombs", "全关", "plays"):
@@ -50,7 +43,7 @@ def test_summary_table_names_every_statistic() -> None:
 
 
 def test_summary_in_chinese() -> None:
-    proc = pdk("selfplay", "-n", "5", "-p", "random", "-w", "1", "--lang", "zh")
+    proc = run_pdk("selfplay", "-n", "5", "-p", "random", "-w", "1", "--lang", "zh", env=ENV)
     assert proc.returncode == 0
     assert "胜率" in proc.stdout and "被全关" in proc.stdout and "每秒" in proc.stdout
 
@@ -98,7 +91,7 @@ def test_same_seed_same_results_whatever_the_workers(tmp_path: Path) -> None:
 
 def test_out_writes_every_record(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    proc = pdk("selfplay", "-n", "7", "-p", "easy", "-w", "1", "--out", str(out))
+    proc = run_pdk("selfplay", "-n", "7", "-p", "easy", "-w", "1", "--out", str(out), env=ENV)
     assert proc.returncode == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 7
@@ -117,7 +110,7 @@ def test_out_writes_every_record(tmp_path: Path) -> None:
     ],
 )
 def test_bad_options_fail_in_one_line(args: list[str], needle: str) -> None:
-    proc = pdk("selfplay", "-n", "2", *args)
+    proc = run_pdk("selfplay", "-n", "2", *args, env=ENV)
     assert proc.returncode == 2
     assert needle in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
@@ -162,6 +155,7 @@ def test_module_entry_point_works() -> None:
     assert proc.returncode == 0 and json.loads(proc.stdout)["games"] == 3
 
 
+@pytest.mark.e2e
 def test_progress_bar_on_a_terminal() -> None:
     import pexpect
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 import typer
-from conftest import run_pdk
 
 from pdk.cli import app as cli_app
+from tests.support.cli import run_pdk
 
 NAMES = [
     *(

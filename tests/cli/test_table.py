@@ -249,7 +249,7 @@ def test_placement_panel_shows_places_and_no_shut_out_column() -> None:
 
 
 def test_graded_panel_shows_the_multiplier_per_loser() -> None:
-    from tests.test_table_model import settle
+    from tests.view.test_table_model import settle
 
     profile = load_profile("four-player")
     st_ = settle(profile, 0, [0, 13, 10, 5], [True, False, True, True], [0, 0, 0, 0])
@@ -260,7 +260,7 @@ def test_graded_panel_shows_the_multiplier_per_loser() -> None:
 
 
 def test_bao_pei_panel_says_who_paid_for_whom() -> None:
-    from tests.test_table_model import settle
+    from tests.view.test_table_model import settle
 
     profile = load_profile("hearts3")
     st_ = settle(profile, 0, [0, 5, 3], [True, True, True], [0, 0, 0], liable=2)

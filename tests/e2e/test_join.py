@@ -21,12 +21,14 @@ from typing import Any
 
 import pexpect
 import pytest
-from tooling import served
 
 from pdk.rooms.room import Rooms
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
+from tests.support.tooling import served
+
+pytestmark = pytest.mark.e2e
 
 TIMEOUT = 60
 
@@ -101,6 +103,7 @@ def seat_turns(child: pexpect.spawn) -> Iterator[str]:
             yield last
 
 
+@pytest.mark.slow
 def test_the_terminal_joins_a_room_and_plays_a_deal(server: str, tmp_path: Path) -> None:
     made = call(server, "api/rooms", {"name": "Ann", "difficulty": "easy"})
     rid, host = made["room"], made["key"]
@@ -140,6 +143,7 @@ def test_the_terminal_joins_a_room_and_plays_a_deal(server: str, tmp_path: Path)
 @pytest.mark.parametrize(
     "link", ["http://x/room/abc#k=1", "ftp://h/room/AAAAAAAAAAAAAAAA#k=" + "A" * 32, "nonsense"]
 )
+
 def test_a_bad_link_is_one_line(tmp_path: Path, link: str) -> None:
     r = subprocess.run(
         ["pdk", "play", "--join", link, "--save-dir", str(tmp_path)], capture_output=True, text=True

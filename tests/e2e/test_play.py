@@ -26,6 +26,8 @@ from pdk.records.disk import load
 from pdk.table.session import HUMAN, Session, new_session
 from pdk.variants.registry import load_profile
 
+pytestmark = pytest.mark.e2e
+
 PROFILE = load_profile()
 PROMPT = r"play \(\? help\)> "
 HAND = re.compile(r"Your hand \((\d+)\)\r\n([^\r\n]*)\r\n")
@@ -234,6 +236,7 @@ def test_two_terminals_play_two_games(tmp_path: Path) -> None:
         (["--lang", "fr"], "--lang must be zh or en"),
     ],
 )
+
 def test_bad_options_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
     proc = subprocess.run(
         ["pdk", "play", "--save-dir", str(tmp_path), "--lang", "en", *args],

@@ -10,9 +10,13 @@ import sys
 from pathlib import Path
 
 import pexpect
-from conftest import run_pdk_binary
+import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT
+from tests.support.cli import run_pdk_binary
+
+pytestmark = pytest.mark.e2e
+
 GREEDY = f"cmd:{sys.executable} {ROOT / 'examples/engines/greedy.py'}"
 PROMPT = r"play \(\? help\)> "
 

@@ -20,6 +20,8 @@ from rich.cells import cell_len
 from pdk.table.session import HUMAN, new_session
 from pdk.variants.registry import load_profile
 
+pytestmark = pytest.mark.e2e
+
 PROMPTS = {"en": r"play \(\? help\)> ", "zh": r"出牌（\? 帮助）> "}
 NEXT = {"en": r"Enter: next deal · q: quit> ", "zh": r"回车：下一局 · q：退出> "}
 SIZES = [(80, "en"), (80, "zh"), (40, "en"), (40, "zh")]

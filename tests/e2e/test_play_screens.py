@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import run_pdk
-from test_play_e2e import PROFILE, PROMPT, spawn
 
 from pdk.bots.hints import hint_list
 from pdk.table.session import HUMAN, new_session
+from tests.e2e.test_play import PROFILE, PROMPT, spawn
+from tests.support.cli import run_pdk
+
+pytestmark = pytest.mark.e2e
 
 CLEAR = "\x1b[2J"  # rich's console.clear(): each frame starts here
 SETTLE_PROMPT = r"Enter: next deal · q: quit> "

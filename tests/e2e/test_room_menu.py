@@ -8,12 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_rooms_e2e import CHROMIUM, browser, host_room, person, server  # noqa: F401  (fixtures)
-from tooling import wait_for
 
 from pdk.rooms.room import Rooms
+from tests.e2e.test_rooms import CHROMIUM, browser, host_room, person, server  # noqa: F401  (fixtures)
+from tests.support.tooling import wait_for
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)"),
+]
 
 PRESSED = "document.querySelector('[data-testid=autopass]').getAttribute('aria-pressed')"
 

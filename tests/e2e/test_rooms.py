@@ -17,17 +17,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
 
 from pdk.rooms.room import Rooms, person_id
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
+from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
 
 CHROMIUM = next(
     (p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None
 )
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)"),
+]
 AWAY = 1.5
 
 
@@ -126,6 +129,7 @@ def test_the_form_makes_a_room_with_links_codes_and_a_watch_link(
     host.context.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("people", [2, 3])
 def test_people_play_whole_deals_to_the_settlement(
     server: tuple[str, Rooms], browser: Any, people: int
@@ -166,6 +170,7 @@ def test_people_play_whole_deals_to_the_settlement(
         p.context.close()
 
 
+@pytest.mark.slow
 def test_a_closed_page_goes_to_auto_and_comes_back_from_another_device(
     server: tuple[str, Rooms], browser: Any
 ) -> None:
@@ -192,6 +197,7 @@ def test_a_closed_page_goes_to_auto_and_comes_back_from_another_device(
         p.context.close()
 
 
+@pytest.mark.slow
 def test_a_turn_time_running_out_puts_the_seat_in_auto_for_all_to_see(
     server: tuple[str, Rooms], browser: Any
 ) -> None:
@@ -217,6 +223,7 @@ def test_a_turn_time_running_out_puts_the_seat_in_auto_for_all_to_see(
         p.context.close()
 
 
+@pytest.mark.slow
 def test_after_a_deal_each_person_sees_their_own_record(server: tuple[str, Rooms], browser: Any) -> None:
     """Two people (two browser contexts: two person ids in two localStorages) and a bot
     play a deal; each page then shows that person's record from the server's history —

@@ -13,16 +13,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
 
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
+from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
 
 CHROMIUM = next(
     (p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None
 )
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ phone asks for reduced motion), sounds are off until turned on, the settlement s
 every seat's cards, the replay explains itself, the rules are one tap away, no text is
 under 14 px, and the shell opens while the server is down.
 
-The server and the browser are the ones of ``test_web_e2e`` (easy bots, a 20 ms pace).
+The server and the browser are the ones of ``tests/e2e/test_web.py`` (easy bots, a 20 ms pace).
 """
 
 from __future__ import annotations
@@ -14,16 +14,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import test_web_e2e as base
-from tooling import LAYOUTS, Served, wait_for
 
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.view.rules_in_words import sections
 from pdk.web.server import create_app
+from tests.e2e import test_web as base
+from tests.support.tooling import LAYOUTS, Served, wait_for
 
-pytestmark = pytest.mark.skipif(base.CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
-# The same server (easy bots, a 20 ms pace) and browser as test_web_e2e's.
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(base.CHROMIUM is None, reason="no chromium binary (apt-get install chromium)"),
+]
+# The same server (easy bots, a 20 ms pace) and browser as tests/e2e/test_web.py's.
 server = base.server
 browser = base.browser
 hand = base.hand

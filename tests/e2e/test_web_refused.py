@@ -9,17 +9,20 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tooling import CHROMIUM_ARGS, served, wait_for
 
 from pdk.table.tables import TableStore
 from pdk.text.catalog import tr
 from pdk.variants.registry import load_profile
 from pdk.web.server import WebLimits, create_app
+from tests.support.tooling import CHROMIUM_ARGS, served, wait_for
 
 CHROMIUM = next(
     (p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None
 )
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)"),
+]
 
 
 def test_a_refused_open_shows_the_reason_and_retries(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge
 
 from pdk.engine.cards import (
     Card,
@@ -19,6 +18,7 @@ from pdk.engine.cards import (
     rank_label,
 )
 from pdk.engine.position import resolve_cards
+from tests.support.positions import Judge
 
 
 def ranks(text: str) -> str:

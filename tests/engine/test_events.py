@@ -4,7 +4,6 @@ on random deals of every profile, and a record replays into the same events."""
 from __future__ import annotations
 
 import pytest
-from conftest import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +12,7 @@ from pdk.engine.events import BaoDan, BombStands, DealOver, Event, Passed, Playe
 from pdk.engine.record import GameRecord
 from pdk.engine.state import GameState
 from pdk.variants.registry import available_profiles, load_profile
+from tests.support.positions import random_game
 
 PROFILES = [p.name for p in available_profiles()]
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import Judge, game, with_knobs
 
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice
 from pdk.engine import counts as C
@@ -19,6 +18,7 @@ from pdk.engine.position import IllegalPlay, Position, Reason
 from pdk.engine.record import GameRecord, dumps, loads
 from pdk.engine.state import GameState, PlayerView
 from pdk.variants.registry import load_profile
+from tests.support.positions import Judge, game, with_knobs
 
 NAMES = ["two-deck", "four-player-004"]
 SPADES, HEARTS = SUIT_CHARS.index("s"), SUIT_CHARS.index("h")

@@ -4,13 +4,13 @@ keeps them per variant (``examples/perft/*.perft``).
 ``perft(state, d)`` counts the distinct sequences of ``d`` actions (plays and allowed
 passes) from a position; a finished deal counts once. Depth 1 is the number of legal
 choices; deeper counts exercise the transitions too (trick ends, 报单, first-out, play to
-the last). The figures in ``tests/perft/<profile>.perft`` were produced by this engine and
+the last). The figures in ``tests/engine/perft/<profile>.perft`` were produced by this engine and
 pinned; for classic16 the depth-1 counts are also held against the independent
-brute-force oracle of ``test_rules_oracle``, so the pins are not merely self-consistent.
+brute-force oracle of ``tests/rules/test_oracle.py``, so the pins are not merely self-consistent.
 
 Regenerate (only after a deliberate rule change, and say why in the commit)::
 
-    python tests/test_perft.py --write
+    python -m tests.engine.test_perft --write
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def test_perft_counts(case: Case) -> None:
 
 
 def test_classic16_depth_one_matches_the_oracle() -> None:
-    from test_rules_oracle import oracle
+    from tests.rules.test_oracle import oracle
 
     profile = load_profile("classic16")
     for case in (c for c in CASES if c.profile == "classic16"):

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import with_knobs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +13,7 @@ from pdk.engine.playout import Playout
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
 from pdk.variants.registry import available_profiles, load_profile
+from tests.support.positions import with_knobs
 
 EXACT = [p for p in available_profiles() if Playout.exact_for(p)]
 

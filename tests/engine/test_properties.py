@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from conftest import played_mask, random_game
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +23,7 @@ from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
 from pdk.engine.state import GameState
 from pdk.variants.registry import load_profile
+from tests.support.positions import played_mask, random_game
 
 PROFILE: Profile = load_profile()
 DECK = sum(1 << c for c in PROFILE.deck_cards)
@@ -133,6 +134,7 @@ def _all_sub_multisets(pos: Position) -> list[list[int]]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seeds)
 def test_generator_agrees_with_check_in_real_games(seed: int) -> None:
@@ -158,6 +160,7 @@ def test_generator_agrees_with_check_in_real_games(seed: int) -> None:
         turn += 1
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None)
 @given(seeds)
 def test_generator_agrees_with_check_on_every_sub_play_of_an_opening_hand(seed: int) -> None:

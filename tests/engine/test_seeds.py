@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pdk.engine.deal import bot_seed, deal, deal_seed, derive_seed
 from pdk.match.run import make_tasks
 from pdk.table.session import new_session
 from pdk.variants.registry import load_profile
-from tests.conftest import run_pdk
+from tests.support.cli import run_pdk
 
 PROFILE = load_profile()
 
@@ -39,6 +41,7 @@ def _differing(record: Path, bot: str, game: int) -> int:
     return sum(f"({bot} would play" in line for line in out.stdout.splitlines())
 
 
+@pytest.mark.slow
 def test_replay_explain_agrees_with_the_bot_that_played(tmp_path: Path) -> None:
     out = tmp_path / "hard.jsonl"
     done = run_pdk(

@@ -21,8 +21,8 @@ from pdk.records.disk import jsonl_games, load, read_text
 from pdk.store.files import FileStore
 from pdk.table.session import SaveError, claim_slot, load_save, new_session
 from pdk.variants.registry import load_profile, variants_dir
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(variants_dir().glob("*.yaml"))
 RECORDS = sorted((ROOT / "replays").glob("*.json"))
 FUZZ = settings(

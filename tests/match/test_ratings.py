@@ -7,9 +7,9 @@ import json
 import math
 
 import pytest
-from conftest import run_pdk
 
 from pdk.match.ratings import Duel, SprtError, SprtSpec, elo_of, score_of
+from tests.support.cli import run_pdk
 
 
 def _duel(wins: int, draws: int, losses: int, sprt: SprtSpec | None = None) -> Duel:

@@ -10,16 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_pdk
 
 from pdk.match.backend_contract import BackendError
 from pdk.match.backends import open_backend
 from pdk.match.run import MatchError, make_tasks
 from pdk.variants.registry import load_profile
+from tests.support import ROOT
+from tests.support.cli import run_pdk
+
+pytestmark = pytest.mark.slow
 
 ray = pytest.importorskip("ray")
 
-GREEDY = str(Path(__file__).resolve().parent.parent / "examples" / "greedy_bot.py") + ":GreedyBot"
+GREEDY = str(ROOT / "examples" / "greedy_bot.py") + ":GreedyBot"
 
 CHEAT = '''
 CALLS = [0]
@@ -164,6 +167,6 @@ def test_library_errors_are_exceptions_not_exits() -> None:
 def test_an_outside_engine_plays_on_the_workers_as_in_the_local_pool() -> None:
     import sys
 
-    engine = f"cmd:{sys.executable} {Path(__file__).resolve().parent.parent / 'examples/engines/greedy.py'}"
+    engine = f"cmd:{sys.executable} {ROOT / 'examples/engines/greedy.py'}"
     args = ["-p", f"{engine},random,normal", "-n", "6", "--seed", "4"]
     assert summary(*args, "--backend", "ray", "--workers", "2") == summary(*args, "--workers", "1")

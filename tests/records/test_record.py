@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import random_game as play_randomly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from pdk.engine.record import VERSION, GameRecord, RecordError, dumps, loads
 from pdk.engine.state import GameState
 from pdk.records.disk import dump, load
 from pdk.variants.registry import load_profile
+from tests.support.positions import random_game as play_randomly
 
 PROFILE = load_profile()
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_pdk
 
 from pdk.engine.deal import deal_seed
 from pdk.engine.record import GameRecord, RecordError, dumps, loads
 from pdk.match.run import GameTask, play_game
 from pdk.records.text_record import dumps_text, loads_text
 from pdk.variants.registry import available_profiles, load_profile
+from tests.support.cli import run_pdk
 
 
 def _records(name: str, n: int = 6) -> list[GameRecord]:

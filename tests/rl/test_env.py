@@ -9,7 +9,9 @@ import warnings
 from pathlib import Path
 
 import pytest
-from conftest import run_pdk
+
+from tests.support import ROOT
+from tests.support.cli import run_pdk
 
 pytest.importorskip("pettingzoo")
 
@@ -40,6 +42,7 @@ def play_random(e: object, seed: int, rng: np.random.Generator) -> dict[str, flo
     return total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SHIPPED)
 def test_pettingzoo_api_test_passes(variant: str) -> None:
     with warnings.catch_warnings():
@@ -148,7 +151,7 @@ def test_an_illegal_action_and_a_bad_profile_are_clear_exceptions() -> None:
 
 
 def test_a_policy_plays_in_selfplay_as_a_plug_in_bot() -> None:
-    spec = str(Path(__file__).resolve().parent.parent / "examples" / "policy_bot.py") + ":Bot"
+    spec = str(ROOT / "examples" / "policy_bot.py") + ":Bot"
     proc = run_pdk("selfplay", "-p", f"{spec},random,random", "-n", "4", "-w", "1", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["players"][0]["bot"] == "policy"

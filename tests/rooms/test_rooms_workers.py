@@ -23,7 +23,10 @@ from typing import Any
 
 import httpx
 import pytest
-from serving import Server
+
+from tests.support.serving import Server
+
+pytestmark = pytest.mark.slow
 
 PROMPT = 2.0  # seconds within which a change made through one server reaches the other's streams
 AWAY = 5  # the smallest --away
@@ -31,7 +34,7 @@ AWAY = 5  # the smallest --away
 
 @pytest.fixture(scope="module")
 def pg() -> Iterator[Any]:
-    import pg_cluster
+    from tests.support import pg_cluster
 
     with pg_cluster.running() as cluster:
         yield cluster

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge, rank, refused
 
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind, classify
@@ -11,6 +10,7 @@ from pdk.engine.deal import Rng, deal
 from pdk.engine.position import Reason
 from pdk.engine.state import GameState
 from pdk.variants.registry import load_profile
+from tests.support.positions import Judge, rank, refused
 
 
 def kinds(judge: Judge, text: str) -> set[str]:

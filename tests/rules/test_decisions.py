@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge, game, random_game, rank, refused, run
 
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.combos import ComboKind, Move
@@ -11,6 +10,7 @@ from pdk.engine.deal import deal, splitmix64
 from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
+from tests.support.positions import Judge, game, random_game, rank, refused, run
 
 # -- D1: the highest single under 报单 ----------------------------------------------------
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from conftest import Judge
-
 from pdk.engine.cards import RANK_CHARS, Rank, card_id, cards_of, format_unicode
 from pdk.engine.deal import deal
 from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from tests.support.positions import Judge
 
 SPADE3 = card_id(Rank.THREE, 0)
 

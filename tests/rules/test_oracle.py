@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -107,6 +108,7 @@ def mask_of_hand(hand: dict[int, int]) -> int:
     return sum(1 << c for r, k in hand.items() for c in BY_RANK[r][:k])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(hands(), hands(max_size=16), st.integers(0, 10**6), st.booleans(), st.booleans())
 def test_generator_matches_an_independent_reading_of_the_rules(

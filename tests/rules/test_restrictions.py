@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge, rank, refused
 
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import deal_from_hands
 from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from tests.support.positions import Judge, rank, refused
 
 # -- 1. no bare trio, no short kickers --------------------------------------------------
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge, game, run
 
 from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
 from pdk.engine.settlement import settle
+from tests.support.positions import Judge, game, run
 
 
 def test_first_out_ends_the_deal_at_once(judge: Judge) -> None:

@@ -29,14 +29,14 @@ from pdk.store.tokens import new_token
 from pdk.table.session import new_session, save_text
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 KEY = "k" * 32
 
 
 @pytest.fixture(scope="module")
 def pg() -> Iterator[str]:
-    import pg_cluster
+    from tests.support import pg_cluster
 
     with pg_cluster.running() as cluster:
         yield cluster.url

@@ -112,8 +112,9 @@ def test_pdk_stats_command(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_pdk_stats_fits_40_columns_and_keeps_record_paths_whole(tmp_path: Path, lang: str) -> None:
-    from conftest import pdk_env, run_pdk
     from rich.cells import cell_len
+
+    from tests.support.cli import pdk_env, run_pdk
 
     h = History(tmp_path / "history.sqlite3")
     long = "/a/rather/long/folder/of/records/" + "x" * 30 + ".json"

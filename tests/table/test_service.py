@@ -102,6 +102,7 @@ def run_command(t: TableService, name: str, draw: Any) -> tuple[Event, ...] | No
     return t.pass_turn(seq + 1).events  # "stale": answers a move not made yet
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_random_command_streams_keep_save_table_and_record_in_agreement(

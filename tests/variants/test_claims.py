@@ -4,7 +4,6 @@ claim is played against the engine on every shipped profile that prints it."""
 from __future__ import annotations
 
 import pytest
-from conftest import Judge
 
 from pdk.engine import counts as C
 from pdk.engine.cards import format_unicode
@@ -13,6 +12,7 @@ from pdk.engine.deal import deal_from_hands, lead_order
 from pdk.engine.profile import Profile
 from pdk.variants.registry import available_profiles, load_profile
 from pdk.view.rules_in_words import explain
+from tests.support.positions import Judge
 
 PROFILES = available_profiles()
 

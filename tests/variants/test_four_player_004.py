@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Judge, game, refused, run
 
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind
@@ -12,6 +11,7 @@ from pdk.engine.position import Reason
 from pdk.engine.settlement import settle
 from pdk.variants.registry import available_profiles, load_profile
 from pdk.view.rules_in_words import explain
+from tests.support.positions import Judge, game, refused, run
 
 NAME = "four-player-004"
 

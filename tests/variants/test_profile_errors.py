@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import run_pdk
 from pydantic_core import ErrorDetails
 
 from pdk.engine.profile import ProfileError, ProfileProblem, ProfileReason, _field_problem
 from pdk.text.catalog import MESSAGES, Lang
 from pdk.variants.registry import load_profile, profile_from_dict, variants_dir
+from tests.support.cli import run_pdk
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 KNOWN = ", ".join(sorted(p.stem for p in variants_dir().glob("*.yaml")))
@@ -607,10 +607,6 @@ def test_a_copy_of_every_shipped_profile_still_validates() -> None:
 # -- the real program -------------------------------------------------------------------------
 
 
-def pdk(*args: str) -> subprocess.CompletedProcess[str]:
-    return run_pdk(*args)
-
-
 def one_line(proc: subprocess.CompletedProcess[str]) -> str:
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
@@ -650,7 +646,7 @@ def commands(tmp: Path) -> list[tuple[list[str], str, str]]:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_pdk_says_a_bad_profile_in_one_line(tmp_path: Path, which: int, lang: str) -> None:
     args, en, zh = commands(tmp_path)[which]
-    line = one_line(pdk(*args, "--lang", lang))
+    line = one_line(run_pdk(*args, "--lang", lang))
     assert line == f"pdk: error: {zh if lang == 'zh' else en}"
     assert bool(CJK.search(line)) == (lang == "zh")
 
@@ -661,7 +657,7 @@ def test_variants_check_names_every_bad_field(tmp_path: Path, lang: str) -> None
         tmp_path / "bad.yaml",
         "base: classic16\nname: bad\nplayers: 5\nrules:\n  must_beet: true\n  bao_pei: yes\nend: never\n",
     )
-    line = one_line(pdk("variants", "check", str(bad), "--lang", lang))
+    line = one_line(run_pdk("variants", "check", str(bad), "--lang", lang))
     for field in ("players", "end", "rules.must_beet"):
         assert field in line
     assert bool(CJK.search(line)) == (lang == "zh")
@@ -670,7 +666,7 @@ def test_variants_check_names_every_bad_field(tmp_path: Path, lang: str) -> None
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_variants_check_names_cross_field_problems(tmp_path: Path, lang: str) -> None:
     bad = write(tmp_path / "bad.yaml", "base: classic16\nname: bad\nhand_size: 15\nrules:\n  bao_pei: true\n")
-    line = one_line(pdk("variants", "check", str(bad), "--lang", lang))
+    line = one_line(run_pdk("variants", "check", str(bad), "--lang", lang))
     assert "hand_size" in line and "rules.bao_pei" in line
     if lang == "zh":
         assert "45 张，但这副牌有 48 张" in line and "包赔无从说起" in line

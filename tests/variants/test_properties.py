@@ -9,7 +9,6 @@ of the hand that ``check`` accepts are generated.
 from __future__ import annotations
 
 import pytest
-from conftest import played_mask, random_game, with_knobs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from pdk.engine.position import IllegalPlay, Position, check
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
 from pdk.variants.registry import available_profiles
+from tests.support.positions import played_mask, random_game, with_knobs
 
 # Knobs no shipped profile turns on get their own random games too.
 KNOBBED = [

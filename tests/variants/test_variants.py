@@ -7,7 +7,6 @@ card notation through the same ``Judge`` the classic rule tests use.
 from __future__ import annotations
 
 import pytest
-from conftest import Judge, game, refused, run, with_knobs
 
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank, card_id
@@ -18,6 +17,7 @@ from pdk.engine.profile import Profile
 from pdk.engine.settlement import settle
 from pdk.engine.state import GameState
 from pdk.variants.registry import load_profile
+from tests.support.positions import Judge, game, refused, run, with_knobs
 
 
 def J(name: str) -> Judge:

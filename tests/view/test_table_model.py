@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Judge, game, run
 
 from pdk.bots import make_bot
 from pdk.engine.deal import deal
@@ -31,6 +30,7 @@ from pdk.view.table_model import (
     settlement_model,
     table_model,
 )
+from tests.support.positions import Judge, game, run
 
 PROFILES = available_profiles()
 CARD = re.compile(r"^(?:[3-9TJQKA2][shcd]|[BR])$")

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serving import Server
 
 from pdk.store.tokens import new_token
 from pdk.table.tables import TableStore
@@ -22,6 +21,7 @@ from pdk.variants.registry import load_profile
 from pdk.web.address import listen
 from pdk.web.guard import Busy, ThinkingQueue
 from pdk.web.server import MAX_BODY, WebLimits, create_app
+from tests.support.serving import Server
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tooling import CHROMIUM_ARGS, served, wait_for
 
 from pdk.analysis.puzzles import Puzzle
 from pdk.engine.cards import cards_of
@@ -19,7 +18,8 @@ from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.view.table_model import card_name
 from pdk.web.server import create_app
-from tests.conftest import run_pdk
+from tests.support.cli import run_pdk
+from tests.support.tooling import CHROMIUM_ARGS, served, wait_for
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -41,6 +41,7 @@ def finish(store: TableStore, token: str) -> None:
             table.step(table.seq)
 
 
+@pytest.mark.slow
 def test_review_and_numbers_endpoints(tmp_path: Path) -> None:
     store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=5, difficulty="easy")
     client = TestClient(create_app(store, pace_ms=0))
@@ -81,6 +82,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Tabl
         yield up.url, store
 
 
+@pytest.mark.slow
+@pytest.mark.e2e
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
 def test_the_review_view_and_the_numbers_toggle_in_chromium(
     server: tuple[str, TableStore], tmp_path: Path
@@ -153,6 +156,7 @@ def test_the_puzzle_endpoints(tmp_path: Path) -> None:
     assert client.get("/puzzles").status_code == 200
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
 def test_the_puzzle_page_in_chromium(server: tuple[str, TableStore]) -> None:
     from playwright.sync_api import sync_playwright

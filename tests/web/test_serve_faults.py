@@ -19,14 +19,17 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serving import Server, next_request
+
+from tests.support.serving import Server, next_request
+
+pytestmark = pytest.mark.slow
 
 BURST_TABLES = 4
 
 
 @pytest.fixture(scope="module")
 def pg() -> Iterator[object]:
-    import pg_cluster
+    from tests.support import pg_cluster
 
     with pg_cluster.running() as cluster:
         yield cluster

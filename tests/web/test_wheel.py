@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
+
 SKIP = shutil.ignore_patterns(
     ".git", "__pycache__", "*.egg-info", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis",
     "build", "dist", "docs", ".venv", "venv",
@@ -42,6 +43,7 @@ def _get(url: str, body: bytes | None = None) -> bytes:
         return bytes(r.read())
 
 
+@pytest.mark.slow
 @pytest.mark.wheel
 def test_the_wheel_serves_the_page_from_a_fresh_venv(tmp_path: Path) -> None:
     pytest.importorskip("build")
