@@ -322,11 +322,25 @@ def test_selfplay_workers_of_a_killed_parent_exit_quietly() -> None:
     )
     import time
 
-    time.sleep(3)
+    # Killed once both workers are busy playing (each has used half a second of CPU),
+    # not after a guessed three seconds; then they have ten seconds to notice and go.
+    def busy(pid: int) -> bool:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return False
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= 0.5
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if sum(busy(pid) for pid in running_in_group(proc.pid) if pid != proc.pid) >= 2:
+            break
+        time.sleep(0.05)
     proc.kill()
     _, err = proc.communicate(timeout=60)
-    time.sleep(1.5)
-    alive = running_in_group(proc.pid)
+    deadline = time.monotonic() + 10
+    while (alive := running_in_group(proc.pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
     for pid in alive:
         os.kill(pid, 9)
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
