@@ -364,7 +364,7 @@ class Game:
                 i=shown.index + 1,
                 n=shown.count,
                 cards=play_text(shown.play, self.console.width).plain,
-                kind=shown.hint.move.kind.said(lang),
+                kind=shown.hint.move.kind.said.text(lang),
                 why=reason_text(shown.hint.reason, shown.hint.params, lang),
             )
         )

@@ -26,6 +26,8 @@ from pdk.cli.play import check_difficulty, data_dir
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.files.atomic import remove_stale_temps
 from pdk.store.contract import StoreError
+from pdk.store.files import FileStore
+from pdk.store.migrate import import_json_saves
 from pdk.store.open import POSTGRES_SCHEMES, open_store
 from pdk.text.catalog import tr
 
@@ -132,7 +134,8 @@ def serve(
     for folder in (base, base / "web", base / "records"):  # left by a kill -9 mid-write
         remove_stale_temps(folder)
     try:  # opened once here: a store that cannot open is one line, and old saves move in now
-        open_store(store, base).close()
+        with contextlib.closing(open_store(store, base)) as saves:
+            import_json_saves(saves, FileStore(base / "web"))
     except StoreError as exc:
         fail(tr("serve_store", language, detail=exc))
     where = listen(host)

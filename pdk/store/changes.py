@@ -1,14 +1,16 @@
 """Hearing that a table or room changed in another process: the hook rooms build on.
 
 With several workers a seat may be connected to one process while another process moves
-its room on. ``changes(store)`` gives a ``Changes`` for the store in use: ``watch(key,
-callback)`` calls ``callback(key, version)`` (on a background thread) whenever the stored
-version of ``key`` moves on, whoever wrote it. On PostgreSQL every save already announces
-itself (``pg_notify`` in the save's own statement) and a ``LISTEN`` connection hears it at
-once; on SQLite, which has no notifications, the watched keys' versions are polled.
-Either way a missed moment is never a missed change: after a reconnect (or at every poll)
-the versions are compared again. A room held by a worker is watched this way (its keeper
-in ``pdk.web.rooms_api``), so a move made through another worker reaches its streams.
+its room on. ``store.changes()`` gives the store's ``ChangeFeed`` (``pdk.store.contract``):
+``watch(key, callback)`` calls ``callback(key, version)`` (on a background thread) whenever
+the stored version of ``key`` moves on, whoever wrote it. ``Changes`` here is the part
+every backend shares: the watched keys, their last known versions, and polling them
+(``Store.versions``), which is all a backend without notifications needs (SQLite, files).
+A backend that can announce its saves hears them instead (``pdk.store.postgres``: ``LISTEN``)
+and compares again after every gap. Either way a missed moment is never a missed change:
+after a reconnect (or at every poll) the versions are compared again. A room held by a
+worker is watched this way (its keeper in ``pdk.web.rooms_api``), so a move made through
+another worker reaches its streams.
 """
 
 from __future__ import annotations
@@ -17,28 +19,27 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
 
-from pdk.store.contract import Store, StoreError
+from pdk.store.contract import ChangeCallback, Store, StoreError
 
-Callback = Callable[[str, int], None]
 _log = logging.getLogger(__name__)
 
 
 class Changes:
-    """Watched keys and their last known versions; subclasses say how changes are heard."""
+    """Watched keys and their last known versions, polled every ``interval`` seconds; a
+    backend that hears its changes overrides ``_run`` and calls ``_heard``."""
 
     def __init__(self, store: Store, interval: float) -> None:
         self._store = store
         self._interval = interval
         self._lock = threading.Lock()
-        self._watch: dict[str, list[Callback]] = {}
+        self._watch: dict[str, list[ChangeCallback]] = {}
         self._seen: dict[str, int] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="pdk-changes", daemon=True)
         self._thread.start()
 
-    def watch(self, key: str, callback: Callback) -> Callable[[], None]:
+    def watch(self, key: str, callback: ChangeCallback) -> Callable[[], None]:
         """Call ``callback(key, version)`` on every change of ``key``; returns the function
         that stops it."""
         with self._lock:
@@ -86,44 +87,4 @@ class Changes:
         self._thread.join(5)
 
 
-class PostgresChanges(Changes):
-    """``LISTEN`` on the stores' channel; a lost connection is opened again and the watched
-    versions compared, so nothing said while it was down is missed."""
-
-    def __init__(self, store: Any, interval: float = 1.0) -> None:
-        self._pg_store = store
-        super().__init__(store, interval)
-
-    def _run(self) -> None:
-        from pdk.store.postgres import CHANNEL
-
-        while not self._stop.is_set():
-            try:
-                db = self._pg_store.connect()
-            except StoreError:
-                self._stop.wait(self._interval)
-                continue
-            try:
-                db.execute(f"LISTEN {CHANNEL}")
-                self._compare()
-                while not self._stop.is_set():
-                    for note in db.notifies(timeout=self._interval):
-                        key, _, version = note.payload.rpartition(":")
-                        self._heard(key, int(version))
-            except Exception:  # the connection broke: open it again, then compare
-                self._stop.wait(self._interval)
-            finally:
-                db.close()
-
-
-def changes(store: Store, interval: float = 1.0) -> Changes:
-    """The ``Changes`` of ``store``: notifications on PostgreSQL, polling (every
-    ``interval`` seconds) on SQLite or files."""
-    from pdk.store.postgres import PostgresStore
-
-    if isinstance(store, PostgresStore):
-        return PostgresChanges(store, interval)
-    return Changes(store, interval)
-
-
-__all__ = ["Changes", "PostgresChanges", "changes"]
+__all__ = ["Changes"]

@@ -7,18 +7,19 @@ from, and swaps the copy in only when the store says it is durable (it would sur
 database: the second to answer the same move finds the version moved on
 (``VersionConflict``) instead of overwriting the first.
 
-``open_store`` picks the store of ``pdk serve --store``: SQLite in the data directory by
-default (``pdk.store.sqlite``, one process), or PostgreSQL (``postgresql://...``,
-``pdk.store.postgres``) for several processes or machines serving the same tables.
-``pdk play`` keeps its saves as files: ``FileStore`` keeps each key in ``<root>/<key>.json``
-through the one ``atomic_write``; the version is the first field of the file (``{"rev":
-12, ...``), so the save stays a plain ``pdk play`` save that ``load_save`` reads. Its
-read-check-write runs under an advisory ``flock`` on ``<root>/.<key>.lock``, which holds
-across threads and processes alike.
+Each backend is one module that carries all of it: the saves, the presence board of the
+workers serving the same rooms (``Store.presence``) and the feed of changes made by other
+processes (``Store.changes``). ``pdk.store.open`` picks one by ``pdk serve --store``: SQLite
+in the data directory by default (``pdk.store.sqlite``, one machine), or PostgreSQL
+(``postgresql://...``, ``pdk.store.postgres``) for several processes or machines serving
+the same tables; ``pdk play`` keeps its saves as files (``pdk.store.files``). A new backend
+is one more module implementing ``Store`` and one line in ``open_store``; nothing else
+asks which backend it is talking to.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -46,6 +47,50 @@ class StoreUnavailable(StoreError):
     database that is down)."""
 
 
+@dataclass(frozen=True)
+class Word:
+    """What one worker says of one seat of a room on the presence board
+    (``pdk.store.presence``): ages in seconds before ``said``."""
+
+    client: str | None
+    streams: int
+    polled: float  # since its client last polled there
+    left: float  # since its last stream there ended
+    said: float = 0.0  # since it said this (filled in when read)
+
+
+class Board(Protocol):
+    """Where the workers serving one store say who is connected to the rooms they hold."""
+
+    def say(self, room: str, worker: str, seats: dict[int, Word]) -> None:
+        """``worker``'s word on ``room``'s seats, replacing what it said before."""
+        ...
+
+    def hear(self, room: str, worker: str) -> dict[int, list[Word]]:
+        """What every other worker said of ``room``'s seats."""
+        ...
+
+    def quit(self, worker: str) -> None:
+        """``worker`` is stopping: its streams end now."""
+        ...
+
+    def close(self) -> None: ...
+
+
+ChangeCallback = Callable[[str, int], None]
+
+
+class ChangeFeed(Protocol):
+    """Changes of stored keys, whoever wrote them (``pdk.store.changes``)."""
+
+    def watch(self, key: str, callback: ChangeCallback) -> Callable[[], None]:
+        """Call ``callback(key, version)`` (on a background thread) on every change of
+        ``key``; returns the function that stops it."""
+        ...
+
+    def close(self) -> None: ...
+
+
 class Store(Protocol):
     def load(self, key: str) -> Stored | None: ...
 
@@ -70,3 +115,14 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+    def presence(self) -> Board | None:
+        """A new presence board shared by every process on this store (the caller closes
+        it), or None where only one process serves the store, so there is nobody to tell."""
+        ...
+
+    def changes(self, interval: float = 1.0) -> ChangeFeed:
+        """A new feed of this store's changes (the caller closes it); ``interval`` is how
+        often it looks again: every poll where the backend cannot announce a change, or
+        the wait before reconnecting where it can."""
+        ...

@@ -4,6 +4,9 @@
 version is the first field of the file (``{"rev": 12, ...``), so the save stays a plain
 ``pdk play`` save that ``load_save`` reads. Its read-check-write runs under an advisory
 ``flock`` on ``<root>/.<key>.lock``, which holds across threads and processes alike.
+
+A file store has no presence board (one process serves its rooms, so there is nobody to
+tell) and hears changes by polling the files' versions (``pdk.store.changes``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from pathlib import Path
 
 from pdk.files.atomic import atomic_write
 from pdk.files.limits import RECORD_BYTES, LimitError, read_bounded
-from pdk.store.contract import Stored, StoreUnavailable, VersionConflict
+from pdk.store.changes import Changes
+from pdk.store.contract import ChangeFeed, Stored, StoreUnavailable, VersionConflict
 
 _REV = re.compile(r'\{"rev": (\d{1,18})(?:, |(?=\}))')  # a lone {"rev": 1} is the save {}
 _KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -98,6 +102,12 @@ class FileStore:
                     raise StoreUnavailable(_oserror(exc)) from None
             gone.append(key)
         return gone
+
+    def presence(self) -> None:
+        return None
+
+    def changes(self, interval: float = 1.0) -> ChangeFeed:
+        return Changes(self, interval)
 
     def close(self) -> None:
         return None

@@ -1,10 +1,12 @@
 """Moving the web saves of earlier versions (one ``web/<token>.json`` per table) into a store.
 
 Before the database, ``pdk serve`` kept each browser's table as a file (``FileStore`` in
-``web/``). At start the store takes in every such file once, at the version the file had
-(1 for a file written before versions), and the file is deleted only after the store has
-it durably; a crash halfway simply repeats the rest at the next start (a key already in
-the store is not overwritten). Files that are not a table's save are left alone.
+``web/``). When ``pdk serve`` starts (``pdk.cli.serve``, once, before its workers) the
+store takes in every such file at the version the file had (1 for a file written before
+versions), and the file is deleted only after the store has it durably; a crash halfway
+simply repeats the rest at the next start (a key already in the store is not
+overwritten). Files that are not a table's save are left alone. Opening a store never
+does this: the tests, benchmarks and tools that open one get it as it is.
 """
 
 from __future__ import annotations

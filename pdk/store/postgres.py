@@ -5,7 +5,9 @@ one statement in its own transaction whose ``WHERE`` names the version it replac
 two workers answering the same move only one is accepted; it returns once PostgreSQL has
 committed it (durable with the server's default ``synchronous_commit``). The same
 statement announces the change (``pg_notify`` on ``CHANNEL``, ``key:version``), which is
-how a worker learns that another one moved a table or room on (``pdk.store.changes``).
+how a worker learns that another one moved a table or room on (``PostgresChanges``, which
+``LISTEN``s). The presence board of the workers is an ``UNLOGGED`` table in the same
+database (``PostgresBoard``).
 
 Connections are kept in a small pool; one that fails is thrown away, so when the database
 stops every request is ``StoreUnavailable`` (the server answers 503 with the reason) and
@@ -14,12 +16,15 @@ when it is back the next request connects again, with nothing to restart.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from pdk.store.contract import Stored, StoreUnavailable, VersionConflict
+from pdk.store.changes import Changes
+from pdk.store.contract import ChangeFeed, Stored, StoreError, StoreUnavailable, VersionConflict
+from pdk.store.presence import FORGET, Sweep, Word, words
 
 CHANNEL = "pdk_changes"
 CONNECT_TIMEOUT = 3
@@ -130,6 +135,12 @@ class PostgresStore:
             ).fetchall()
         return [str(r[0]) for r in rows]
 
+    def presence(self) -> PostgresBoard:
+        return PostgresBoard(self)
+
+    def changes(self, interval: float = 1.0) -> ChangeFeed:
+        return PostgresChanges(self, interval)
+
     def close(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
@@ -137,9 +148,117 @@ class PostgresStore:
             db.close()
 
 
+class PostgresChanges(Changes):
+    """``LISTEN`` on the stores' channel; a lost connection is opened again and the watched
+    versions compared, so nothing said while it was down is missed."""
+
+    def __init__(self, store: PostgresStore, interval: float = 1.0) -> None:
+        self._pg_store = store
+        super().__init__(store, interval)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                db = self._pg_store.connect()
+            except StoreError:
+                self._stop.wait(self._interval)
+                continue
+            try:
+                db.execute(f"LISTEN {CHANNEL}")
+                self._compare()
+                while not self._stop.is_set():
+                    for note in db.notifies(timeout=self._interval):
+                        key, _, version = note.payload.rpartition(":")
+                        self._heard(key, int(version))
+            except Exception:  # the connection broke: open it again, then compare
+                self._stop.wait(self._interval)
+            finally:
+                db.close()
+
+
+PRESENCE_SCHEMA = """
+CREATE UNLOGGED TABLE IF NOT EXISTS pdk_presence (
+    room text NOT NULL,
+    seat int NOT NULL,
+    worker text NOT NULL,
+    client text,
+    streams int NOT NULL,
+    polled double precision NOT NULL,
+    left_ago double precision NOT NULL,
+    said timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (room, seat, worker)
+)
+"""
+_PRESENCE_SCHEMA_LOCK = 0x70646C  # one worker creates the table while the others wait
+
+
+class PostgresBoard:
+    """The board as an ``UNLOGGED`` table in the store's database (no WAL: a crash loses
+    it, which costs nothing, since every worker says it all again within ``BEAT``)."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self._pg = _psycopg()
+        self._store = store
+        self._db: Any = None
+        self._lock = threading.Lock()
+        self._sweep = Sweep()
+        with self._sql() as db, db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (_PRESENCE_SCHEMA_LOCK,))
+            db.execute(PRESENCE_SCHEMA)
+
+    @contextlib.contextmanager
+    def _sql(self) -> Iterator[Any]:
+        with self._lock:
+            if self._db is None or self._db.closed:
+                self._db = self._store.connect()  # StoreUnavailable when the database is down
+            try:
+                yield self._db
+            except self._pg.Error as exc:
+                self._db.close()  # a broken connection is opened again next time
+                text = str(exc).strip()
+                raise StoreUnavailable(text.splitlines()[0] if text else "presence") from None
+
+    def say(self, room: str, worker: str, seats: dict[int, Word]) -> None:
+        rows = [(room, seat, worker, w.client, w.streams, w.polled, w.left) for seat, w in seats.items()]
+        with self._sql() as db, db.transaction():
+            db.execute("DELETE FROM pdk_presence WHERE room = %s AND worker = %s", (room, worker))
+            if rows:
+                with db.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO pdk_presence (room, seat, worker, client, streams, polled, left_ago)"
+                        " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                        rows,
+                    )
+            if self._sweep.due():
+                forget = "DELETE FROM pdk_presence WHERE said < now() - make_interval(secs => %s)"
+                db.execute(forget, [FORGET])
+
+    def hear(self, room: str, worker: str) -> dict[int, list[Word]]:
+        with self._sql() as db:
+            rows = db.execute(
+                "SELECT seat, client, streams, polled, left_ago, extract(epoch FROM now() - said)::float8"
+                " FROM pdk_presence WHERE room = %s AND worker <> %s",
+                (room, worker),
+            ).fetchall()
+        return words(rows)
+
+    def quit(self, worker: str) -> None:
+        with self._sql() as db:
+            db.execute(
+                "UPDATE pdk_presence SET streams = 0, left_ago = 0, said = now()"
+                " WHERE worker = %s AND streams > 0",
+                (worker,),
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+
+
 def _reason(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-__all__ = ["CHANNEL", "PostgresStore"]
+__all__ = ["CHANNEL", "PostgresBoard", "PostgresChanges", "PostgresStore"]

@@ -14,6 +14,10 @@ while one is being committed wait and are committed together in the next transac
 accepted or refused on its own version, but a hundred tables moving at once cost a few
 ``fsync`` calls rather than a hundred. Reads use their own connection and never wait for
 a commit (WAL lets readers go on beside the writer).
+
+The processes sharing the file are on one machine: their presence board is a second SQLite
+file beside it (``SqliteBoard``), and they hear each other's saves by polling the versions
+(``pdk.store.changes``), SQLite having no notifications.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdk.store.contract import Stored, StoreError, StoreUnavailable, VersionConflict
+from pdk.store.changes import Changes
+from pdk.store.contract import ChangeFeed, Stored, StoreError, StoreUnavailable, VersionConflict
+from pdk.store.presence import FORGET, Sweep, Word, words
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -173,10 +179,91 @@ class SqliteStore:
             rows = db.execute("DELETE FROM tables WHERE updated < ? RETURNING key", (cutoff,)).fetchall()
         return [str(r[0]) for r in rows]
 
+    def presence(self) -> SqliteBoard:
+        return SqliteBoard(self.path.with_name(self.path.name + "-presence"))
+
+    def changes(self, interval: float = 1.0) -> ChangeFeed:
+        return Changes(self, interval)
+
     def close(self) -> None:
         with self._lock, self._write_lock:
             self._db.close()
             self._writer.close()
+
+
+PRESENCE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS presence (
+    room TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    worker TEXT NOT NULL,
+    client TEXT,
+    streams INTEGER NOT NULL,
+    polled REAL NOT NULL,
+    left_ago REAL NOT NULL,
+    said REAL NOT NULL,
+    PRIMARY KEY (room, seat, worker)
+)
+"""
+
+
+class SqliteBoard:
+    """The board in its own SQLite file beside the store's (``<store file>-presence``):
+    the processes sharing a store file are on one machine, so its clock is theirs; written
+    with ``synchronous=OFF`` (no ``fsync``) and never in the store's transactions."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._sweep = Sweep()
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=OFF")
+            self._db.execute(PRESENCE_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"{path}: {exc}") from None
+
+    @contextlib.contextmanager
+    def _sql(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                raise StoreUnavailable(f"presence: {exc}") from None
+
+    def say(self, room: str, worker: str, seats: dict[int, Word]) -> None:
+        now = time.time()
+        rows = [(room, seat, worker, w.client, w.streams, w.polled, w.left, now) for seat, w in seats.items()]
+        with self._sql() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM presence WHERE room = ? AND worker = ?", (room, worker))
+            db.executemany("INSERT INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            if self._sweep.due():
+                db.execute("DELETE FROM presence WHERE said < ?", (now - FORGET,))
+            db.execute("COMMIT")
+
+    def hear(self, room: str, worker: str) -> dict[int, list[Word]]:
+        with self._sql() as db:
+            rows = db.execute(
+                "SELECT seat, client, streams, polled, left_ago, ? - said FROM presence"
+                " WHERE room = ? AND worker <> ?",
+                (time.time(), room, worker),
+            ).fetchall()
+        return words(rows)
+
+    def quit(self, worker: str) -> None:
+        with self._sql() as db:
+            db.execute(
+                "UPDATE presence SET streams = 0, left_ago = 0, said = ? WHERE worker = ? AND streams > 0",
+                (time.time(), worker),
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
 
 
 def _reason(exc: BaseException) -> str:
@@ -185,4 +272,4 @@ def _reason(exc: BaseException) -> str:
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-__all__ = ["SqliteStore"]
+__all__ = ["SqliteBoard", "SqliteStore"]

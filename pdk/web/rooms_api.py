@@ -57,8 +57,7 @@ from pdk.rooms.room import (
     RoomView,
     shipped_profiles,
 )
-from pdk.store.changes import Changes, changes
-from pdk.store.contract import StoreUnavailable
+from pdk.store.contract import ChangeFeed, StoreUnavailable
 from pdk.store.presence import BEAT as PRESENCE_BEAT
 from pdk.table.history import title_for
 from pdk.table.service import TableService
@@ -146,7 +145,7 @@ class Live:
         self._nudges: dict[str, asyncio.Event] = {}
         self._reloading: dict[str, bool] = {}  # a reload runs; True: another was asked meanwhile
         self._open: dict[str, int] = {}  # streams (a spectator's too) and waiting polls, per room
-        self._changes: Changes | None = None
+        self._changes: ChangeFeed | None = None
         self._changes_lock = threading.Lock()
 
     def changed(self, room: Room) -> None:
@@ -237,7 +236,7 @@ class Live:
         goes to the event loop's thread. Returns the function that stops it."""
         with self._changes_lock:
             if self._changes is None:
-                self._changes = changes(self._rooms.store, CHANGES_EVERY)
+                self._changes = self._rooms.store.changes(CHANGES_EVERY)
             watcher = self._changes
 
         def heard(key: str, version: int) -> None:
