@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from tests.support.cli import pdk_env
 
 ROOT = Path(__file__).resolve().parents[1]

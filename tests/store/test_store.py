@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from serving import Server
 
 from pdk.store.contract import Store, Stored, StoreUnavailable, VersionConflict, Word
 from pdk.store.files import FileStore
@@ -36,6 +35,7 @@ from pdk.table.session import new_session, save_text
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from tests.support import ROOT
+from tests.support.serving import Server
 
 KEY = "k" * 32
 
