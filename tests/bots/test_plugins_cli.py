@@ -17,6 +17,8 @@ from tests.support.cli import needs_binary, pdk_env, run_pdk_binary
 
 GREEDY = "examples/greedy_bot.py:GreedyBot"
 ENV = pdk_env(120)
+# As a user runs it from a checkout: the examples' paths are relative to its root.
+AS_USER: dict[str, Any] = {"columns": 120, "cwd": ROOT, "timeout": 120}
 
 pytestmark = needs_binary
 
@@ -73,7 +75,7 @@ def test_the_readme_recipe_pits_the_example_against_ours(tmp_path: Path) -> None
     out = tmp_path / "games.jsonl"
     proc = run_pdk_binary(
         "selfplay", "--players", f"{GREEDY},normal,normal", "--duplicate", "-n", "3",
-        "--workers", "2", "--json", "--out", str(out), columns=120, cwd=ROOT, timeout=120,
+        "--workers", "2", "--json", "--out", str(out), **AS_USER,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     data: dict[str, Any] = json.loads(proc.stdout)
@@ -85,9 +87,7 @@ def test_the_readme_recipe_pits_the_example_against_ours(tmp_path: Path) -> None
 
 
 def test_the_table_shows_the_plug_in_by_its_name() -> None:
-    proc = run_pdk_binary(
-        "selfplay", "-p", f"{GREEDY},easy,easy", "-n", "2", "-w", "1", columns=120, cwd=ROOT, timeout=120
-    )
+    proc = run_pdk_binary("selfplay", "-p", f"{GREEDY},easy,easy", "-n", "2", "-w", "1", **AS_USER)
     assert proc.returncode == 0, proc.stderr
     assert "greedy" in proc.stdout and GREEDY not in proc.stdout
 
@@ -96,19 +96,7 @@ def test_results_do_not_depend_on_the_workers() -> None:
     runs = [
         json.loads(
             run_pdk_binary(
-                "selfplay",
-                "-p",
-                f"{GREEDY},easy,random",
-                "-n",
-                "6",
-                "-s",
-                "3",
-                "-w",
-                w,
-                "--json",
-                columns=120,
-                cwd=ROOT,
-                timeout=120,
+                "selfplay", "-p", f"{GREEDY},easy,random", "-n", "6", "-s", "3", "-w", w, "--json", **AS_USER
             ).stdout
         )
         for w in ("1", "3")
@@ -120,18 +108,7 @@ def test_a_module_on_pythonpath_works(tmp_path: Path) -> None:
     (tmp_path / "my_bot.py").write_text((ROOT / "examples" / "greedy_bot.py").read_text())
     env = {**ENV, "PYTHONPATH": str(tmp_path)}
     proc = run_pdk_binary(
-        "selfplay",
-        "-p",
-        "my_bot:GreedyBot,normal,easy",
-        "-n",
-        "2",
-        "-w",
-        "2",
-        "--json",
-        env=env,
-        columns=120,
-        cwd=ROOT,
-        timeout=120,
+        "selfplay", "-p", "my_bot:GreedyBot,normal,easy", "-n", "2", "-w", "2", "--json", env=env, **AS_USER
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["players"][0]["spec"] == "my_bot:GreedyBot"
@@ -140,20 +117,7 @@ def test_a_module_on_pythonpath_works(tmp_path: Path) -> None:
 def test_an_illegal_move_stops_the_match_in_one_line_in_either_language(bad_bots: Path) -> None:
     spec = f"{bad_bots}:Illegal"
     en = one_error_line(
-        run_pdk_binary(
-            "selfplay",
-            "-p",
-            f"{spec},easy,easy",
-            "-n",
-            "3",
-            "-w",
-            "2",
-            "--lang",
-            "en",
-            columns=120,
-            cwd=ROOT,
-            timeout=120,
-        )
+        run_pdk_binary("selfplay", "-p", f"{spec},easy,easy", "-n", "3", "-w", "2", "--lang", "en", **AS_USER)
     )
     # With two workers, whichever failing game comes back first is reported.
     assert re.search(
@@ -161,20 +125,7 @@ def test_an_illegal_move_stops_the_match_in_one_line_in_either_language(bad_bots
     )
     assert "is not one of its" in en
     zh = one_error_line(
-        run_pdk_binary(
-            "selfplay",
-            "-p",
-            f"{spec},easy,easy",
-            "-n",
-            "3",
-            "-w",
-            "2",
-            "--lang",
-            "zh",
-            columns=120,
-            cwd=ROOT,
-            timeout=120,
-        )
+        run_pdk_binary("selfplay", "-p", f"{spec},easy,easy", "-n", "3", "-w", "2", "--lang", "zh", **AS_USER)
     )
     assert f"AI cheater ({spec}) 在第 " in zh and "出了不合法的牌" in zh
 
@@ -185,18 +136,7 @@ def test_an_exception_in_choose_is_one_line_and_finished_records_are_kept(
     out = tmp_path / "games.jsonl"
     spec = f"{bad_bots}:LateRaiser"
     proc = run_pdk_binary(
-        "selfplay",
-        "-p",
-        f"{spec},easy,easy",
-        "-n",
-        "5",
-        "-w",
-        "1",
-        "--out",
-        str(out),
-        columns=120,
-        cwd=ROOT,
-        timeout=120,
+        "selfplay", "-p", f"{spec},easy,easy", "-n", "5", "-w", "1", "--out", str(out), **AS_USER
     )
     line = one_error_line(proc)
     assert f"bot late ({spec}) raised KeyError: 'lost my\\nnotes' in game 3 (deal seed " in line
@@ -215,27 +155,14 @@ def test_an_exception_in_choose_is_one_line_and_finished_records_are_kept(
 )
 def test_bad_specs_fail_before_any_game(players: str, needle: str) -> None:
     assert needle in one_error_line(
-        run_pdk_binary(
-            "selfplay", "-p", players, "-n", "2", "--lang", "en", columns=120, cwd=ROOT, timeout=120
-        )
+        run_pdk_binary("selfplay", "-p", players, "-n", "2", "--lang", "en", **AS_USER)
     )
 
 
 def test_an_import_that_raises_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "needs_gpu.py").write_text("raise OSError('no CUDA device')\n")
     line = one_error_line(
-        run_pdk_binary(
-            "selfplay",
-            "-p",
-            f"{tmp_path}/needs_gpu.py:Bot",
-            "-n",
-            "2",
-            "--lang",
-            "zh",
-            columns=120,
-            cwd=ROOT,
-            timeout=120,
-        )
+        run_pdk_binary("selfplay", "-p", f"{tmp_path}/needs_gpu.py:Bot", "-n", "2", "--lang", "zh", **AS_USER)
     )
     assert "导入" in line and "OSError: no CUDA device" in line
 
@@ -266,20 +193,7 @@ class AlwaysPass:
 def replay_setup(tmp_path: Path) -> tuple[Path, Path]:
     games = tmp_path / "g.jsonl"
     done = run_pdk_binary(
-        "selfplay",
-        "-n",
-        "1",
-        "-p",
-        "easy",
-        "--seed",
-        "4",
-        "-w",
-        "1",
-        "--out",
-        str(games),
-        columns=120,
-        cwd=ROOT,
-        timeout=120,
+        "selfplay", "-n", "1", "-p", "easy", "--seed", "4", "-w", "1", "--out", str(games), **AS_USER
     )
     assert done.returncode == 0, done.stderr
     bots = tmp_path / "replay_bots.py"
@@ -300,9 +214,7 @@ def test_replay_explains_with_a_plug_in_bot(replay_setup: tuple[Path, Path]) -> 
         GREEDY,
         "--lang",
         "en",
-        columns=120,
-        cwd=ROOT,
-        timeout=120,
+        **AS_USER,
     )
     assert done.returncode == 0, done.stderr
     # Where the plug-in differs from the record, named by its ``name`` as the match summary names it.
@@ -342,9 +254,7 @@ def test_replay_stops_on_a_misbehaving_plug_in_with_one_line(
         f"{bots}:{bot}",
         "--lang",
         lang,
-        columns=120,
-        cwd=ROOT,
-        timeout=120,
+        **AS_USER,
     )
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
