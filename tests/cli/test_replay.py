@@ -263,7 +263,6 @@ def test_transcript_of_a_play_to_the_last_deal_gives_places(tmp_path: Path) -> N
         "selfplay",
         *("--variant", "jokers17", "--games", "3", "--players", "easy", "--workers", "1"),
         *("--out", str(out), "--json"),
-        timeout=120,
         env=ENV,
     )
     assert made.returncode == 0, made.stderr
