@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from tooling import served
 
 from pdk.cli.join import RoomClient, RoomSeat, parse_link
 from pdk.cli.table import Frame, render_settlement, render_table
@@ -33,6 +32,7 @@ from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.view.table_model import TableModel
 from pdk.web.server import create_app
+from tests.support.tooling import served
 
 SEED = 11
 WIDTH = 80
