@@ -122,7 +122,7 @@ function schedule() {
       $("[data-testid=message]").textContent = t("error");
       setTimeout(schedule, 1000);
     }
-  }, passing ? Math.max(paced(table.pace_ms), 600) : paced(table.pace_ms));
+  }, passing ? Math.max(paced(table.pace_ms), table.pass_pause_ms) : paced(table.pace_ms));
 }
 
 // The seat's switches (托管, 要不起 auto-pass) are the server's: sent, the answer shown.

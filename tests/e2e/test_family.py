@@ -1,0 +1,230 @@
+"""The family table in a real browser (issue 36): Chromium with three contexts — the host
+on a desktop, two phones. The host makes a room with house rules (必压 off, 红桃10扎鸟 on)
+and a match of two deals on a server bound to every interface; its invitations carry the
+LAN address, not loopback. The phones type the 6-digit room number on /room, take seats,
+and the three play both deals to the final standings (大结算); the host's rematch starts
+again with the same seats and rules. The single table's menu starts a table under house
+rules, and an impossible mix is refused with its field. Without Chromium these tests skip."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from pdk.rooms.room import Rooms
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
+from pdk.web.address import links_for, listen
+from pdk.web.server import create_app
+from tests.e2e.test_rooms import play_to_settlement
+from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
+
+CHROMIUM = next(
+    (p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None
+)
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)"),
+]
+LAN = "192.0.2.44"  # the address `pdk serve --host 0.0.0.0` would print
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Rooms]]:
+    root = tmp_path_factory.mktemp("family")
+    store = TableStore(root, load_profile("classic16"), "classic16", seed=5, difficulty="easy")
+    rooms = Rooms(store.saves, store.archive, pace_ms=20, seed=5)
+    links = links_for(listen("0.0.0.0"), 8000, LAN)
+    with served(create_app(store, pace_ms=20, rooms=rooms, links=links)) as up:
+        yield up.url, rooms
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def person(browser: Any, url: str, size: tuple[int, int], locale: str = "en-US") -> Any:
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale)
+    context.add_init_script("localStorage.setItem('pdk.seen_hint', '1')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(url)
+    return page
+
+
+def test_a_family_match_with_house_rules_joined_by_room_number(
+    server: tuple[str, Rooms], browser: Any
+) -> None:
+    base, rooms = server
+    host = person(browser, base + "room", LAYOUTS["desktop"])
+    host.wait_for_selector('[data-testid="hr-must_beat"]')
+    host.fill("#f-name", "Grandma")
+    host.click('[data-testid="hr-must_beat"] button')  # 必压 off
+    host.click('[data-testid="hr-zha_niao"] [data-value="2"]')  # 红桃10扎鸟 ×2
+    wait_for(host, "document.querySelector('[data-testid=hr-status]').textContent.includes('红桃10扎鸟')")
+    host.select_option("#f-match", "2")
+    host.click('[data-testid="create-room"]')
+    host.wait_for_selector('[data-testid="invite-link"]')
+    # Bound to every interface: the links and their codes carry the LAN address.
+    hrefs = [a.get_attribute("href") for a in host.query_selector_all('[data-testid="invite-link"]')]
+    assert hrefs and all(urlsplit(h).hostname == LAN for h in hrefs)
+    assert urlsplit(host.get_attribute('[data-testid="watch-link"]', "href")).hostname == LAN
+    wait_for(host, "document.querySelector('[data-testid=links-note]') !== null")
+    assert LAN in host.inner_text('[data-testid="links-note"]')
+    number = host.inner_text('[data-testid="room-number"] strong').replace(" ", "")
+    assert len(number) == 6 and number.isdigit()
+    host.click('[data-testid="lobby-rules"] summary')
+    wait_for(host, "document.querySelector('[data-testid=room-rules]') !== null")
+    words = host.inner_text('[data-testid="room-rules"]')
+    assert "You may always pass" in words and "扎鸟" in words
+    # Two phones type the number on /room and take the free seats.
+    phones = []
+    for size, name in ((LAYOUTS["portrait"], "Ming"), ((320, 568), "Lan")):
+        phone = person(browser, base + "room", size, locale="zh-CN")
+        phone.wait_for_selector('[data-testid="room-number-input"]')
+        phone.evaluate(f"localStorage.setItem('pdk.name', '{name}')")
+        phone.fill('[data-testid="room-number-input"]', number[:3] + " " + number[3:])
+        phone.press('[data-testid="room-number-input"]', "Enter")
+        phone.wait_for_selector('[data-testid="take-seat"]')
+        phone.click('[data-testid="take-seat"]')
+        phone.wait_for_selector('[data-testid="my-name"]')
+        phones.append(phone)
+    wait_for(host, "document.querySelectorAll('.invite [data-testid=invite-link]').length === 0")
+    host.click('[data-testid="start-room"]')
+    pages = [host, *phones]
+    for p in pages:
+        p.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
+    rid = urlsplit(host.url).path.split("/")[2]
+    room = rooms.get(rid)
+    assert room.table is not None
+    profile = room.table.session.profile
+    assert not profile.rules.must_beat and profile.settlement.zha_niao is not None
+    play_to_settlement(pages)
+    assert all(not p.is_visible('[data-testid="final"]') for p in pages)
+    host.click('[data-testid="next-deal"]')
+    for p in pages:
+        p.wait_for_selector('[data-testid="settlement"]', state="hidden")
+    play_to_settlement(pages)
+    for p in pages:
+        p.wait_for_selector('[data-testid="standings"]')
+    assert (
+        host.locator('[data-testid="standings"] table.scores tr').count() == 1 + 2 + 1
+    )  # head, 2 deals, total
+    places = host.locator('[data-testid="standings"] .places li').all_inner_texts()
+    assert len(places) == 3 and {"Grandma", "Ming", "Lan"} <= {n for line in places for n in line.split()}
+    assert not phones[0].is_visible('[data-testid="rematch"]') and not host.is_visible(
+        '[data-testid="next-deal"]'
+    )
+    host.click('[data-testid="rematch"]')
+    for p in pages:
+        p.wait_for_selector('[data-testid="final"]', state="hidden")
+        wait_for(p, "document.querySelector('#deal').textContent.includes('1')")
+    assert [s.total for s in room.view(0).seats] == [0, 0, 0]
+    assert room.table.session.profile == profile  # the same rules
+    for p in pages:
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def test_the_single_table_starts_under_house_rules_and_refuses_an_impossible_mix(
+    server: tuple[str, Rooms], browser: Any
+) -> None:
+    base, _ = server
+    page = person(browser, base, LAYOUTS["portrait"], locale="zh-CN")
+    page.wait_for_selector('[data-testid="card"]')
+    page.click('[data-testid="menu"]')
+    page.click('[data-testid="house-open"]')
+    page.wait_for_selector('[data-testid="hr-bao_pei"]')
+    page.click('[data-testid="hr-bao_pei"] button')  # 包赔 with 报单's highest single still on
+    wait_for(page, "document.querySelector('[data-testid=hr-status]').classList.contains('bad')")
+    assert "rules.bao_pei" in page.inner_text('[data-testid="hr-status"]')
+    assert page.is_disabled('[data-testid="house-start"]')
+    page.click('[data-testid="hr-bao_dan"] button')  # 报单 free: now it plays
+    wait_for(page, "!document.querySelector('[data-testid=hr-status]').classList.contains('bad')")
+    page.click('[data-testid="hr-must_beat"] button')
+    old = page.evaluate("localStorage.getItem('pdk.token')")
+    page.click('[data-testid="house-start"]')
+    wait_for(page, f"localStorage.getItem('pdk.token') !== '{old}'")
+    page.wait_for_selector('[data-testid="card"]')
+    page.click('[data-testid="menu"]')
+    page.click('[data-testid="rules-open"]')
+    page.wait_for_selector("#rules-body li")
+    said = page.inner_text("#rules-body")
+    assert "随时可以不要，即使压得过" in said and "包赔" in said
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", [(320, 568), (390, 844), (844, 390), (1280, 800)])
+def test_the_rules_panel_fits_every_window(
+    server: tuple[str, Rooms], browser: Any, size: tuple[int, int]
+) -> None:
+    base, _ = server
+    page = person(browser, base + "room", size, locale="zh-CN")
+    page.wait_for_selector('[data-testid="hr-zha_niao"]')
+    page.click('[data-testid="hr-zha_niao"] [data-value="2"]')
+    wait_for(page, "document.querySelector('[data-testid=hr-status]').textContent.includes('扎鸟')")
+    sheet = "document.querySelector('#form .sheet')"
+    assert page.evaluate(f"{sheet}.scrollWidth <= {sheet}.clientWidth + 1")  # nothing runs off sideways
+    for rule in ("must_beat", "players", "zha_niao"):
+        box = page.locator(f'[data-testid="hr-{rule}"]').bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+    page.context.close()
+
+
+def test_the_host_confirms_closing_and_a_spectator_takes_a_computer_seat_in_play(
+    server: tuple[str, Rooms], browser: Any
+) -> None:
+    base, rooms = server
+    host = person(browser, base + "room", LAYOUTS["portrait"], locale="zh-CN")
+    host.wait_for_selector('[data-testid="create-room"]:not([disabled])')
+    host.click('[data-testid="create-room"]')
+    host.wait_for_selector('[data-testid="invite-link"]')
+    watch = host.get_attribute('[data-testid="watch-link"]', "href")
+    assert watch is not None
+    host.click('[data-testid="start-room"]')
+    host.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
+    # Every total beside a name is said (累计 +n), never a bare number.
+    for text in host.locator(".head .total").all_inner_texts():
+        assert text.startswith("累计"), text
+    names = host.locator('.felt [data-testid="seat-name"]').all_inner_texts()
+    assert sorted(names) == ["电脑 A（普通）", "电脑 B（普通）"]
+    fan = person(browser, base + "room/" + watch.split("/room/")[1], LAYOUTS["landscape"], locale="zh-CN")
+    fan.wait_for_selector('[data-testid="take-seat-bar"]')
+    assert "已打 0 局" in fan.inner_text("#session")
+    fan.click('[data-testid="take-seat-bar"]')
+    fan.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
+    rid = urlsplit(host.url).path.split("/")[2]
+    assert sum(s.taken for s in rooms.get(rid).info.seats) == 2
+    play_to_settlement([host, fan])
+    # After a deal the invitations open above the settlement, 关闭房间 in reach.
+    host.click("#invite-toggle")
+    close = host.locator('[data-testid="close-room"]')
+    close.scroll_into_view_if_needed()
+    box = close.bounding_box()
+    assert box is not None
+    top = host.evaluate(
+        f"document.elementFromPoint({box['x'] + box['width'] / 2}, {box['y'] + box['height'] / 2})?.id"
+    )
+    assert top == "close-room"
+    close.click()  # the first tap only asks
+    assert rooms.get(rid).info.phase == "playing" and "再点一次" in close.inner_text()
+    close.click()
+    wait_for(host, "document.querySelector('#lobby-note').textContent.includes('关闭')")
+    assert rooms.get(rid).info.phase == "closed"
+    for p in (host, fan):
+        assert not p.errors, p.errors
+        p.context.close()
