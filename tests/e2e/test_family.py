@@ -8,6 +8,7 @@ rules, and an impossible mix is refused with its field. Without Chromium these t
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -228,3 +229,45 @@ def test_the_host_confirms_closing_and_a_spectator_takes_a_computer_seat_in_play
     for p in (host, fan):
         assert not p.errors, p.errors
         p.context.close()
+
+
+def test_call_outs_are_spoken_in_the_pages_language_under_the_sound_switch(
+    server: tuple[str, Rooms], browser: Any
+) -> None:
+    """The device's own speech synthesis (a stand-in voice here, as headless Chromium has
+    none): with sound on, the table says 轮到你了 / 要不起 / 报单 / 炸弹 / 全关, nothing else,
+    never two within 700 ms; with sound off it says nothing."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
+    context.add_init_script(
+        "localStorage.setItem('pdk.seen_hint', '1');"
+        "window.__said = [];"
+        "Object.defineProperty(window, 'speechSynthesis', {value: {"
+        " getVoices: () => [{lang: 'zh-CN', name: 'test'}],"
+        " speak: (u) => window.__said.push([u.text, u.lang, Date.now()]), cancel: () => {}}});"
+    )
+    page = context.new_page()
+    page.goto(base + "?lang=zh")
+    page.wait_for_selector('[data-testid="card"]')
+    from tests.e2e.test_rooms import take_turn
+
+    for _ in range(8):
+        take_turn(page)
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.__said.length") == 0  # sound is off by default
+    page.click('[data-testid="menu"]')
+    page.click('[data-testid="sound"]')
+    page.click("#menu-close")
+    for _ in range(300):
+        if page.is_visible('[data-testid="next-deal"]'):
+            page.click('[data-testid="next-deal"]')
+        take_turn(page)
+        page.wait_for_timeout(50)
+        if page.evaluate("window.__said.length") >= 2:
+            break
+    said = page.evaluate("window.__said")
+    assert len(said) >= 2
+    assert {text for text, _, _ in said} <= {"轮到你了", "要不起", "报单", "炸弹", "全关"}
+    assert {code for _, code, _ in said} == {"zh-CN"}
+    assert all(b[2] - a[2] >= 700 for a, b in itertools.pairwise(said))
+    context.close()

@@ -70,6 +70,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_room_bot_n": ("computer {letter} ({level})", "电脑 {letter}（{level}）"),
     "web_seat_total": ("total {total:+d}", "累计 {total:+d}"),
     "web_fam_total": ("Total", "合计"),
+    "web_say_bao": ("Last card", "报单"),
+    "web_say_bomb": ("Bomb", "炸弹"),
+    "web_say_pass": ("Pass", "要不起"),
+    "web_say_turn": ("Your turn", "轮到你了"),
+    "web_say_shut_out": ("Shut out", "全关"),
     "web_room_free": ("free", "空位"),
     "web_room_away": ("away", "离线"),
     "web_room_spectator": (

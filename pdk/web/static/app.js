@@ -9,6 +9,7 @@ import { openReplay, replayKey, setReplayPace } from "./replay-view.js";
 import { $, api, lang, loadLabels as loadWords, onReach, said, store, t, toggleLang } from "./page.js";
 import { onOff, seatController } from "./seat.js";
 import { RulesPanel } from "./rules-panel.js";
+import { speak } from "./voice.js";
 
 let table = null; // the last response: {token, seq, model, ...}
 let stepping = false;
@@ -92,7 +93,9 @@ function show(data, keepNote = false) {
   table = data;
   if (autoSent === null || data.model.settlement) auto = data.auto; // 托管 ends with the deal
   render();
-  sound(animate(before, data));
+  const cues = animate(before, data);
+  sound(cues);
+  speak(cues, data.model, t);
   schedule();
 }
 

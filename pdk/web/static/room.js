@@ -10,6 +10,7 @@ import { myTurn as turnOf, seatHead, slotFor } from "./table-view.js";
 import { $, api, lang, loadLabels as loadWords, said, store, t, toggleLang } from "./page.js";
 import { onOff, seatController } from "./seat.js";
 import { openRules } from "./rules-view.js";
+import { speak } from "./voice.js";
 import { RulesPanel } from "./rules-panel.js";
 import {
   links, linksNote, numberForm, numberNote, roomRules, saveStandings, scoreTable, shareLink, standingsPanel,
@@ -226,7 +227,11 @@ function show(data) {
   if (before && before.table && tb) seat.arrive(before.table, tb);
   room = data;
   render();
-  if (before && before.table && tb && before.room === data.room) sound(animate(before.table, tb));
+  if (before && before.table && tb && before.room === data.room) {
+    const cues = animate(before.table, tb);
+    sound(cues);
+    speak(cues, tb.model, t);
+  }
 }
 
 function seatName(i) {

@@ -16,6 +16,7 @@ const SHELL = [
   "/static/sound.js",
   "/static/rules-view.js",
   "/static/rules-panel.js",
+  "/static/voice.js",
   "/static/rules.css",
   "/static/replay-view.js",
   "/static/table-view.js",
