@@ -61,6 +61,11 @@ CLIENT_PATTERN = r"^[A-Za-z0-9_-]{8,40}$"
 PERSON_PATTERN = r"^[A-Za-z0-9_-]{32}$"
 ROOM_ID = re.compile(ROOM_ID_PATTERN)
 NUMBER = re.compile(r"[1-9][0-9]{5}")
+# The quick phrases and emotes a seat may send the room: a fixed set, no free text (words in
+# the catalogue, ``web_qp_<key>``). At most one every ``SAY_EVERY`` seconds per seat.
+PHRASES = ("hello", "hurry", "nice", "oops", "again", "thanks", "smile", "wow", "cry", "thumbs")
+SAY_EVERY = 3.0
+SAID_KEPT = 8
 KEY = re.compile(KEY_PATTERN)
 NAME_CHARS = 24
 TURN_TIMES = (0, 10, 15, 20, 30, 45, 60, 90, 120)  # seconds; 0 = no turn time
@@ -85,6 +90,7 @@ class RoomReason(Enum):
     MOVED = "web_room_moved"
     NO_PERSON = "web_room_no_person"
     MATCH_OVER = "web_room_match_over"
+    BAD_PHRASE = "web_room_bad_phrase"
     MATCH_ON = "web_room_match_on"
 
 
@@ -152,6 +158,9 @@ class RoomInfo:
     # row per deal, kept as the host deals on (the last deal's row is the table's own).
     match: int = 0
     scores: list[list[int]] = field(default_factory=list)
+    # The last quick phrases sent, each [number, seat, phrase] (numbers go up: a page shows
+    # the ones newer than it has seen).
+    said: list[list[Any]] = field(default_factory=list)
 
     def rules(self) -> Profile:
         """The profile the room plays: its own house rules, or the shipped ``variant``."""
@@ -163,6 +172,8 @@ class RoomInfo:
         own: dict[str, Any] = {} if self.profile is None else {"profile": self.profile}
         if self.number:
             own["number"] = self.number
+        if self.said:
+            own["said"] = self.said
         if self.match or self.scores:
             own["match"] = self.match
             own["scores"] = self.scores
@@ -210,6 +221,11 @@ class RoomInfo:
             profile=d["profile"] if isinstance(d.get("profile"), dict) else None,
             number=str(d.get("number", "")) if NUMBER.fullmatch(str(d.get("number", ""))) else "",
             match=int(d.get("match", 0)),
+            said=[
+                [int(n), int(s), str(p)]
+                for n, s, p in d.get("said", [])
+                if str(p) in PHRASES and 0 <= int(s) < len(seats)
+            ],
             scores=[[int(x) for x in row] for row in d.get("scores", [])],
         )
         if not all(KEY.fullmatch(k) for k in [info.watch, *(s.key for s in info.seats)]):
@@ -262,6 +278,7 @@ class RoomView:
     match: int = 0  # deals in the match (0: open-ended)
     scores: tuple[tuple[int, ...], ...] = ()  # each finished deal's scores, by seat
     match_over: bool = False  # the match's last deal is settled: the final standings
+    said: tuple[tuple[int, int, str], ...] = ()  # the last quick phrases: (number, seat, phrase)
 
 
 @dataclass
@@ -300,6 +317,7 @@ class Room:
     lock: threading.RLock = field(default_factory=threading.RLock)
     presence: dict[int, Presence] = field(default_factory=dict)
     buckets: dict[int, Bucket] = field(default_factory=dict)
+    last_said: dict[int, float] = field(default_factory=dict)  # each seat's last quick phrase (clock)
     moved_at: float = 0.0  # when the table last changed (monotonic): paces bots, times turns
     _moved_version: int = -1
     # Who is connected through the other workers serving this room (``pdk.store.presence``),
@@ -589,6 +607,26 @@ class Room:
             self._save_info(functools.partial(_dealt, scores=[]))
             self._moved()
 
+    def send_phrase(self, key: str, client: str, phrase: str) -> None:
+        """A seat sends one of the fixed quick phrases to the room (``PHRASES``): refused for
+        any other, or sooner than ``SAY_EVERY`` seconds after that seat's last."""
+        with self.lock:
+            seat = self.seat_of(key)
+            if phrase not in PHRASES:
+                raise RoomRefused(RoomReason.BAD_PHRASE)
+            self.touch(seat, client, polling=False)
+            self._admit(seat)
+            now = self.clock()
+            if now - self.last_said.get(seat, -1e9) < SAY_EVERY:
+                raise RoomRefused(RoomReason.TOO_FAST)
+            self.last_said[seat] = now
+            number = 1 + max((int(n) for n, _, _ in self.info.said), default=0)
+
+            def said(info: RoomInfo) -> None:
+                info.said = [*info.said, [number, seat, phrase]][-SAID_KEPT:]
+
+            self._save_info(said)
+
     def _scores(self) -> tuple[tuple[int, ...], ...]:
         """Every finished deal's scores: those kept, and the deal on the table once settled."""
         kept = tuple(tuple(r) for r in self.info.scores)
@@ -774,6 +812,7 @@ class Room:
                 match=self.info.match,
                 scores=scores,
                 match_over=bool(self.info.match) and len(scores) >= self.info.match,
+                said=tuple((int(n), int(s), str(p)) for n, s, p in self.info.said),
             )
 
 

@@ -55,6 +55,7 @@ from pdk.rooms.room import (
     RoomRefused,
     Rooms,
     RoomView,
+    PHRASES,
     shipped_profiles,
 )
 from pdk.store.contract import ChangeFeed, StoreUnavailable
@@ -104,6 +105,10 @@ class CreateBody(_Body):
 class SeatBody(_Body):
     key: Key
     client: Client
+
+
+class SayBody(SeatBody):
+    phrase: Annotated[str, Field(max_length=16)]
 
 
 Person = Annotated[str, Field(pattern=PERSON_PATTERN)]
@@ -367,6 +372,7 @@ def room_json(
         "match": view.match,
         "scores": [list(row) for row in view.scores],
         "match_over": view.match_over,
+        "said": [{"n": n, "seat": seat, "phrase": phrase} for n, seat, phrase in view.said],
         "table": None if view.table is None else table_json(view.table, lang, pace_ms, events),
     }
 
@@ -501,7 +507,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | Non
             {"name": p.name, "players": p.players, "title": p.title.zh if lang == "zh" else p.title.en}
             for p in shipped_profiles().values()
         ]
-        return {"variants": variants, "turn_times": list(TURN_TIMES)}
+        return {"variants": variants, "turn_times": list(TURN_TIMES), "phrases": list(PHRASES)}
 
     @app.post("/api/rooms")
     async def create(body: CreateBody, request: Request) -> Response:
@@ -710,6 +716,20 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | Non
     @app.post("/api/room/{room_id}/next")
     async def next_deal(room_id: RoomP, body: SeatBody, request: Request) -> Response:
         return await host_command(room_id, body, request, lambda r: r.next_deal(body.key))
+
+    @app.post("/api/room/{room_id}/say")
+    async def say(room_id: RoomP, body: SayBody, request: Request) -> Response:
+        """A quick phrase or emote from a seat, shown to the whole room (a fixed set)."""
+        room = None
+        try:
+            room = await find(room_id)
+            seat = await run_in_threadpool(room.seat_of, body.key)
+            await run_in_threadpool(functools.partial(room.send_phrase, body.key, body.client, body.phrase))
+        except LocalizedError as exc:
+            return refused(exc, request)
+        live.changed(room)
+        view = await run_in_threadpool(room.view, seat)
+        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
 
     @app.post("/api/room/{room_id}/rematch")
     async def rematch(room_id: RoomP, body: SeatBody, request: Request) -> Response:

@@ -271,3 +271,25 @@ def test_call_outs_are_spoken_in_the_pages_language_under_the_sound_switch(
     assert {code for _, code, _ in said} == {"zh-CN"}
     assert all(b[2] - a[2] >= 700 for a, b in itertools.pairwise(said))
     context.close()
+
+
+def test_a_quick_phrase_shows_by_the_seat_on_every_page(server: tuple[str, Rooms], browser: Any) -> None:
+    base, _ = server
+    host = person(browser, base + "room", LAYOUTS["desktop"], locale="zh-CN")
+    host.wait_for_selector('[data-testid="create-room"]:not([disabled])')
+    host.click('[data-testid="create-room"]')
+    host.wait_for_selector('[data-testid="invite-link"]')
+    link = host.get_attribute('[data-testid="invite-link"]', "href")
+    assert link is not None
+    phone = person(browser, base + "room/" + link.split("/room/")[1], LAYOUTS["portrait"], locale="zh-CN")
+    phone.wait_for_selector('[data-testid="my-name"]')
+    host.click('[data-testid="start-room"]')
+    phone.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
+    phone.click('[data-testid="say-toggle"]')
+    phone.click('[data-testid="phrases"] [data-phrase="hurry"]')
+    host.wait_for_selector('[data-testid="said"]')
+    assert host.inner_text('[data-testid="said"]') == "快点吧！"
+    assert "快点吧！" in host.inner_text('[data-testid="message"]')
+    for p in (host, phone):
+        assert not p.errors, p.errors
+        p.context.close()

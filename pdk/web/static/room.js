@@ -220,6 +220,30 @@ function older(a, b) {
   return am < bm || (am === bm && at < bt);
 }
 
+// Quick phrases: the room's last ones, each shown once by the seat that sent it.
+let lastSaid = null;
+function heard(data) {
+  const said = data.said || [];
+  const newest = said.reduce((n, s) => Math.max(n, s.n), 0);
+  if (lastSaid === null) { lastSaid = newest; return; } // what was said before this page came
+  for (const s of said) {
+    if (s.n <= lastSaid) continue;
+    const text = `${seatName(s.seat)}: ${t(`qp_${s.phrase}`)}`;
+    say(text);
+    const head = document.querySelector(`.felt [data-seat="${s.seat}"], #me [data-seat="${s.seat}"]`);
+    const host = head ? head.closest(".seat, .me") : null;
+    if (host) {
+      const bubble = document.createElement("span");
+      bubble.className = "said-bubble";
+      bubble.dataset.testid = "said";
+      bubble.textContent = t(`qp_${s.phrase}`);
+      host.append(bubble);
+      setTimeout(() => bubble.remove(), 4000);
+    }
+  }
+  lastSaid = Math.max(lastSaid, newest);
+}
+
 function show(data) {
   if (room && room.room === data.room && older(data, room)) { render(); return; }
   const before = room;
@@ -227,6 +251,7 @@ function show(data) {
   if (before && before.table && tb) seat.arrive(before.table, tb);
   room = data;
   render();
+  heard(data);
   if (before && before.table && tb && before.room === data.room) {
     const cues = animate(before.table, tb);
     sound(cues);
@@ -248,6 +273,7 @@ function render() {
   const watching = room.you === null;
   document.body.classList.toggle("watching", watching);
   $("#auto-toggle").hidden = watching || !room.table;
+  $("#say-toggle").hidden = watching || room.phase === "closed";
   $("#invite-toggle").hidden = !room.host || room.phase === "closed";
   renderLobby();
   const tb = room.table;
@@ -526,6 +552,30 @@ $("#close-room").addEventListener("click", () => {
   seat.act("close");
 });
 $("#take-seat-bar").addEventListener("click", () => $("#take-seat").click());
+// The quick phrases a seat may send (the server's fixed set), from the header.
+async function fillPhrases() {
+  const { ok, data } = await api("rooms/choices");
+  const box = $("#phrases");
+  box.replaceChildren();
+  if (!ok) return;
+  for (const p of data.phrases) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "small";
+    b.dataset.phrase = p;
+    b.textContent = t(`qp_${p}`);
+    b.addEventListener("click", async () => {
+      box.hidden = true;
+      const { ok: sent, data: answer } = await api(`room/${roomId}/say`, { key, client, phrase: p });
+      if (sent) show(answer); else say(answer.error?.text ?? t("error"), true);
+    });
+    box.append(b);
+  }
+}
+$("#say-toggle").addEventListener("click", async () => {
+  if (!$("#phrases").childElementCount) await fillPhrases();
+  $("#phrases").hidden = !$("#phrases").hidden;
+});
 $("#take-seat").addEventListener("click", async () => {
   const name = store.getItem("pdk.name") || t("room_seat", { n: room.seats.findIndex((s) => !s.taken) + 1 });
   const { ok, data } = await api(`room/${roomId}/claim`, { key, client, name, person });
@@ -571,6 +621,7 @@ $("#counter-toggle").addEventListener("click", () => {
 });
 $("#autopass-toggle").addEventListener("click", () => { if (room && room.table) toggleAutoPass(); });
 $("#lang-toggle").addEventListener("click", async () => {
+  $("#phrases").replaceChildren(); // their words come again in the other language
   toggleLang();
   await loadLabels();
   seat.note = null;
