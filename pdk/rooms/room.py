@@ -91,6 +91,7 @@ class RoomReason(Enum):
     NO_PERSON = "web_room_no_person"
     MATCH_OVER = "web_room_match_over"
     BAD_PHRASE = "web_room_bad_phrase"
+    BAD_SEAT = "web_room_bad_seat"
     MATCH_ON = "web_room_match_on"
 
 
@@ -606,6 +607,25 @@ class Room:
             self.table.next_deal(seq, None, self._humans(), self._names(), self._persons(), fresh=True)
             self._save_info(functools.partial(_dealt, scores=[]))
             self._moved()
+
+    def free_seat(self, key: str, seat: int) -> None:
+        """The host frees a person's seat: a computer plays it (at once, under 托管, for the
+        rest of this deal; as a bot from the next), and its old link no longer opens it."""
+        with self.lock:
+            self._host(key)
+            if not HUMAN < seat < len(self.info.seats):
+                raise RoomRefused(RoomReason.BAD_SEAT)
+            fresh = new_key()
+
+            def freed(info: RoomInfo) -> None:
+                info.seats[seat] = SeatInfo(fresh, "")
+                info.away = [s for s in info.away if s != seat]
+
+            self._save_info(freed)
+            self.presence.pop(seat, None)
+            table = self.table
+            if table is not None and not table.session.state.over and seat in table.session.humans:
+                table.set_auto(True, seat=seat)
 
     def send_phrase(self, key: str, client: str, phrase: str) -> None:
         """A seat sends one of the fixed quick phrases to the room (``PHRASES``): refused for

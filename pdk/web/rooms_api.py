@@ -48,6 +48,7 @@ from pdk.rooms.room import (
     CLIENT_PATTERN,
     KEY_PATTERN,
     PERSON_PATTERN,
+    PHRASES,
     TURN_TIMES,
     Bucket,
     Room,
@@ -55,7 +56,6 @@ from pdk.rooms.room import (
     RoomRefused,
     Rooms,
     RoomView,
-    PHRASES,
     shipped_profiles,
 )
 from pdk.store.contract import ChangeFeed, StoreUnavailable
@@ -105,6 +105,10 @@ class CreateBody(_Body):
 class SeatBody(_Body):
     key: Key
     client: Client
+
+
+class FreeBody(SeatBody):
+    seat: Annotated[int, Field(ge=0, le=3)]
 
 
 class SayBody(SeatBody):
@@ -730,6 +734,11 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | Non
         live.changed(room)
         view = await run_in_threadpool(room.view, seat)
         return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+
+    @app.post("/api/room/{room_id}/free")
+    async def free_seat(room_id: RoomP, body: FreeBody, request: Request) -> Response:
+        """The host frees a seat: a computer plays it, its old link opens it no more."""
+        return await host_command(room_id, body, request, lambda r: r.free_seat(body.key, body.seat))
 
     @app.post("/api/room/{room_id}/rematch")
     async def rematch(room_id: RoomP, body: SeatBody, request: Request) -> Response:

@@ -27,7 +27,9 @@ def test_a_phrase_reaches_the_room_and_only_listed_ones_are_taken(tmp_path: Path
     free_text = c.post(f"/api/room/{rid}/say", json=body | {"phrase": "hi there"})
     assert free_text.status_code == 409 and free_text.json()["error"]["key"] == "web_room_bad_phrase"
     assert (
-        c.post(f"/api/room/{rid}/say", json={"key": watch, "client": "watcher-1", "phrase": "nice"}).status_code
+        c.post(
+            f"/api/room/{rid}/say", json={"key": watch, "client": "watcher-1", "phrase": "nice"}
+        ).status_code
         == 403
     )
     for i, phrase in enumerate(PHRASES[:9]):
@@ -36,3 +38,28 @@ def test_a_phrase_reaches_the_room_and_only_listed_ones_are_taken(tmp_path: Path
     kept = c.get(f"/api/room/{rid}", params={"key": host}).json()["said"]
     assert len(kept) == 8 and kept[-1]["n"] == 10
     assert set(c.get("/api/rooms/choices").json()["phrases"]) == set(PHRASES)
+
+
+def test_the_host_frees_a_seat_for_a_computer_and_its_old_link_is_dead(tmp_path: Path) -> None:
+    rooms, c = site(tmp_path)
+    made = c.post("/api/rooms", json={"name": "Ann", "difficulty": "easy"}).json()
+    rid, host = made["room"], made["key"]
+    view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+    guest = view["invites"][0]["url"].split("#k=")[1]
+    assert (
+        c.post(f"/api/room/{rid}/join", json={"key": guest, "client": "guest-aaaa", "name": "Bo"}).status_code
+        == 200
+    )
+    hc = {"key": host, "client": "host-cccc"}
+    c.post(f"/api/room/{rid}/start", json=hc)
+    gone = c.post(f"/api/room/{rid}/free", json=hc | {"seat": 1}).json()
+    assert gone["seats"][1]["taken"] is False and gone["seats"][1]["name"] == ""
+    room = rooms.get(rid)
+    assert room.table is not None and 1 in room.table.session.auto_seats  # a computer plays it now
+    assert c.get(f"/api/room/{rid}", params={"key": guest}).status_code == 403
+    assert len(gone["invites"]) == 2  # the seat is free again, under a new link
+    assert c.post(f"/api/room/{rid}/free", json=hc | {"seat": 0}).status_code == 409
+    assert (
+        c.post(f"/api/room/{rid}/free", json={"key": guest, "client": "guest-aaaa", "seat": 2}).status_code
+        == 403
+    )

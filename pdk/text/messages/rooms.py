@@ -20,6 +20,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{n} 局的比赛已经结束，房主可以再来一场。",
     ),
     "web_room_match_on": ("The match is not over yet.", "比赛还没有结束。"),
+    "web_room_bad_seat": ("The host may free any seat but their own.", "房主可以让出除自己以外的座位。"),
+    "web_fam_free_seat": ("Give to a computer", "让电脑来"),
     "web_room_bad_phrase": ("Only the listed phrases can be sent.", "只能发送列出的快捷语。"),
     "web_qp_hello": ("Hello!", "大家好！"),
     "web_qp_hurry": ("Hurry up!", "快点吧！"),

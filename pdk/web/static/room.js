@@ -379,6 +379,17 @@ function renderLobby() {
     li.setAttribute("data-testid", "room-seat");
     li.append(nameHead(i, {}, "room-seat-name"));
     if (s.taken && !s.present && i !== room.you) li.insertAdjacentHTML("beforeend", ` <small class="away">${t("room_away")}</small>`);
+    if (room.host && s.taken && i !== room.you && room.phase !== "closed") {
+      // The host frees a seat: a computer plays it from now, the old link opens it no more.
+      const free = document.createElement("button");
+      free.type = "button";
+      free.className = "small";
+      free.dataset.testid = "free-seat";
+      free.setAttribute("data-testid", "free-seat");
+      free.textContent = t("fam_free_seat");
+      free.addEventListener("click", () => seat.act("free", { seat: i }));
+      li.append(free);
+    }
     if (i === room.you && room.phase !== "closed") {
       const input = document.createElement("input");
       input.value = s.name;
