@@ -483,16 +483,21 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | Non
         return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms, events))
 
     async def host_command(
-        room_id: str, body: SeatBody, request: Request, run: Callable[[Room], None]
+        room_id: str, body: SeatBody, request: Request, run: Callable[[Room], None], any_seat: bool = False
     ) -> Response:
+        """A command of the room itself (the host's; ``any_seat``: any seat's, answered with
+        that seat's view)."""
         room = None
+        seat = 0
         try:
             room = await find(room_id)
+            if any_seat:
+                seat = await run_in_threadpool(room.seat_of, body.key)
             await run_in_threadpool(run, room)
         except LocalizedError as exc:
-            return refused(exc, request, room, 0 if room is not None else None)
+            return refused(exc, request, room, seat if room is not None else None)
         live.changed(room)
-        view = await run_in_threadpool(room.view, 0)
+        view = await run_in_threadpool(room.view, seat)
         return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
 
     @app.get("/room", include_in_schema=False)
@@ -724,16 +729,8 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, links: Links | Non
     @app.post("/api/room/{room_id}/say")
     async def say(room_id: RoomP, body: SayBody, request: Request) -> Response:
         """A quick phrase or emote from a seat, shown to the whole room (a fixed set)."""
-        room = None
-        try:
-            room = await find(room_id)
-            seat = await run_in_threadpool(room.seat_of, body.key)
-            await run_in_threadpool(functools.partial(room.send_phrase, body.key, body.client, body.phrase))
-        except LocalizedError as exc:
-            return refused(exc, request)
-        live.changed(room)
-        view = await run_in_threadpool(room.view, seat)
-        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+        send = functools.partial(Room.send_phrase, key=body.key, client=body.client, phrase=body.phrase)
+        return await host_command(room_id, body, request, send, any_seat=True)
 
     @app.post("/api/room/{room_id}/free")
     async def free_seat(room_id: RoomP, body: FreeBody, request: Request) -> Response:

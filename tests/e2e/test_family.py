@@ -9,9 +9,7 @@ rules, and an impossible mix is refused with its field. Without Chromium these t
 from __future__ import annotations
 
 import itertools
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,17 +20,16 @@ from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.address import links_for, listen
 from pdk.web.server import create_app
-from tests.e2e.test_rooms import play_to_settlement
-from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
+from tests.e2e import test_rooms as rooms_e2e
+from tests.e2e.test_rooms import CHROMIUM, play_to_settlement
+from tests.support.tooling import LAYOUTS, served, wait_for
 
-CHROMIUM = next(
-    (p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None
-)
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)"),
 ]
 LAN = "192.0.2.44"  # the address `pdk serve --host 0.0.0.0` would print
+browser = rooms_e2e.browser  # the rooms' Chromium fixture, shared
 
 
 @pytest.fixture(scope="module")
@@ -43,16 +40,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Room
     links = links_for(listen("0.0.0.0"), 8000, LAN)
     with served(create_app(store, pace_ms=20, rooms=rooms, links=links)) as up:
         yield up.url, rooms
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def person(browser: Any, url: str, size: tuple[int, int], locale: str = "en-US") -> Any:
