@@ -5,8 +5,8 @@
     e.reset(seed=42)
     for agent in e.agent_iter():
         obs, reward, termination, truncation, info = e.last()
-        mask = obs["action_mask"]
-        e.step(None if termination or truncation else int(e.np_random.choice(mask.nonzero()[0])))
+        legal = info["legal_actions"]  # the legal action ids, ascending
+        e.step(None if termination or truncation else legal[e.np_random.integers(len(legal))])
 
 **Agents** ``player_0 … player_{n-1}`` are the profile's seats; the agent to act is the
 seat whose turn it is (the game's own order: turns skip no one in first-out profiles, and
@@ -14,7 +14,14 @@ skip the players already out where a deal plays on).
 
 **Actions** (``Discrete``): see ``pdk.rl.actions`` — 0 pass, 1 the whole hand (a short last
 hand), then one action per distinct (rank counts, kind) play of the profile. The
-``action_mask`` (int8) marks the legal ones; an action the mask forbids raises ``ValueError``.
+``action_mask`` (int8, as Gymnasium's ``Discrete.sample(mask)`` and PettingZoo's
+``api_test`` require) marks the legal ones; an action the mask forbids raises ``ValueError``.
+The agent to act also finds them in its ``info``, in the forms agents use best:
+``info["legal_actions"]``, the legal ids ascending (a list, as OpenSpiel's
+``rl_environment`` gives them), and ``info["action_mask"]``, the same mask as a bool array
+(the observation's mask and this one share one buffer, built once a turn: read them, do
+not write them). Searching an int8 mask of classic16's 51,431 actions with ``flatnonzero``
+costs about 80 µs, a bool one 3 µs, the list nothing.
 
 **Observation** (``Box`` of int8, ``observation_space(agent)["observation"]``), seats taken
 *from the observer's seat on* (index 0 is the observer, 1 the next seat in turn order …),
@@ -113,6 +120,7 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal: dict[int, Move | None] = {}
+        self._mask: np.ndarray[Any, Any] = _NO_MASK
         self._played = [0] * self.profile.players  # each seat's played cards, as rank counts
         self._select()
 
@@ -125,6 +133,15 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         if state.can_pass(moves):
             legal[PASS] = None
         self._legal = legal
+        ids = sorted(legal)
+        mask = np.zeros(self.table.size, dtype=np.bool_)
+        mask[ids] = True
+        mask.flags.writeable = False
+        self._mask = mask
+        # The info dict is the agent's own and lives on: updated in place, not rebuilt.
+        info = self.infos[self.agent_selection]
+        info["legal_actions"] = ids
+        info["action_mask"] = mask
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -140,6 +157,9 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         if move is not None:
             self._played[state.turn] += move.counts
+        info = self.infos[agent]
+        info.pop("legal_actions", None)  # no longer this agent's turn
+        info.pop("action_mask", None)
         state.step(move)
         if state.done:
             totals = state.settlement().totals
@@ -157,10 +177,10 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         state = self._state
         me = self.possible_agents.index(agent)
         obs = encode_played(self.profile, me, state.counts[me], state.sizes, self._played, state.prev)
-        mask = np.zeros(self.table.size, dtype=np.int8)
         if agent == self.agent_selection and not state.done:
-            for action in self._legal:  # a handful: item by item beats building an index array
-                mask[action] = 1
+            mask = self._mask.view(np.int8)  # the turn's mask, built once in ``_select``
+        else:
+            mask = np.zeros(self.table.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def render(self) -> str | None:
@@ -221,6 +241,7 @@ def encode_played(
 
 
 _NO_KIND = bytes(_KINDS)
+_NO_MASK = np.zeros(0, dtype=np.bool_)
 _KIND_ONE_HOT = tuple(bytes(int(k == i) for k in range(_KINDS)) for i in range(_KINDS))
 
 
