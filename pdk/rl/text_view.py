@@ -50,7 +50,6 @@ class SeatView:
     out: tuple[int, ...] = ()
     legal: tuple[Mapping[str, Any], ...] = ()
     can_pass: bool = False
-    leader: int | None = None
 
     @classmethod
     def of(cls, view: PlayerView) -> SeatView:
@@ -74,7 +73,6 @@ class SeatView:
             out=tuple(view.out),
             legal=tuple(play_entry(i, m) for i, m in enumerate(moves)),
             can_pass=mine and view.can_pass(moves),
-            leader=view.leader,
         )
 
     @property
@@ -168,7 +166,7 @@ def _spaced(cards: str) -> str:
 class ProtocolSeat:
     """The ``SeatView`` of an engine, rebuilt from the protocol messages it receives:
     ``feed`` every message (``deal``, the events, ``act``); ``view()`` after an ``act``
-    is what that request asks about."""
+    is what that request asks about (before any request: the view with nobody to move)."""
 
     def __init__(self) -> None:
         self.variant = ""
@@ -177,7 +175,6 @@ class ProtocolSeat:
         self.sizes: list[int] = []
         self.trick: list[TrickPlay] = []
         self.out: list[int] = []
-        self.leader: int | None = None
         self.act: Mapping[str, Any] | None = None
 
     def feed(self, msg: Mapping[str, Any]) -> None:
@@ -190,7 +187,6 @@ class ProtocolSeat:
             self.hand = str(msg["hand"])
             self.sizes = [size] * players
             self.trick, self.out, self.act = [], [], None
-            self.leader = msg.get("leader")
         elif kind == "play":
             seat = int(msg["seat"])
             self.trick.append(TrickPlay(seat, str(msg["cards"]), str(msg["kind"])))
@@ -199,12 +195,13 @@ class ProtocolSeat:
             self.trick.append(TrickPlay(int(msg["seat"])))
         elif kind == "trick":
             self.trick = []
-            self.leader = msg.get("winner")
         elif kind == "out":
             self.out.append(int(msg["seat"]))
         elif kind == "act":
             self.act = msg
             self.hand = str(msg["hand"])
+        if kind in ("play", "pass"):
+            self.act = None  # the request has been answered
 
     def view(self) -> SeatView:
         act = self.act
@@ -219,7 +216,6 @@ class ProtocolSeat:
             out=tuple(self.out),
             legal=tuple(act["legal"]) if act is not None else (),
             can_pass=bool(act["can_pass"]) if act is not None else False,
-            leader=self.leader,
         )
 
 
