@@ -1,6 +1,6 @@
 """pdk beside its peers: OpenSpiel's dou_dizhu, RLCard and DouZero, side by side.
 
-    python benchmarks/bench_peers.py [--repeats 5] [--venv /tmp/pdk-peers-venv] [--quick]
+    python benchmarks/bench_peers.py [--repeats 5] [--scale 1] [--against DIR] [--venv /tmp/pdk-peers-venv]
 
 The peers are installed into a throw-away virtual environment (``--venv``, made on first
 use with ``pip install open_spiel==2.0.2 rlcard==1.2.0`` and ``douzero==1.1.0 --no-deps``:
@@ -266,7 +266,9 @@ def run_job(kind: str, code: str, peer: Path, pdk_root: str = "") -> float | Non
     else:
         python = sys.executable if kind == "pdk" else str(peer)
         cwd = pdk_root or ROOT
-        out = subprocess.run([python, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=cwd, env=env)
+        out = subprocess.run(
+            [python, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=cwd, env=env
+        )
     if out.returncode != 0:
         print(f"  ({kind} job failed: {out.stderr.strip().splitlines()[-1:]})", file=sys.stderr)
         return None
@@ -274,13 +276,32 @@ def run_job(kind: str, code: str, peer: Path, pdk_root: str = "") -> float | Non
 
 
 ROWS = [
-    ("GameState random loop, deals/s", "pdk_gamestate", "OpenSpiel dou_dizhu from Python, games/s", "os_python"),
+    (
+        "GameState random loop, deals/s",
+        "pdk_gamestate",
+        "OpenSpiel dou_dizhu from Python, games/s",
+        "os_python",
+    ),
     ("Playout loop, deals/s", "pdk_playout", "OpenSpiel dou_dizhu from Python, games/s", "os_python"),
-    ("GameState random loop, deals/s", "pdk_gamestate", "OpenSpiel C++ loop (evaluate_bots), games/s", "os_cpp"),
-    ("env + documented agent (legal ids), steps/s", "pdk_env_ids", "OpenSpiel rl_environment, steps/s", "os_rl_env"),
+    (
+        "GameState random loop, deals/s",
+        "pdk_gamestate",
+        "OpenSpiel C++ loop (evaluate_bots), games/s",
+        "os_cpp",
+    ),
+    (
+        "env + documented agent (legal ids), steps/s",
+        "pdk_env_ids",
+        "OpenSpiel rl_environment, steps/s",
+        "os_rl_env",
+    ),
     ("env + sample(mask) agent, steps/s", "pdk_env_sample", "OpenSpiel rl_environment, steps/s", "os_rl_env"),
-    ("pdk selfplay -p random --games 3000, CPU s", "pdk_selfplay_3000",
-     "Python process, 3000 dou_dizhu games, CPU s", "os_process_3000"),
+    (
+        "pdk selfplay -p random --games 3000, CPU s",
+        "pdk_selfplay_3000",
+        "Python process, 3000 dou_dizhu games, CPU s",
+        "os_process_3000",
+    ),
     ("GameState random loop, deals/s", "pdk_gamestate", "RLCard doudizhu env.run, games/s", "rlcard"),
     ("GameState random loop, deals/s", "pdk_gamestate", "DouZero GameEnv, games/s", "douzero"),
 ]
@@ -290,36 +311,52 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--venv", default="/tmp/pdk-peers-venv", help="the peers' throw-away venv")
-    ap.add_argument("--quick", action="store_true", help="a tenth of the work per line (noisier)")
-    ap.add_argument("--json", action="store_true", help="the raw medians as JSON")
+    ap.add_argument(
+        "--scale", type=float, default=1.0, help="the work per line, times this (0.1: quick, noisier)"
+    )
+    ap.add_argument(
+        "--against",
+        default="",
+        help="another checkout (git archive of main) measured too, line by line interleaved",
+    )
+    ap.add_argument("--json", default="", help="also write every run's figure to this JSON file")
     ap.add_argument(
         "--pdk-root", default="", help="measure the pdk of another checkout (e.g. git archive of main)"
     )
     args = ap.parse_args()
     peer = ensure_venv(Path(args.venv))
-    todo = jobs(0.1 if args.quick else 1.0, args.pdk_root)
+    todo: dict[str, tuple[str, str, str]] = {
+        k: (kind, code, args.pdk_root) for k, (kind, code) in jobs(args.scale, args.pdk_root).items()
+    }
+    if args.against:
+        for k, (kind, code) in jobs(args.scale, args.against).items():
+            if kind.startswith("pdk"):
+                todo["before:" + k] = (kind, code, args.against)
     names = list(todo)
     got: dict[str, list[float]] = {k: [] for k in names}
     for r in range(args.repeats):
         order = names[r % len(names) :] + names[: r % len(names)]  # rotated, interleaved
         for name in order:
-            value = run_job(*todo[name], peer, args.pdk_root)
+            kind, code, root = todo[name]
+            value = run_job(kind, code, peer, root)
             if value is not None:
                 got[name].append(value)
     med = {k: statistics.median(v) for k, v in got.items() if v}
     if args.json:
-        print(json.dumps(med, indent=1))
-        return
+        Path(args.json).write_text(json.dumps({"medians": med, "runs": got}, indent=1))
     print(f"median of {args.repeats}, fresh process per line, per CPU-second (process lines: CPU s)")
-    print(f"{'pdk':<46} {'':>10}  {'peer':<46} {'':>10}  pdk/peer")
-    for mine, a, theirs, b in ROWS:
-        if a not in med or b not in med:
-            continue
-        x, y = med[a], med[b]
-        ratio = y / x if a.startswith("pdk_selfplay") else x / y  # CPU seconds: less is better
-        print(f"{mine:<46} {x:>10,.2f}  {theirs:<46} {y:>10,.2f}  {ratio:6.2f}")
-    if "pdk_selfplay_1" in med:
-        print(f"pdk selfplay -p random --games 1 (start-up and one deal): {med['pdk_selfplay_1']:.3f} CPU s")
+    for prefix, title in ([("before:", f"before ({args.against})")] if args.against else []) + [("", "now")]:
+        print(f"-- {title}")
+        print(f"{'pdk':<46} {'':>10}  {'peer':<46} {'':>10}  pdk/peer")
+        for mine, a, theirs, b in ROWS:
+            if prefix + a not in med or b not in med:
+                continue
+            x, y = med[prefix + a], med[b]
+            ratio = y / x if a.startswith("pdk_selfplay") else x / y  # CPU seconds: less is better
+            print(f"{mine:<46} {x:>10,.2f}  {theirs:<46} {y:>10,.2f}  {ratio:6.2f}")
+        if prefix + "pdk_selfplay_1" in med:
+            one = med[prefix + "pdk_selfplay_1"]
+            print(f"pdk selfplay -p random --games 1 (start-up and one deal): {one:.3f} CPU s")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
-"""A masked random agent in pdk's PettingZoo environment (``pip install 'pdk[rl]'``).
+"""A random agent in pdk's PettingZoo environment (``pip install 'pdk[rl]'``).
 
     python examples/rl_random_agent.py [--variant classic16] [--deals 100]
 
 Each agent picks uniformly among its legal actions, read from ``info["legal_actions"]``
 (the legal ids; ``obs["action_mask"]`` and ``info["action_mask"]`` say the same as int8 and
-bool masks): the loop any PettingZoo training code runs, with the policy left out. It prints the mean reward per
-seat (the settlement, so it sums to zero on cards-left profiles) and the steps per second.
+bool masks): the loop any PettingZoo training code runs, with the policy left out. It
+prints the mean reward per seat (the settlement, so it sums to zero on cards-left profiles)
+and the steps per second.
 """
 
 from __future__ import annotations

@@ -31,7 +31,11 @@ def test_info_holds_the_legal_ids_and_a_bool_mask_equal_to_the_observations(vari
             continue
         mask = obs["action_mask"]
         assert mask.dtype == np.int8 and info["action_mask"].dtype == np.bool_
-        assert info["legal_actions"] == np.flatnonzero(mask).tolist() == np.flatnonzero(info["action_mask"]).tolist()
+        assert (
+            info["legal_actions"]
+            == np.flatnonzero(mask).tolist()
+            == np.flatnonzero(info["action_mask"]).tolist()
+        )
         assert info["legal_actions"] == sorted(info["legal_actions"])
         for other in e.agents:
             if other != agent:

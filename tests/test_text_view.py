@@ -134,7 +134,14 @@ def test_answer_for_reads_an_index_or_pass() -> None:
 
 def test_the_text_view_engine_conforms() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "pdk", "engine", "check", f"{sys.executable} examples/engines/text_view_bot.py"],
+        [
+            sys.executable,
+            "-m",
+            "pdk",
+            "engine",
+            "check",
+            f"{sys.executable} examples/engines/text_view_bot.py",
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pyspiel  # type: ignore[import-not-found,unused-ignore]
+import pyspiel
 
 from pdk.app.registry import load_profile
 from pdk.bots.infer import Sampler
@@ -185,10 +185,10 @@ class PdkGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> PdkState:
         return PdkState(self, self.rules)
 
-    def make_py_observer(
-        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> PdkObserver:
-        return PdkObserver(self.rules, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> PdkObserver:
+        return PdkObserver(
+            self.rules, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
 
 
 class PdkState(pyspiel.State):  # type: ignore[misc]
@@ -264,7 +264,9 @@ class PdkState(pyspiel.State):  # type: ignore[misc]
             return f"dealing: {len(self.cards)} of {game.dealt} cards dealt"
         lines = [f"seat {s}: {format_cards(_cards(h), suits=True) or '-'}" for s, h in enumerate(state.hands)]
         lines.append(f"leader {state.deal.leader}, to move {self.current_player()}")
-        lines.append("plays: " + (" | ".join(f"{s}:{action_name(game.table, a)}" for s, a in self.moves) or "-"))
+        lines.append(
+            "plays: " + (" | ".join(f"{s}:{action_name(game.table, a)}" for s, a in self.moves) or "-")
+        )
         if state.done:
             lines.append(f"settlement {list(state.settlement().totals)}")
         return "\n".join(lines)
@@ -396,10 +398,10 @@ class PdkState(pyspiel.State):  # type: ignore[misc]
         assert out.state is not None
         if out.state.deal.leader != state.deal.leader:
             return None
-        for _, action in self.moves:
-            if action not in out.legal:
+        for _, act in self.moves:
+            if act not in out.legal:
                 return None
-            out.apply_action(action)
+            out.apply_action(act)
         return out
 
     def _swapped(self, player: int, hands: list[int]) -> PdkState:
@@ -585,4 +587,12 @@ def _put_counts(out: np.ndarray[Any, Any], counts: int) -> None:
 
 pyspiel.register_game(GAME_TYPE, PdkGame)
 
-__all__ = ["GAME_TYPE", "PdkGame", "PdkObserver", "PdkState", "action_name", "state_from_deal", "utility_bounds"]
+__all__ = [
+    "GAME_TYPE",
+    "PdkGame",
+    "PdkObserver",
+    "PdkState",
+    "action_name",
+    "state_from_deal",
+    "utility_bounds",
+]

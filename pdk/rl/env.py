@@ -20,7 +20,7 @@ The agent to act also finds them in its ``info``, in the forms agents use best:
 ``info["legal_actions"]``, the legal ids ascending (a list, as OpenSpiel's
 ``rl_environment`` gives them), and ``info["action_mask"]``, the same mask as a bool array
 (the observation's mask and this one share one buffer, built once a turn: read them, do
-not write them). Searching an int8 mask of classic16's 51,431 actions with ``flatnonzero``
+not write them). Searching an int8 mask of classic16's 51,429 actions with ``flatnonzero``
 costs about 80 µs, a bool one 3 µs, the list nothing.
 
 **Observation** (``Box`` of int8, ``observation_space(agent)["observation"]``), seats taken
@@ -133,14 +133,14 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         if state.can_pass(moves):
             legal[PASS] = None
         self._legal = legal
-        ids = sorted(legal)
+        order = sorted(legal)
         mask = np.zeros(self.table.size, dtype=np.bool_)
-        mask[ids] = True
+        mask[order] = True
         mask.flags.writeable = False
         self._mask = mask
         # The info dict is the agent's own and lives on: updated in place, not rebuilt.
         info = self.infos[self.agent_selection]
-        info["legal_actions"] = ids
+        info["legal_actions"] = order
         info["action_mask"] = mask
 
     def step(self, action: int | None) -> None:

@@ -138,7 +138,7 @@ class SeatView:
             lines.append("Nothing you hold beats it.")
         if self.can_pass:
             lines.append("  pass")
-        lines.append('Answer with the number of one legal play' + (', or "pass".' if self.can_pass else "."))
+        lines.append("Answer with the number of one legal play" + (', or "pass".' if self.can_pass else "."))
         return "\n".join(lines)
 
 
