@@ -18,10 +18,10 @@ import argparse
 import statistics
 import time
 
-from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.engine.deal import deal
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 
 def pct(values: list[float], q: float) -> float:

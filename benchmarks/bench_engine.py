@@ -36,7 +36,6 @@ import statistics
 import time
 from collections.abc import Callable
 
-from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal
@@ -45,6 +44,7 @@ from pdk.engine.playout import Playout
 from pdk.engine.position import Position
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 try:
     import resource

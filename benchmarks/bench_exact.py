@@ -16,11 +16,11 @@ import argparse
 import statistics
 import time
 
-from pdk.app.registry import load_profile
 from pdk.bots import belief_exact, make_bot
 from pdk.bots.belief_exact import ExactBelief
 from pdk.engine.deal import deal, derive_seed
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 
 def pct(values: list[float], q: float) -> float:

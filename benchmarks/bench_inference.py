@@ -32,7 +32,6 @@ import math
 import statistics
 import time
 
-from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.bots.hard import HardBot
 from pdk.bots.infer import Sampler
@@ -40,6 +39,7 @@ from pdk.bots.model import OpponentModel
 from pdk.engine import counts as C
 from pdk.engine.deal import Rng, deal, derive_seed
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 
 def overlap(a: int, b: int) -> int:

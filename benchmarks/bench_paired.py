@@ -20,10 +20,10 @@ import math
 import statistics
 from pathlib import Path
 
-from pdk.app.match import GameTask, arrangements, play_game, t_quantile_975
-from pdk.app.registry import load_profile
 from pdk.engine.deal import deal_seed
 from pdk.engine.profile import Profile
+from pdk.match.run import GameTask, arrangements, play_game, t_quantile_975
+from pdk.variants.registry import load_profile
 
 
 def ci(values: list[float]) -> str:

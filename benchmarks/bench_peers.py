@@ -50,7 +50,7 @@ import sys, time
 sys.path.insert(0, {bench!r})
 from bench_engine import random_deal, playout_deal
 try:
-    from pdk.variants import load_profile
+    from pdk.variants.registry import load_profile
 except ImportError:  # before the package layout of issue 35
     from pdk.app.registry import load_profile
 profile = load_profile("classic16")

@@ -4,7 +4,7 @@ same bot in process, and an engine's start-up, paid once per worker.
     python benchmarks/bench_protocol.py [--deals 300] [--repeats 3]
 
 * **in process** — a plug-in bot that plays its first legal play (or passes), in one seat
-  of ``random`` opponents, through ``pdk.app.match.play_game`` (the ``pdk selfplay
+  of ``random`` opponents, through ``pdk.match.run.play_game`` (the ``pdk selfplay
   --workers 1`` path);
 * **over the protocol** — the same bot as a Python engine (``cmd:python3 trivial.py``): the
   deal, every event, the request and the answer as JSON lines through pipes;
@@ -29,12 +29,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from pdk.app.match import iter_tasks, play_game
-from pdk.app.registry import load_profile
 from pdk.bots import register_plugin
 from pdk.bots.external import EngineProcess, EngineSpec, stop_all
 from pdk.engine.combos import Move
 from pdk.engine.state import PlayerView
+from pdk.match.run import iter_tasks, play_game
+from pdk.variants.registry import load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY_PY = ROOT / "examples/engines/greedy.py"

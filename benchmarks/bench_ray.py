@@ -26,10 +26,10 @@ from collections.abc import Callable
 
 import ray
 
-from pdk.app.backends import LocalBackend
-from pdk.app.match import make_tasks
-from pdk.app.ray_backend import DEFAULT_CHUNK, RayBackend
-from pdk.app.registry import load_profile
+from pdk.match.backends import LocalBackend
+from pdk.match.ray_backend import DEFAULT_CHUNK, RayBackend
+from pdk.match.run import make_tasks
+from pdk.variants.registry import load_profile
 
 
 def timed(run: Callable[[], int]) -> float:

@@ -20,14 +20,14 @@ import statistics
 import sys
 import time
 
-from pdk.app.files import parse
-from pdk.app.match import GameTask, mean_ci, play_game
-from pdk.app.puzzles import load, mine, prove
-from pdk.app.registry import load_profile
-from pdk.app.review import review
-from pdk.bots.analysis import ADVISE_BUDGET, DEFAULT_BUDGET, Spot, analyse
+from pdk.analysis.advise import ADVISE_BUDGET, DEFAULT_BUDGET, Spot, analyse
+from pdk.analysis.puzzles import load, mine, prove
+from pdk.analysis.review import review
 from pdk.engine.deal import deal_seed
 from pdk.engine.record import GameRecord
+from pdk.match.run import GameTask, mean_ci, play_game
+from pdk.records.disk import parse
+from pdk.variants.registry import load_profile
 
 LEVELS = ("easy", "normal", "hard")
 

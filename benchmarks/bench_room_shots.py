@@ -24,9 +24,9 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
 
-from pdk.app.registry import load_profile
-from pdk.app.rooms import Rooms
-from pdk.app.tables import TableStore
+from pdk.rooms.room import Rooms
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
 
 

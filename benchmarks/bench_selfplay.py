@@ -9,7 +9,7 @@ Lines, per level:
 * **GameState loop** (random only) — the engine alone: deal the deal's seed, pick uniformly
   among ``GameState.legal_moves()`` (a pass counting as one when allowed), ``step``, settle.
   This is ``bench_engine.py``'s random-deal loop on the harness's deal seeds.
-* **harness** — ``pdk.app.match.play_game``, the exact path ``pdk selfplay --workers 1``
+* **harness** — ``pdk.match.run.play_game``, the exact path ``pdk selfplay --workers 1``
   takes: derive the seed, deal, build the seeded bots, let each choose from its seat's
   ``PlayerView``, ``step``, settle, reduce to a ``GameResult``.
 * **harness --out** — the same, also building and serialising each game's record.
@@ -39,11 +39,11 @@ import sys
 import time
 from collections.abc import Callable
 
-from pdk.app.match import make_tasks, play_game
-from pdk.app.registry import load_profile
 from pdk.engine.deal import Rng, deal, deal_seed
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from pdk.match.run import make_tasks, play_game
+from pdk.variants.registry import load_profile
 
 
 def harness(profile: Profile, level: str, deals: int, seed: int, records: bool) -> float:

@@ -5,7 +5,7 @@ arrangement, so the luck of the cards cancels out.
 
 prints, per bot, the mean score per deal with its 95% confidence interval (one sample per
 deal: the bot's mean over every seat it sat in) and its win rate, using the same harness as
-``pdk selfplay --duplicate`` (``pdk.app.match``). ``--markdown`` prints a table row per bot.
+``pdk selfplay --duplicate`` (``pdk.match.run``). ``--markdown`` prints a table row per bot.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import argparse
 import json
 import time
 
-from pdk.app.match import run_match, summarize
-from pdk.app.registry import load_profile
+from pdk.match.run import run_match, summarize
+from pdk.variants.registry import load_profile
 
 
 def main() -> None:

@@ -26,7 +26,6 @@ import math
 import time
 from pathlib import Path
 
-from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.bots.hard import HardBot
 from pdk.bots.learned import scored
@@ -34,6 +33,7 @@ from pdk.bots.normal import Judge
 from pdk.bots.value_net import ValueNet
 from pdk.engine.deal import deal, derive_seed
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 
 def share(hits: int, n: int) -> str:

@@ -13,7 +13,7 @@ For every shipped profile (or those named) it prints:
 * **deals/s** — whole random-bot deals (uniform over legal plays, a pass counting as one
   choice), settled, no records written;
 * **normal/s** and **× classic16** — normal-bot deals per second through the selfplay
-  harness (``pdk.app.match.play_game``, what ``pdk selfplay -p normal --workers 1`` runs),
+  harness (``pdk.match.run.play_game``, what ``pdk selfplay -p normal --workers 1`` runs),
   and that rate over classic16's (issue 15 asks for at least a third on every profile).
   The profiles' normal runs are *interleaved* (one round over every profile, then the
   next), so a burst of load on the machine hits every profile alike; the ratio is the
@@ -32,8 +32,6 @@ import statistics
 import time
 from collections.abc import Callable
 
-from pdk.app.match import make_tasks, play_game
-from pdk.app.registry import available_profiles, load_profile
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal
 from pdk.engine.generator import generator_for
@@ -41,6 +39,8 @@ from pdk.engine.movegen_general import GeneralGenerator
 from pdk.engine.position import Position
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from pdk.match.run import make_tasks, play_game
+from pdk.variants.registry import available_profiles, load_profile
 
 Sample = tuple[int, Move | None, bool]  # (hand bitmask, play to beat, 下家 has 报单)
 

@@ -44,8 +44,8 @@ from typing import Any
 
 import httpx
 
-from pdk.app.registry import load_profile
-from pdk.app.tables import TableStore
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
 
 with warnings.catch_warnings():

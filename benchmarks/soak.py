@@ -93,8 +93,8 @@ def soak_play(n: int, rng: random.Random, max_wait: float, root: Path) -> Tally:
     done = {int(i.rsplit("-", 1)[1]) for i in ids if i.startswith(sid + "-")}
     t.finished = deal_no - 1
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from pdk.app.files import load
     from pdk.engine.record import RecordError
+    from pdk.records.disk import load
 
     for k in range(1, deal_no):
         path = data / "records" / f"{sid}-{k:03d}.json"

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pdk.app.match import run_match
 from pdk.engine.cards import cards_of, rank_of
 from pdk.engine.combos import ComboKind
 from pdk.engine.profile import load_profile
 from pdk.engine.record import GameRecord, dump, loads
 from pdk.engine.state import GameState
+from pdk.match.run import run_match
 
 HERE = Path(__file__).resolve().parent
 SEED = 2026

@@ -16,7 +16,6 @@ from collections.abc import Iterator, Sequence
 import pytest
 from typer.testing import CliRunner
 
-from pdk.app.registry import load_profile
 from pdk.cli.app import main
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, mask_of
@@ -25,6 +24,7 @@ from pdk.engine.deal import Rng, deal, deal_from_hands
 from pdk.engine.position import IllegalPlay, Play, Position, Reason, check, resolve_cards
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 # A suite started in the background of a shell (``pytest &``, nohup) inherits Ctrl-C as
 # ignored, and so would every ``pdk`` it spawns: the tests that press Ctrl-C in a terminal

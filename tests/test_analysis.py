@@ -1,4 +1,4 @@
-"""The analysis (``pdk.bots.analysis``), position texts and ``pdk advise``: positions with a
+"""The analysis (``pdk.analysis.advise``), position texts and ``pdk advise``: positions with a
 known answer are ranked right, numbers are reproducible, texts round-trip with ``pdk moves``."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import available_profiles, load_profile
-from pdk.bots.analysis import Proof, Spot, analyse
+from pdk.analysis.advise import Proof, Spot, analyse
 from pdk.bots.simple import RandomBot
 from pdk.engine import position_text as P
 from pdk.engine.cards import CardPlace, cards_of, format_cards, mask_of
 from pdk.engine.deal import deal
 from pdk.engine.position import resolve_cards
 from pdk.engine.state import GameState
+from pdk.variants.registry import available_profiles, load_profile
 from tests.conftest import run_pdk
 
 C16 = load_profile("classic16")

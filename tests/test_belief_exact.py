@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.bots.belief_exact import HIDDEN_MAX, ExactBelief, pick
 from pdk.bots.hard import HardBot
@@ -22,6 +21,7 @@ from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
 from pdk.engine.deal import Rng, deal, derive_seed
 from pdk.engine.state import GameState, PlayerView
+from pdk.variants.registry import load_profile
 
 
 def normal_positions(variant: str, deals: int, seed: int = 3) -> list[tuple[PlayerView, dict[int, int]]]:

@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import available_profiles
 from pdk.bots.plan import planner_for
 from pdk.engine import counts as C
 from pdk.engine.cards import NUM_RANKS
@@ -23,6 +22,7 @@ from pdk.engine.deal import Rng, deal
 from pdk.engine.generator import generator_for
 from pdk.engine.movegen import BOMB
 from pdk.engine.profile import Profile
+from pdk.variants.registry import available_profiles
 
 PROFILES = available_profiles()
 

@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pdk.app.match import (
+from pdk.bots import BotSpecError, SpecReason, check_bot, is_plugin, load_factory, make_bot
+from pdk.engine.combos import Move
+from pdk.engine.profile import Profile
+from pdk.engine.state import PlayerView
+from pdk.match.run import (
     MatchError,
     MatchFault,
     Tally,
@@ -20,10 +24,6 @@ from pdk.app.match import (
     play_game,
     run_match,
 )
-from pdk.bots import BotSpecError, SpecReason, check_bot, is_plugin, load_factory, make_bot
-from pdk.engine.combos import Move
-from pdk.engine.profile import Profile
-from pdk.engine.state import PlayerView
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "greedy_bot.py"
 GREEDY = f"{EXAMPLE}:GreedyBot"

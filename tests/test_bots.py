@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import available_profiles
 from pdk.bots import bot_names, make_bot
 from pdk.bots.hints import hints
 from pdk.engine.deal import Rng, deal
 from pdk.engine.position import check
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from pdk.variants.registry import available_profiles
 
 PROFILES = available_profiles()
 FAST_BOTS = ["random", "easy", "normal"]

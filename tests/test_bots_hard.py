@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_bots import PROFILES, assert_legal, random_position
 
-from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.bots.hard import HardBot
 from pdk.bots.infer import Sampler, pass_facts
@@ -23,6 +22,7 @@ from pdk.engine.deal import Deal, Rng, deal
 from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState, PlayerView
+from pdk.variants.registry import load_profile
 
 
 def small_hard(seed: int = 0) -> HardBot:

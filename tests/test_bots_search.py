@@ -9,7 +9,6 @@ import pytest
 from test_bots import PROFILES, random_position
 from test_bots_hard import endgame, forced_win
 
-from pdk.app.registry import load_profile
 from pdk.bots import bot_names, make_bot
 from pdk.bots.hard import HardBot, Solver
 from pdk.bots.model import OpponentModel, play_facts
@@ -20,6 +19,7 @@ from pdk.engine.deal import Deal, Rng, deal
 from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 
 def truth(state: GameState, me: int) -> dict[int, int]:

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from conftest import pdk_env, run_pdk
 
-from pdk.app.registry import load_profile
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import deal
 from pdk.engine.position import Position
+from pdk.variants.registry import load_profile
 
 # The seven classic16 kinds (docs/rules.md); the JSON of `pdk moves` must use these labels.
 KINDS = {"single", "pair", "pair_chain", "straight", "trio_with_two", "plane", "bomb"}

@@ -146,8 +146,8 @@ def test_engine_log_holds_its_stderr_not_pdks_output(tmp_path: Path) -> None:
 
 
 def test_the_server_seats_an_engine_only_from_its_owners_configuration(tmp_path: Path) -> None:
-    from pdk.app.registry import load_profile
-    from pdk.app.tables import TableStore
+    from pdk.table.tables import TableStore
+    from pdk.variants.registry import load_profile
 
     engine = f"cmd:{GREEDY_PY}"
     store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=3, difficulty=engine)

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from conftest import pdk_env, run_pdk
 
-from pdk.app.registry import load_profile
-from pdk.app.session import SaveError, SaveReason, load_save, new_session
 from pdk.engine.cards import CardParseError, CardPlace, CardReason, parse_specs
 from pdk.engine.position import IllegalPlay, Reason, resolve_cards
 from pdk.engine.record import GameRecord, RecordError, RecordReason, loads
+from pdk.table.session import SaveError, SaveReason, load_save, new_session
 from pdk.text.catalog import MESSAGES, Lang
+from pdk.variants.registry import load_profile
 
 SAMPLES = Path(__file__).resolve().parents[1] / "replays"
 CJK = re.compile(r"[\u4e00-\u9fff]")

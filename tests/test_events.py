@@ -8,11 +8,11 @@ from conftest import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import available_profiles, load_profile
 from pdk.engine.deal import Rng, deal
 from pdk.engine.events import BaoDan, BombStands, DealOver, Event, Passed, Played, PlayerOut, TrickWon
 from pdk.engine.record import GameRecord
 from pdk.engine.state import GameState
+from pdk.variants.registry import available_profiles, load_profile
 
 PROFILES = [p.name for p in available_profiles()]
 

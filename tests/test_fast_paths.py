@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import available_profiles, load_profile
 from pdk.engine import counts as C
 from pdk.engine.cards import NUM_RANKS, mask_of
 from pdk.engine.deal import Deal, Rng, deal, deal_from_hands, find_lead, lead_order, splitmix64
 from pdk.engine.profile import Profile, card_from_name
+from pdk.variants.registry import available_profiles, load_profile
 
 MASK64 = (1 << 64) - 1
 PROFILES = available_profiles()

@@ -9,16 +9,16 @@ import json
 import pytest
 from conftest import Judge, game, with_knobs
 
-from pdk.app.notation import typed_play
-from pdk.app.registry import load_profile
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice
 from pdk.engine import counts as C
 from pdk.engine.cards import SUIT_CHARS, format_cards
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import deal_from_hands
+from pdk.engine.notation import typed_play
 from pdk.engine.position import IllegalPlay, Position, Reason
 from pdk.engine.record import GameRecord, dumps, loads
 from pdk.engine.state import GameState, PlayerView
+from pdk.variants.registry import load_profile
 
 NAMES = ["two-deck", "four-player-004"]
 SPADES, HEARTS = SUIT_CHARS.index("s"), SUIT_CHARS.index("h")

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from conftest import run_pdk
 
-from pdk.app.match import GameTask, play_game
-from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.cli.replay_view import explain
 from pdk.engine.deal import deal_seed
 from pdk.engine.record import loads
 from pdk.engine.state import GameState
+from pdk.match.run import GameTask, play_game
+from pdk.variants.registry import load_profile
 
 PROFILE = load_profile("classic16")
 

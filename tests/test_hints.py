@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import available_profiles, load_profile
-from pdk.app.rules_in_words import reason_text
 from pdk.bots.hints import broken, hint_list, hints, premium
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank, mask_of
 from pdk.engine.state import PlayerView
 from pdk.text.catalog import MESSAGES
+from pdk.variants.registry import available_profiles, load_profile
+from pdk.view.rules_in_words import reason_text
 from tests.conftest import Judge
 from tests.test_bots import random_position
 
@@ -146,7 +146,7 @@ def test_premium_names() -> None:
 
 
 def test_the_table_model_carries_each_hint_with_its_reason() -> None:
-    from pdk.app.table_model import table_model
+    from pdk.view.table_model import table_model
 
     view = view_of("3355777 8 9 T Q", "4")
     model = table_model(view, 0)

@@ -1,6 +1,6 @@
 """Fuzzing every file pdk reads (issue 13), through the library entry points the CLI uses:
 profiles mutated from every shipped profile (``load_profile``), records mutated and
-truncated from real ones (``pdk.app.files.load``), saves mutated and truncated from a real
+truncated from real ones (``pdk.records.disk.load``), saves mutated and truncated from a real
 one (``load_save``). Each must load or raise the library's own error type, never anything
 else, and the file on disk is never changed by reading it."""
 
@@ -14,13 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdk.app.files import jsonl_games, load, read_text
-from pdk.app.limits import RECORD_BYTES
-from pdk.app.registry import load_profile, variants_dir
-from pdk.app.session import SaveError, claim_slot, load_save, new_session
-from pdk.app.store import FileStore
 from pdk.engine.profile import ProfileError
 from pdk.engine.record import RecordError
+from pdk.files.limits import RECORD_BYTES
+from pdk.records.disk import jsonl_games, load, read_text
+from pdk.store.files import FileStore
+from pdk.table.session import SaveError, claim_slot, load_save, new_session
+from pdk.variants.registry import load_profile, variants_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(variants_dir().glob("*.yaml"))
@@ -286,8 +286,8 @@ def test_fuzz_history_rows_of_any_type(tmp_path: Path, rows: list[tuple[object, 
     or a format error later on."""
     import sqlite3
 
-    from pdk.app.history import SCHEMA, History, HistoryError
     from pdk.cli.stats import stats_json
+    from pdk.table.history import SCHEMA, History, HistoryError
 
     path = tmp_path / "h.sqlite3"
     path.unlink(missing_ok=True)

@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdk.app.limits import (
+from pdk.files.limits import (
     MAX_DEPTH,
     LimitError,
     LimitReason,

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import load_profile
-from pdk.app.tables import TableStore
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
 
 with warnings.catch_warnings():

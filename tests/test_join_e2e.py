@@ -23,9 +23,9 @@ import pexpect
 import pytest
 from tooling import served
 
-from pdk.app.registry import load_profile
-from pdk.app.rooms import Rooms
-from pdk.app.tables import TableStore
+from pdk.rooms.room import Rooms
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
 
 TIMEOUT = 60

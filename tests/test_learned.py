@@ -18,8 +18,6 @@ import numpy as np
 import pytest
 from test_bots import assert_legal
 
-from pdk.app.match import run_match
-from pdk.app.registry import load_profile
 from pdk.bots import make_bot, register_plugin
 from pdk.bots import value_net as vn
 from pdk.bots.features import SIZE, VERSION, Encoder
@@ -30,6 +28,8 @@ from pdk.bots.value_net import FORMAT, ValueNet, WeightsError
 from pdk.engine import counts as C
 from pdk.engine.deal import deal, derive_seed
 from pdk.engine.state import GameState
+from pdk.match.run import run_match
+from pdk.variants.registry import load_profile
 
 PDK = shutil.which("pdk") or ""
 

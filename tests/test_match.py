@@ -9,7 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.match import (
+from pdk.engine.deal import deal
+from pdk.engine.profile import Profile
+from pdk.engine.record import loads
+from pdk.match.run import (
     GameResult,
     MatchError,
     arrangements,
@@ -20,9 +23,6 @@ from pdk.app.match import (
     summarize,
     t_quantile_975,
 )
-from pdk.engine.deal import deal
-from pdk.engine.profile import Profile
-from pdk.engine.record import loads
 
 
 def test_deal_seeds_depend_only_on_run_seed_and_index() -> None:

@@ -19,11 +19,11 @@ from open_spiel.python.algorithms import generate_playthrough, ismcts, mcts  # n
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 import pdk.openspiel  # noqa: E402, F401 (registers python_pdk)
-from pdk.app.registry import available_profiles  # noqa: E402
 from pdk.engine.deal import deal, deal_seed  # noqa: E402
 from pdk.engine.state import GameState  # noqa: E402
 from pdk.openspiel.game import action_name, state_from_deal  # noqa: E402
 from pdk.rl.env import raw_env  # noqa: E402
+from pdk.variants.registry import available_profiles  # noqa: E402
 
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs"
 PROFILES = sorted(p.name for p in available_profiles())

@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from pdk.app.registry import available_profiles, load_profile
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, format_cards, mask_of, rank_of
 from pdk.engine.combos import Move
@@ -29,6 +28,7 @@ from pdk.engine.deal import deal, deal_from_hands, deal_seed
 from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from pdk.variants.registry import available_profiles, load_profile
 
 HERE = Path(__file__).parent / "perft"
 # The pins go as deep as the count stays under this, which keeps the test quick.

@@ -17,14 +17,14 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from pdk.app.files import load
-from pdk.app.registry import load_profile
-from pdk.app.session import HUMAN, Session, new_session
 from pdk.bots.knowledge import unseen_counts
 from pdk.cli.table import hand_plain
 from pdk.engine import counts as C
 from pdk.engine.cards import rank_label
 from pdk.engine.deal import deal_seed
+from pdk.records.disk import load
+from pdk.table.session import HUMAN, Session, new_session
+from pdk.variants.registry import load_profile
 
 PROFILE = load_profile()
 PROMPT = r"play \(\? help\)> "

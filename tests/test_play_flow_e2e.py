@@ -17,8 +17,8 @@ import pexpect
 import pytest
 from rich.cells import cell_len
 
-from pdk.app.registry import load_profile
-from pdk.app.session import HUMAN, new_session
+from pdk.table.session import HUMAN, new_session
+from pdk.variants.registry import load_profile
 
 PROMPTS = {"en": r"play \(\? help\)> ", "zh": r"出牌（\? 帮助）> "}
 NEXT = {"en": r"Enter: next deal · q: quit> ", "zh": r"回车：下一局 · q：退出> "}

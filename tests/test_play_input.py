@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.notation import InputError, expand_ranges, resolve_input
-from pdk.app.registry import load_profile
 from pdk.cli.play_input import Cmd, parse_command
 from pdk.engine.cards import format_cards, rank_of
+from pdk.engine.notation import InputError, expand_ranges, resolve_input
 from pdk.engine.position import resolve_cards
+from pdk.variants.registry import load_profile
 
 
 @pytest.mark.parametrize(

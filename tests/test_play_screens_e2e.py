@@ -14,8 +14,8 @@ import pytest
 from conftest import run_pdk
 from test_play_e2e import PROFILE, PROMPT, spawn
 
-from pdk.app.session import HUMAN, new_session
 from pdk.bots.hints import hint_list
+from pdk.table.session import HUMAN, new_session
 
 CLEAR = "\x1b[2J"  # rich's console.clear(): each frame starts here
 SETTLE_PROMPT = r"Enter: next deal · q: quit> "

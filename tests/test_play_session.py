@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pdk.app.registry import load_profile
-from pdk.app.session import (
+from pdk.engine.deal import deal_seed
+from pdk.engine.profile import Profile
+from pdk.store.files import FileStore
+from pdk.table.session import (
     HUMAN,
     SaveError,
     atomic_write,
@@ -18,15 +20,13 @@ from pdk.app.session import (
     new_session,
     session_from_dict,
 )
-from pdk.app.store import FileStore
-from pdk.engine.deal import deal_seed
-from pdk.engine.profile import Profile
+from pdk.variants.registry import load_profile
 
 PROFILE = load_profile()
 
 
 def advance(sess: object, plays: int) -> None:
-    from pdk.app.session import Session
+    from pdk.table.session import Session
 
     assert isinstance(sess, Session)
     for _ in range(plays):

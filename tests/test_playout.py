@@ -8,12 +8,12 @@ from conftest import with_knobs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import available_profiles, load_profile
 from pdk.engine import counts as C
 from pdk.engine.deal import Rng, deal
 from pdk.engine.playout import Playout
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
+from pdk.variants.registry import available_profiles, load_profile
 
 EXACT = [p for p in available_profiles() if Playout.exact_for(p)]
 

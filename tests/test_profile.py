@@ -10,8 +10,8 @@ import pydantic
 import pytest
 import yaml
 
-from pdk.app.registry import load_profile, variants_dir
 from pdk.engine.profile import Profile, ProfileError
+from pdk.variants.registry import load_profile, variants_dir
 
 CLASSIC_YAML = variants_dir() / "classic16.yaml"
 

@@ -17,9 +17,9 @@ import yaml
 from conftest import run_pdk
 from pydantic_core import ErrorDetails
 
-from pdk.app.registry import load_profile, profile_from_dict, variants_dir
 from pdk.engine.profile import ProfileError, ProfileProblem, ProfileReason, _field_problem
 from pdk.text.catalog import MESSAGES, Lang
+from pdk.variants.registry import load_profile, profile_from_dict, variants_dir
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 KNOWN = ", ".join(sorted(p.stem for p in variants_dir().glob("*.yaml")))

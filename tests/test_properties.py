@@ -14,7 +14,6 @@ from conftest import played_mask, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of
 from pdk.engine.combos import ComboKind
@@ -23,6 +22,7 @@ from pdk.engine.position import IllegalPlay, Position, check
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 PROFILE: Profile = load_profile()
 DECK = sum(1 << c for c in PROFILE.deck_cards)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pdk.app.puzzles import Puzzle, choices, load, open_sim, prove
-from pdk.bots.analysis import same_play
+from pdk.analysis.advise import same_play
+from pdk.analysis.puzzles import Puzzle, choices, load, open_sim, prove
 from tests.conftest import run_pdk
 
 SHIPPED = load()
@@ -98,7 +98,7 @@ def test_a_bad_puzzle_file_is_one_line(tmp_path: Path) -> None:
 
 
 def test_the_solution_line_ends_with_the_seat_out() -> None:
-    from pdk.app.puzzles import line
+    from pdk.analysis.puzzles import line
 
     p = SAMPLE[0]
     pos = p.table()
@@ -117,9 +117,9 @@ SWEEP = ("classic16 0 7cTsTcTdJh2s/3d4s4h5h7h8h9h9c9dJcJdQsQhQdKcAh/4c6h6c6d8cKd
 
 
 def test_a_shut_out_puzzle_is_solved_and_reproved() -> None:
-    from pdk.app.puzzles import solve
-    from pdk.app.registry import load_profile
+    from pdk.analysis.puzzles import solve
     from pdk.engine.position_text import parse
+    from pdk.variants.registry import load_profile
 
     got = solve(parse(SWEEP, load_profile("classic16")), goal="sweep")
     assert got is not None

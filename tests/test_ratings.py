@@ -1,4 +1,4 @@
-"""Elo, LOS and the SPRT of two-bot matches (``pdk.app.ratings``), by the formulas and on
+"""Elo, LOS and the SPRT of two-bot matches (``pdk.match.ratings``), by the formulas and on
 bots of known difference through ``pdk selfplay``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import math
 import pytest
 from conftest import run_pdk
 
-from pdk.app.ratings import Duel, SprtError, SprtSpec, elo_of, score_of
+from pdk.match.ratings import Duel, SprtError, SprtSpec, elo_of, score_of
 
 
 def _duel(wins: int, draws: int, losses: int, sprt: SprtSpec | None = None) -> Duel:

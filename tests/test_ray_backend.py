@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from conftest import run_pdk
 
-from pdk.app.backend_contract import BackendError
-from pdk.app.backends import open_backend
-from pdk.app.match import MatchError, make_tasks
-from pdk.app.registry import load_profile
+from pdk.match.backend_contract import BackendError
+from pdk.match.backends import open_backend
+from pdk.match.run import MatchError, make_tasks
+from pdk.variants.registry import load_profile
 
 ray = pytest.importorskip("ray")
 

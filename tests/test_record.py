@@ -12,13 +12,13 @@ from conftest import random_game as play_randomly
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdk.app.files import dump, load
-from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import Rng, deal
 from pdk.engine.record import VERSION, GameRecord, RecordError, dumps, loads
 from pdk.engine.state import GameState
+from pdk.records.disk import dump, load
+from pdk.variants.registry import load_profile
 
 PROFILE = load_profile()
 

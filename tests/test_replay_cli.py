@@ -12,8 +12,8 @@ import pexpect
 import pytest
 from conftest import pdk_env, run_pdk
 
-from pdk.app.files import load
-from pdk.app.limits import RECORD_BYTES
+from pdk.files.limits import RECORD_BYTES
+from pdk.records.disk import load
 
 PDK = shutil.which("pdk") or ""
 SAMPLES = Path(__file__).resolve().parents[1] / "replays"

@@ -7,13 +7,13 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.cli.replay_view import Frame, render_frame, transcript
 from pdk.engine.deal import deal
 from pdk.engine.record import GameRecord
 from pdk.engine.state import GameState
 from pdk.text.catalog import Lang, tr
+from pdk.variants.registry import load_profile
 
 
 def record_of(name: str, seed: int, want_bomb: bool = False) -> GameRecord:

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from pdk.app.files import load
 from pdk.cli.replay import Key, Replayer, decode_key
 from pdk.cli.replay_view import Frame, counter, explain, render_frame, transcript
 from pdk.engine.record import GameRecord
+from pdk.records.disk import load
 from pdk.text.catalog import Lang
 
 SAMPLES = Path(__file__).resolve().parents[1] / "replays"

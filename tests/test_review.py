@@ -1,4 +1,4 @@
-"""``pdk review`` (``pdk.app.review``): a deliberately bad play is marked ``??``, every
+"""``pdk review`` (``pdk.analysis.review``): a deliberately bad play is marked ``??``, every
 profile's records review, the annotated record replays with its marks."""
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from pdk.app.files import dump, parse
-from pdk.app.puzzles import choices, open_position, open_sim, solve
-from pdk.app.registry import available_profiles, load_profile
-from pdk.app.review import annotate, marks, review
+from pdk.analysis.advise import same_play
+from pdk.analysis.puzzles import choices, open_position, open_sim, solve
+from pdk.analysis.review import annotate, marks, review
 from pdk.bots import make_bot
-from pdk.bots.analysis import same_play
 from pdk.bots.simple import RandomBot
 from pdk.engine.deal import bot_seed, deal, deal_seed
 from pdk.engine.record import GameRecord
 from pdk.engine.state import GameState
+from pdk.records.disk import dump, parse
+from pdk.variants.registry import available_profiles, load_profile
 from tests.conftest import run_pdk
 
 REPLAYS = Path(__file__).parent.parent / "replays"

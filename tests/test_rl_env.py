@@ -17,11 +17,11 @@ import numpy as np
 from pettingzoo.test import api_test
 
 import pdk
-from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.deal import deal, deal_seed
 from pdk.rl import env, raw_env
 from pdk.rl.actions import PASS, WHOLE_HAND, action_table
+from pdk.variants.registry import load_profile
 
 SHIPPED = sorted(p.stem for p in (Path(pdk.__file__).parent / "variants").glob("*.yaml"))
 

@@ -11,7 +11,7 @@ import pytest
 from test_rooms_e2e import CHROMIUM, browser, host_room, person, server  # noqa: F401  (fixtures)
 from tooling import wait_for
 
-from pdk.app.rooms import Rooms
+from pdk.rooms.room import Rooms
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
 

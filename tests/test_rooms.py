@@ -1,4 +1,4 @@
-"""Tables for friends (``pdk.app.rooms`` and ``pdk.web.rooms_api``) through the HTTP API.
+"""Tables for friends (``pdk.rooms.room`` and ``pdk.web.rooms_api``) through the HTTP API.
 
 Whole deals are played by two and three people (with and without a bot seat) through
 TestClient while EVERY answer any seat or the spectator receives is searched for a card
@@ -22,13 +22,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdk.app.presence import STALE, Word
-from pdk.app.registry import load_profile
-from pdk.app.rooms import Room, RoomReason, RoomRefused, Rooms, person_id, seat_person
-from pdk.app.session import session_from_dict
-from pdk.app.table_model import card_name
-from pdk.app.tables import TableStore
 from pdk.engine.cards import cards_of
+from pdk.rooms.room import Room, RoomReason, RoomRefused, Rooms, person_id, seat_person
+from pdk.store.presence import STALE, Word
+from pdk.table.session import session_from_dict
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
+from pdk.view.table_model import card_name
 from pdk.web.server import create_app
 
 with warnings.catch_warnings():

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
 
-from pdk.app.registry import load_profile
-from pdk.app.rooms import Rooms, person_id
-from pdk.app.tables import TableStore
+from pdk.rooms.room import Rooms, person_id
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
 
 CHROMIUM = next(

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, rank, refused
 
-from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind, classify
 from pdk.engine.deal import Rng, deal
 from pdk.engine.position import Reason
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 
 def kinds(judge: Judge, text: str) -> set[str]:

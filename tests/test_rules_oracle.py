@@ -15,9 +15,9 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.position import Position
+from pdk.variants.registry import load_profile
 
 PROFILE = load_profile()
 SINGLE, PAIR, PAIR_CHAIN, STRAIGHT, TRIO, PLANE, BOMB = range(7)

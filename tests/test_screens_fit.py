@@ -71,7 +71,7 @@ def test_selfplay_summary_cells_are_whole(cols: int, lang: str) -> None:
 
 @pytest.mark.parametrize(("cols", "lang"), SIZES)
 def test_variants_list_fits_with_every_description_whole(cols: int, lang: str) -> None:
-    from pdk.app.registry import available_profiles
+    from pdk.variants.registry import available_profiles
 
     proc = run_pdk("variants", "--lang", lang, env=pdk_env(columns=cols))
     assert proc.returncode == 0, proc.stderr
@@ -80,7 +80,7 @@ def test_variants_list_fits_with_every_description_whole(cols: int, lang: str) -
     assert "…" not in proc.stdout  # no description cut short
     flat = re.sub(r"[\s│┃]+", "", proc.stdout)
     for p in available_profiles():
-        assert re.sub(r"\s+", "", p.description.said(lang)) in flat, p.name
+        assert re.sub(r"\s+", "", p.description.said.text(lang)) in flat, p.name
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -91,8 +91,8 @@ def test_variants_show_wraps_each_rule_under_its_own_text_at_40_columns(lang: st
     assert all(cell_len(ln) <= 40 for ln in lines), [ln for ln in lines if cell_len(ln) > 40]
     # A rule's continuation lines hang under its text, never back at the margin.
     rules = [ln for ln in lines if ln.strip() and not ln.startswith(" ")][1:]
-    from pdk.app.registry import load_profile
-    from pdk.app.rules_in_words import sections
+    from pdk.variants.registry import load_profile
+    from pdk.view.rules_in_words import sections
 
     titles = {t for t, _ in sections(load_profile("hearts3"), lang)}
     assert set(rules) <= titles, set(rules) - titles

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdk.app.match import make_tasks
-from pdk.app.registry import load_profile
-from pdk.app.session import new_session
 from pdk.engine.deal import bot_seed, deal, deal_seed, derive_seed
+from pdk.match.run import make_tasks
+from pdk.table.session import new_session
+from pdk.variants.registry import load_profile
 from tests.conftest import run_pdk
 
 PROFILE = load_profile()

@@ -14,15 +14,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdk.app.history import History
-from pdk.app.registry import load_profile
-from pdk.app.service import Archive, TableReason, TableRefused, TableService
-from pdk.app.session import HUMAN, new_session, save_text, session_from_dict, session_from_text
-from pdk.app.store import FileStore, Stored, StoreUnavailable, VersionConflict
-from pdk.app.tables import TableStore
 from pdk.engine.events import DealOver, Event
 from pdk.engine.record import GameRecord
+from pdk.store.contract import Stored, StoreUnavailable, VersionConflict
+from pdk.store.files import FileStore
+from pdk.table.history import History
+from pdk.table.service import Archive, TableReason, TableRefused, TableService
+from pdk.table.session import HUMAN, new_session, save_text, session_from_dict, session_from_text
+from pdk.table.tables import TableStore
 from pdk.text.catalog import LocalizedError
+from pdk.variants.registry import load_profile
 
 PROFILE = load_profile("classic16")
 

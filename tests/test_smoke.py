@@ -1,9 +1,9 @@
 """The shortest end-to-end check: a seeded random game runs to a zero-sum settlement."""
 
-from pdk.app.registry import load_profile
 from pdk.bots import make_bot
 from pdk.engine.deal import deal
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 
 def test_random_game_settles_to_zero() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pdk.app.history import TITLES, DealRow, History, title_for
+from pdk.table.history import TITLES, DealRow, History, title_for
 
 
 def row(i: str, score: int, difficulty: str = "easy", variant: str = "classic16") -> DealRow:

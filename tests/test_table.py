@@ -11,8 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from pdk.app.registry import load_profile
-from pdk.app.table_model import table_model
 from pdk.bots import make_bot
 from pdk.bots.knowledge import unseen_counts as unseen_packed
 from pdk.cli.table import (
@@ -33,6 +31,8 @@ from pdk.engine.position import resolve_cards
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState
 from pdk.text.catalog import Lang, tr
+from pdk.variants.registry import load_profile
+from pdk.view.table_model import table_model
 
 PROFILE = load_profile()
 
@@ -211,9 +211,9 @@ def test_the_trick_line_shows_the_current_trick_only_leader_first() -> None:
 
 def test_plays_read_body_then_kickers() -> None:
     profile = load_profile("hearts3")
-    from pdk.app.table_model import play_model
     from pdk.engine.combos import ComboKind
     from pdk.engine.position import Play
+    from pdk.view.table_model import play_model
 
     deck = sum(1 << c for c in profile.deck_cards)
     cards = resolve_cards("888999345", deck)
@@ -231,7 +231,7 @@ def test_after_the_deal_no_your_turn_line() -> None:
 
 
 def panel(profile: Profile, st_: object, lang: Lang, width: int) -> str:
-    from pdk.app.table_model import settlement_model
+    from pdk.view.table_model import settlement_model
 
     sm = settlement_model(profile, st_, 0, [0] * profile.players)  # type: ignore[arg-type]
     return render(render_settlement(sm, "Settlement", lang, width), width)

@@ -15,8 +15,14 @@ from typing import Any
 import pytest
 from conftest import Judge, game, run
 
-from pdk.app.registry import available_profiles, load_profile
-from pdk.app.table_model import (
+from pdk.bots import make_bot
+from pdk.engine.deal import deal
+from pdk.engine.profile import Profile
+from pdk.engine.settlement import settle
+from pdk.engine.state import GameState
+from pdk.text.catalog import MESSAGES
+from pdk.variants.registry import available_profiles, load_profile
+from pdk.view.table_model import (
     Said,
     TableModel,
     card_name,
@@ -25,12 +31,6 @@ from pdk.app.table_model import (
     settlement_model,
     table_model,
 )
-from pdk.bots import make_bot
-from pdk.engine.deal import deal
-from pdk.engine.profile import Profile
-from pdk.engine.settlement import settle
-from pdk.engine.state import GameState
-from pdk.text.catalog import MESSAGES
 
 PROFILES = available_profiles()
 CARD = re.compile(r"^(?:[3-9TJQKA2][shcd]|[BR])$")

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from conftest import run_pdk
 
-from pdk.app.match import GameTask, play_game
-from pdk.app.registry import available_profiles, load_profile
-from pdk.app.text_record import dumps_text, loads_text
 from pdk.engine.deal import deal_seed
 from pdk.engine.record import GameRecord, RecordError, dumps, loads
+from pdk.match.run import GameTask, play_game
+from pdk.records.text_record import dumps_text, loads_text
+from pdk.variants.registry import available_profiles, load_profile
 
 
 def _records(name: str, n: int = 6) -> list[GameRecord]:

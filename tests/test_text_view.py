@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from pdk.app.registry import load_profile
 from pdk.bots.protocol import Narrator
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import deal, deal_seed
 from pdk.engine.state import GameState
 from pdk.rl.text_view import ProtocolSeat, SeatView, answer_for
+from pdk.variants.registry import load_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,8 +115,8 @@ def test_the_protocol_messages_rebuild_the_same_view(variant: str) -> None:
         seats[turn].feed(json.loads(act_message(view, moves, can_pass, turns + 1, 1000)))
         assert seats[turn].view() == SeatView.of(view)
         i = rng.randrange(len(moves) + can_pass)
-        action = state.step(moves[i] if i < len(moves) else None)
-        for msg in narrator.feed(action):
+        _, events = state.act_move(moves[i] if i < len(moves) else None)
+        for msg in narrator.feed(events):
             for seat in seats:
                 seat.feed(msg)
         turns += 1

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, game, refused, run, with_knobs
 
-from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank, card_id
 from pdk.engine.combos import ComboKind
@@ -18,6 +17,7 @@ from pdk.engine.position import IllegalPlay, Reason
 from pdk.engine.profile import Profile
 from pdk.engine.settlement import settle
 from pdk.engine.state import GameState
+from pdk.variants.registry import load_profile
 
 
 def J(name: str) -> Judge:

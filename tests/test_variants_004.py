@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from conftest import Judge, game, refused, run
 
-from pdk.app.registry import available_profiles, load_profile
-from pdk.app.rules_in_words import explain
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind
 from pdk.engine.deal import deal
 from pdk.engine.position import Reason
 from pdk.engine.settlement import settle
+from pdk.variants.registry import available_profiles, load_profile
+from pdk.view.rules_in_words import explain
 
 NAME = "four-player-004"
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from conftest import Judge
 
-from pdk.app.registry import available_profiles, load_profile
-from pdk.app.rules_in_words import explain
 from pdk.engine import counts as C
 from pdk.engine.cards import format_unicode
 from pdk.engine.combos import ComboKind, classify
 from pdk.engine.deal import deal_from_hands, lead_order
 from pdk.engine.profile import Profile
+from pdk.variants.registry import available_profiles, load_profile
+from pdk.view.rules_in_words import explain
 
 PROFILES = available_profiles()
 

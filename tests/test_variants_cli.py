@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import run_pdk
 
-from pdk.app.registry import available_profiles, load_profile
-from pdk.app.rules_in_words import explain
 from pdk.engine.profile import Profile
+from pdk.variants.registry import available_profiles, load_profile
+from pdk.view.rules_in_words import explain
 
 NAMES = sorted(p.name for p in available_profiles())
 

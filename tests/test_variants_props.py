@@ -13,12 +13,12 @@ from conftest import played_mask, random_game, with_knobs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.app.registry import available_profiles
 from pdk.engine import counts as C
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.position import IllegalPlay, Position, check
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord, dumps, loads
+from pdk.variants.registry import available_profiles
 
 # Knobs no shipped profile turns on get their own random games too.
 KNOBBED = [

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from pdk.app.history import History
-from pdk.app.registry import load_profile
-from pdk.app.service import TableReason, TableRefused
-from pdk.app.table_model import card_name
-from pdk.app.tables import TableStore
 from pdk.engine.cards import cards_of
 from pdk.engine.record import loads
+from pdk.table.history import History
+from pdk.table.service import TableReason, TableRefused
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
+from pdk.view.table_model import card_name
 from pdk.web.server import MAX_BODY, create_app
 
 with warnings.catch_warnings():  # starlette's note that it would rather have httpx2
@@ -368,7 +368,7 @@ def test_bad_requests_are_said_in_words_not_validator_text(tmp_path: Path) -> No
 
 
 def test_rules_manifest_and_worker_are_served(tmp_path: Path) -> None:
-    from pdk.app.rules_in_words import sections
+    from pdk.view.rules_in_words import sections
 
     _, client = make_client(tmp_path)
     for lang in ("en", "zh"):

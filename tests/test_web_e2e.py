@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
 
-from pdk.app.registry import load_profile
-from pdk.app.tables import TableStore
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
 
 CHROMIUM = next(

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from serving import Server
 
-from pdk.app.registry import load_profile
-from pdk.app.tables import TableStore, new_token
+from pdk.store.tokens import new_token
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
 from pdk.web.address import listen
 from pdk.web.guard import Busy, ThinkingQueue
 from pdk.web.server import MAX_BODY, WebLimits, create_app

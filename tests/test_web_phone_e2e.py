@@ -17,9 +17,9 @@ import pytest
 import test_web_e2e as base
 from tooling import LAYOUTS, Served, wait_for
 
-from pdk.app.registry import load_profile
-from pdk.app.rules_in_words import sections
-from pdk.app.tables import TableStore
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
+from pdk.view.rules_in_words import sections
 from pdk.web.server import create_app
 
 pytestmark = pytest.mark.skipif(base.CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")

@@ -11,9 +11,9 @@ import httpx
 import pytest
 from tooling import CHROMIUM_ARGS, served, wait_for
 
-from pdk.app.registry import load_profile
-from pdk.app.tables import TableStore
+from pdk.table.tables import TableStore
 from pdk.text.catalog import tr
+from pdk.variants.registry import load_profile
 from pdk.web.server import WebLimits, create_app
 
 CHROMIUM = next(

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from tooling import CHROMIUM_ARGS, served, wait_for
 
-from pdk.app.puzzles import Puzzle
-from pdk.app.registry import load_profile
-from pdk.app.session import HUMAN
-from pdk.app.table_model import card_name
-from pdk.app.tables import TableStore
+from pdk.analysis.puzzles import Puzzle
 from pdk.engine.cards import cards_of
+from pdk.table.session import HUMAN
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
+from pdk.view.table_model import card_name
 from pdk.web.server import create_app
 from tests.conftest import run_pdk
 
@@ -127,7 +127,7 @@ def answer_cards(p: Puzzle) -> list[str]:
 
 
 def test_the_puzzle_endpoints(tmp_path: Path) -> None:
-    from pdk.app.puzzles import load
+    from pdk.analysis.puzzles import load
 
     store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=5, difficulty="easy")
     client = TestClient(create_app(store, pace_ms=0))
@@ -157,7 +157,7 @@ def test_the_puzzle_endpoints(tmp_path: Path) -> None:
 def test_the_puzzle_page_in_chromium(server: tuple[str, TableStore]) -> None:
     from playwright.sync_api import sync_playwright
 
-    from pdk.app.puzzles import load
+    from pdk.analysis.puzzles import load
 
     url, _ = server
     p = next(q for q in load() if q.answer is not None)

@@ -9,9 +9,9 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
-from pdk.app.registry import load_profile
 from pdk.engine.profile import Profile, ProfileError
 from pdk.text.catalog import Lang, default_lang, excerpt, tr
+from pdk.variants.registry import load_profile
 
 VariantOpt = Annotated[
     str,

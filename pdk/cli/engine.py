@@ -1,5 +1,5 @@
 """``pdk engine``: outside engines. ``pdk engine check CMD`` runs the conformance session
-(``pdk.app.conformance``) and lists every protocol mistake; the helpers here make the
+(``pdk.bots.conformance``) and lists every protocol mistake; the helpers here make the
 engines file and the log folder known to any command that seats an engine."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.conformance import Report, run_check
-from pdk.app.engines import EnginesFileError, engines_file, load_engines, logs_dir
 from pdk.bots import BotSpecError, check_bot
+from pdk.bots.conformance import Report, run_check
+from pdk.bots.engines import EnginesFileError, engines_file, load_engines, logs_dir
 from pdk.bots.external import CMD_PREFIX, EngineError, EngineSpec, is_engine, named_engines, spec_of
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console
 from pdk.text.catalog import Lang, tr

@@ -28,14 +28,14 @@ from typing import Any
 
 from rich.console import Group
 
-from pdk.app.history import DealRow, History
-from pdk.app.rooms import KEY, ROOM_ID
-from pdk.app.table_model import TableModel, model_from_json
 from pdk.cli.play import make_console
 from pdk.cli.play_input import Cmd, parse_command
 from pdk.cli.prose import Prose
 from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
+from pdk.rooms.room import KEY, ROOM_ID
+from pdk.table.history import DealRow, History
 from pdk.text.catalog import Lang, excerpt, tr
+from pdk.view.table_model import TableModel, model_from_json
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""``pdk ladder``: a rating list of bots kept across runs (``pdk.app.ladder``).
+"""``pdk ladder``: a rating list of bots kept across runs (``pdk.match.ladder``).
 
 ``add`` puts a bot on the ladder (any name ``--players`` takes), ``run`` plays deals among
 them and updates the ratings, ``show`` prints the list (``--json`` for scripts). The ladder
@@ -18,9 +18,6 @@ from rich import box
 from rich.table import Table
 
 from pdk import __version__
-from pdk.app.backends import open_backend
-from pdk.app.ladder import Ladder, LadderError, run_ladder
-from pdk.app.match import MatchError, default_workers
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.bots.external import is_engine, spec_of
 from pdk.cli.common import (
@@ -35,6 +32,9 @@ from pdk.cli.common import (
 )
 from pdk.cli.engine import prepare_engines
 from pdk.cli.table import difficulty_name
+from pdk.match.backends import open_backend
+from pdk.match.ladder import Ladder, LadderError, run_ladder
+from pdk.match.run import MatchError, default_workers
 from pdk.text.catalog import Lang, LocalizedError, excerpt, tr
 
 ladder_app = typer.Typer(name="ladder", help="A rating list of bots kept across runs.", no_args_is_help=True)

@@ -1,6 +1,6 @@
 """``pdk play``: the interactive game against two bots, deal after deal.
 
-The command is keys in and frames out only: the table service (``pdk.app.service``) runs
+The command is keys in and frames out only: the table service (``pdk.table.service``) runs
 the game — the bots, 托管, 要不起, reading typed cards, settling and archiving each deal —
 and saves every change before it is shown; the table module (``pdk.cli.table``) draws.
 Quitting, closing the terminal or ``kill -9`` all resume at the same position with
@@ -27,11 +27,6 @@ import platformdirs
 import typer
 from rich.console import Console, Group, RenderableType
 
-from pdk.app.history import History
-from pdk.app.rules_in_words import reason_text
-from pdk.app.service import Archive, HintShown, Reply, SeatTable, TableService
-from pdk.app.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
-from pdk.app.store import FileStore, StoreUnavailable
 from pdk.bots import DIFFICULTIES, bot_names
 from pdk.bots.external import EngineError, is_engine
 from pdk.cli.common import LangOpt, fail, lang_or_fail, profile_or_fail
@@ -42,7 +37,13 @@ from pdk.cli.table import SHORT, Frame, play_text, render_over, render_settlemen
 from pdk.engine.events import BombStands, Event
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
+from pdk.store.contract import StoreUnavailable
+from pdk.store.files import FileStore
+from pdk.table.history import History
+from pdk.table.service import Archive, HintShown, Reply, SeatTable, TableService
+from pdk.table.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 from pdk.text.catalog import Lang, LocalizedError, excerpt, tr
+from pdk.view.rules_in_words import reason_text
 
 
 def data_dir(save_dir: str | None, lang: Lang) -> Path:
@@ -119,7 +120,7 @@ def deferred_interrupt() -> Iterator[None]:
 
 
 class Game:
-    """Keys in, frames out, over one table service (``pdk.app.service``): the service plays
+    """Keys in, frames out, over one table service (``pdk.table.service``): the service plays
     the bots, 托管 and 要不起, settles and archives each deal, and saves every change."""
 
     def __init__(self, table: TableService, slot: Slot, ui: Ui) -> None:
@@ -363,7 +364,7 @@ class Game:
                 i=shown.index + 1,
                 n=shown.count,
                 cards=play_text(shown.play, self.console.width).plain,
-                kind=shown.hint.move.kind.said(lang),
+                kind=shown.hint.move.kind.said.text(lang),
                 why=reason_text(shown.hint.reason, shown.hint.params, lang),
             )
         )

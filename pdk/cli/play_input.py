@@ -1,6 +1,6 @@
 """What the player types at the ``pdk play`` prompt: a command or a play.
 
-A play is passed on as typed: the table service reads it (``pdk.app.notation``, the one
+A play is passed on as typed: the table service reads it (``pdk.engine.notation``, the one
 reading of cards for every face).
 
 Commands exist in English and Chinese. Two single letters are also ranks: lowercase

@@ -1,5 +1,5 @@
 """``pdk puzzles``: solve a 残局 puzzle in the terminal; ``pdk puzzles make`` mines new ones
-from bot games and ``pdk puzzles check`` re-proves a puzzle file (``pdk.app.puzzles``)."""
+from bot games and ``pdk puzzles check`` re-proves a puzzle file (``pdk.analysis.puzzles``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from pdk.app.files import atomic_write
-from pdk.app.puzzles import Puzzle, PuzzleFileError, dumps, line, load, mine, prove
+from pdk.analysis.puzzles import Puzzle, PuzzleFileError, dumps, line, load, mine, prove
 from pdk.cli.advise import play_said
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console, profile_or_fail
 from pdk.cli.play_input import PASS_WORDS
@@ -22,6 +21,7 @@ from pdk.engine.combos import Move
 from pdk.engine.deal import Rng
 from pdk.engine.position import IllegalPlay, Reason, check, resolve_cards
 from pdk.engine.position_text import TablePosition
+from pdk.files.atomic import atomic_write
 from pdk.text.catalog import Lang, excerpt, tr
 
 puzzles_app = typer.Typer(

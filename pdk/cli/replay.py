@@ -22,9 +22,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pdk.app.files import jsonl_games, load, parse
-from pdk.app.limits import LimitError, loads_json
-from pdk.app.text_record import dumps_text
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
 from pdk.cli.replay_view import (
@@ -38,6 +35,9 @@ from pdk.cli.replay_view import (
 )
 from pdk.engine.record import GameRecord, RecordError, RecordReason, dumps
 from pdk.engine.state import GameState
+from pdk.files.limits import LimitError, loads_json
+from pdk.records.disk import jsonl_games, load, parse
+from pdk.records.text_record import dumps_text
 from pdk.text.catalog import Lang, excerpt, tr
 
 

@@ -16,9 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.review import marks
-from pdk.app.session import HUMAN_NAME
-from pdk.app.table_model import card_name, play_model, seat_name, settlement_model
+from pdk.analysis.review import marks
 from pdk.bots import bot_label, is_plugin, make_bot
 from pdk.bots.checked import AnswerFault, BadAnswer, checked_choice, named
 from pdk.bots.knowledge import unseen_counts
@@ -32,7 +30,9 @@ from pdk.engine.events import BaoDan, BombStands, PlayerOut, TrickWon
 from pdk.engine.record import GameRecord
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
+from pdk.table.session import HUMAN_NAME
 from pdk.text.catalog import Lang, LocalizedError, tr
+from pdk.view.table_model import card_name, play_model, seat_name, settlement_model
 
 
 def seat_names(record: GameRecord, lang: Lang) -> list[str]:
@@ -70,7 +70,7 @@ def action_text(action: Action, names: Sequence[str], lang: Lang, width: int = 8
         text.append(tr("rp_pass", lang), style="dim")
     else:
         text.append_text(play_text(play_model(action.play), width))
-        text.append(f"  {action.play.kind.said(lang)}", style="dim")
+        text.append(f"  {action.play.kind.said.text(lang)}", style="dim")
     return text
 
 
@@ -78,13 +78,13 @@ def action_plain(action: Action, lang: Lang) -> str:
     """A play as the transcript writes it: grouped as it reads (body + kickers), with suits."""
     if action.play is None:
         return tr("rp_pass", lang)
-    return f"{play_text(play_model(action.play), 80).plain}  {action.play.kind.said(lang)}"
+    return f"{play_text(play_model(action.play), 80).plain}  {action.play.kind.said.text(lang)}"
 
 
 def move_plain(move: Move | None, lang: Lang) -> str:
     if move is None:
         return tr("rp_pass", lang)
-    return f"{move.shown()}  {move.kind.said(lang)}"  # ranks as the table writes them (10, not T)
+    return f"{move.shown()}  {move.kind.said.text(lang)}"  # ranks as the table writes them (10, not T)
 
 
 def counter(state: GameState, viewer: int | None) -> list[tuple[int, int]]:
@@ -204,7 +204,7 @@ class Frame:
 
 def _variant(record: GameRecord, lang: Lang) -> str:
     """The variant as the replay headers name it: profile name and title."""
-    title = record.profile.title.said(lang)
+    title = record.profile.title.said.text(lang)
     return f"{record.profile.name} {title}"
 
 

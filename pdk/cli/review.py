@@ -1,5 +1,5 @@
 """``pdk review``: every play of a record with the best play, the points it lost, ``?`` and
-``??`` marks, each seat's accuracy and the deal's turning points (``pdk.app.review``)."""
+``??`` marks, each seat's accuracy and the deal's turning points (``pdk.analysis.review``)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pdk.app.files import dump
-from pdk.app.review import Review, annotate, review, to_dict
-from pdk.bots.analysis import DEFAULT_BUDGET, same_play
+from pdk.analysis.advise import DEFAULT_BUDGET, same_play
+from pdk.analysis.review import Review, annotate, review, to_dict
 from pdk.cli.advise import BudgetOpt, check_budget, play_said
 from pdk.cli.common import JsonOpt, LangOpt, err_console, fail, is_terminal, lang_or_fail, out_console
 from pdk.cli.replay import load_or_fail
 from pdk.cli.replay_view import seat_names
 from pdk.engine.record import GameRecord
+from pdk.records.disk import dump
 from pdk.text.catalog import Lang, tr
 
 

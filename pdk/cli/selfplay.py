@@ -1,6 +1,6 @@
 """``pdk selfplay``: bot against bot at scale, with a summary a reader can trust.
 
-The command only parses options, drives ``pdk.app.match`` and renders. Ctrl-C is caught as a
+The command only parses options, drives ``pdk.match.run`` and renders. Ctrl-C is caught as a
 flag (a second one aborts at once) so the games already finished are summarised and their
 records written; ``--out`` is written in game order as soon as a gap-free prefix is done.
 """
@@ -25,18 +25,6 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.backend_contract import Backend, BackendError
-from pdk.app.backends import BACKENDS, open_backend
-from pdk.app.match import (
-    GameResult,
-    Line,
-    MatchError,
-    Summary,
-    Tally,
-    default_workers,
-    iter_tasks,
-)
-from pdk.app.ratings import SprtError, SprtSpec
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.common import (
     JsonOpt,
@@ -50,6 +38,18 @@ from pdk.cli.common import (
 )
 from pdk.cli.engine import prepare_engines
 from pdk.cli.table import NARROW, difficulty_name
+from pdk.match.backend_contract import Backend, BackendError
+from pdk.match.backends import BACKENDS, open_backend
+from pdk.match.ratings import SprtError, SprtSpec
+from pdk.match.run import (
+    GameResult,
+    Line,
+    MatchError,
+    Summary,
+    Tally,
+    default_workers,
+    iter_tasks,
+)
 from pdk.text.catalog import Lang, LocalizedError, excerpt, tr
 
 if TYPE_CHECKING:

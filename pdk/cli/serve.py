@@ -1,7 +1,7 @@
 """``pdk serve``: the browser table, served by pdk itself (FastAPI on uvicorn).
 
 The page opens straight into a deal against two bots; each browser's game is kept by
-``pdk.app.tables`` in a store (SQLite in the data directory by default, PostgreSQL with
+``pdk.table.tables`` in a store (SQLite in the data directory by default, PostgreSQL with
 ``--store postgresql://...`` for several ``--workers``), and its finished deals show up in
 ``pdk stats`` and open in ``pdk replay``. The bounds of ``pdk.web.guard`` and
 ``pdk.web.protocol`` are set here: connections, request deadlines, opens per client,
@@ -21,11 +21,14 @@ from typing import Annotated
 import segno
 import typer
 
-from pdk.app.files import remove_stale_temps
-from pdk.app.store import POSTGRES_SCHEMES, StoreError, open_store
 from pdk.cli.common import fail, lang_or_fail, profile_or_fail
 from pdk.cli.play import check_difficulty, data_dir
 from pdk.engine.profile import DEFAULT_PROFILE
+from pdk.files.atomic import remove_stale_temps
+from pdk.store.contract import StoreError
+from pdk.store.files import FileStore
+from pdk.store.migrate import import_json_saves
+from pdk.store.open import POSTGRES_SCHEMES, open_store
 from pdk.text.catalog import tr
 
 FACTORY = "pdk.web.factory:app_from_env"
@@ -131,7 +134,8 @@ def serve(
     for folder in (base, base / "web", base / "records"):  # left by a kill -9 mid-write
         remove_stale_temps(folder)
     try:  # opened once here: a store that cannot open is one line, and old saves move in now
-        open_store(store, base).close()
+        with contextlib.closing(open_store(store, base)) as saves:
+            import_json_saves(saves, FileStore(base / "web"))
     except StoreError as exc:
         fail(tr("serve_store", language, detail=exc))
     where = listen(host)

@@ -13,11 +13,11 @@ from typing import Annotated
 import typer
 from rich.console import Console, Group
 
-from pdk.app.history import DealRow, History, HistoryError, Person, Stats, title_for
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
 from pdk.cli.play import data_dir, make_console
 from pdk.cli.prose import Prose
 from pdk.cli.table import difficulty_name, fitted_table
+from pdk.table.history import DealRow, History, HistoryError, Person, Stats, title_for
 from pdk.text.catalog import Lang, tr
 
 

@@ -2,7 +2,7 @@
 
 Every decision about what the table says (who sits where, the current trick, whose turn
 and what they must do, the settlement's reasons) is the table model's
-(``pdk.app.table_model``); this module only lays it out for a width and a language, so
+(``pdk.view.table_model``); this module only lays it out for a width and a language, so
 the terminal and the replay viewer cannot drift from the browser table. Nothing here reads
 input or prints: every layout is testable by rendering to a string. Colour is the
 console's business: without colour (``NO_COLOR``, not a terminal) the same renderables
@@ -25,11 +25,11 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from pdk.app.table_model import PlayModel, SeatModel, SettlementModel, SettleRow, TableModel, place_name
 from pdk.bots import DIFFICULTIES
 from pdk.cli.prose import GLUE, Prose
 from pdk.engine.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Rank, rank_label
 from pdk.text.catalog import Lang, tr
+from pdk.view.table_model import PlayModel, SeatModel, SettlementModel, SettleRow, TableModel, place_name
 
 NARROW = 60
 _RED = {1, 3}  # hearts, diamonds

@@ -49,7 +49,6 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from pdk.app.registry import load_profile
 from pdk.bots.infer import Sampler
 from pdk.engine import counts as C
 from pdk.engine.cards import format_cards, mask_of, rank_of
@@ -59,6 +58,7 @@ from pdk.engine.profile import Profile
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import GameState
 from pdk.rl.actions import PASS, WHOLE_HAND, ActionTable, action_table
+from pdk.variants.registry import load_profile
 
 DEFAULT_VARIANT = "classic16"
 _KINDS = len(ComboKind)

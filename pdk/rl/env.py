@@ -62,13 +62,13 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
     AECOrderEnforcingIterator,
 )
 
-from pdk.app.registry import load_profile
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.deal import deal, deal_seed
 from pdk.engine.profile import Profile
 from pdk.engine.state import Action, GameState
 from pdk.rl.actions import PASS, WHOLE_HAND, ActionTable, action_table
+from pdk.variants.registry import load_profile
 
 _KINDS = len(ComboKind)
 

@@ -46,7 +46,6 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from pdk.app.match import mean_ci, run_match
 from pdk.bots import register_plugin
 from pdk.bots.features import SIZE, VERSION, Encoder
 from pdk.bots.hard import rollout
@@ -59,6 +58,7 @@ from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, deal, derive_seed
 from pdk.engine.profile import Profile
 from pdk.engine.state import GameState, PlayerView
+from pdk.match.run import mean_ci, run_match
 
 _EVAL_SPEC = "pdk-train:learned"  # the learned bot under training, as the match harness names it
 

@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pdk.app.registry import load_profile
-from pdk.app.rooms import Rooms
-from pdk.app.store import open_store
-from pdk.app.tables import TableStore
+from pdk.rooms.room import Rooms
+from pdk.store.open import open_store
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
 from pdk.web.server import WebLimits, create_app
 
 SETTINGS_ENV = "PDK_SERVE_SETTINGS"

@@ -1,4 +1,4 @@
-"""The page's 残局 puzzles (``pdk.app.puzzles``): the puzzle page at ``/puzzles`` and its
+"""The page's 残局 puzzles (``pdk.analysis.puzzles``): the puzzle page at ``/puzzles`` and its
 endpoints. A puzzle is open-handed, so showing every hand reveals nothing; an answer is
 judged by the engine (an illegal one is refused with its reason) and answered with the
 line that proves it: the winning line after the right play, the refutation after a wrong
@@ -13,14 +13,14 @@ from fastapi import FastAPI, Path, Query
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from pdk.app.puzzles import Puzzle, line, load
-from pdk.app.table_model import card_name
+from pdk.analysis.puzzles import Puzzle, line, load
 from pdk.engine import counts as C
 from pdk.engine.cards import CardParseError, CardPlace, cards_of, rank_of
 from pdk.engine.combos import Move
 from pdk.engine.position import IllegalPlay, check, resolve_cards
 from pdk.engine.position_text import TablePosition
 from pdk.text.catalog import Lang, tr
+from pdk.view.table_model import card_name
 
 STATIC = FilePath(__file__).parent / "static"
 LangQ = Annotated[Literal["en", "zh"], Query()]

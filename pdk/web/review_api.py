@@ -1,5 +1,5 @@
 """The page's numbers: the 复盘 review of the deal just finished, and a candidate's numbers
-for the hint (``pdk.app.review``, ``pdk.bots.analysis``), as two read-only endpoints.
+for the hint (``pdk.analysis.review``, ``pdk.analysis.advise``), as two read-only endpoints.
 
 They live beside the table's endpoints (``server.create_app`` adds them) and read a table
 only under its lock; the search itself runs outside it. Only the human seat is valued: the
@@ -16,15 +16,16 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Path, Query
 from fastapi.responses import JSONResponse, Response
 
-from pdk.app.review import review, to_dict
-from pdk.app.session import HUMAN
-from pdk.app.table_model import card_name
-from pdk.app.tables import TOKEN_PATTERN, TableStore
-from pdk.bots.analysis import Spot, analyse, same_play
+from pdk.analysis.advise import Spot, analyse, same_play
+from pdk.analysis.review import review, to_dict
 from pdk.engine.cards import cards_of
 from pdk.engine.combos import Move
 from pdk.engine.state import PlayerView
+from pdk.store.tokens import TOKEN_PATTERN
+from pdk.table.session import HUMAN
+from pdk.table.tables import TableStore
 from pdk.text.catalog import Lang, tr
+from pdk.view.table_model import card_name
 
 # Budgets for the page: a review of one seat in a few seconds, a hint's numbers in about one.
 REVIEW_BUDGET = 6000

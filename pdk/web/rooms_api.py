@@ -1,4 +1,4 @@
-"""The HTTP side of tables for friends (``pdk.app.rooms``): the room page, its commands,
+"""The HTTP side of tables for friends (``pdk.rooms.room``): the room page, its commands,
 and the live stream each seat and spectator reads.
 
 How a change reaches every seat: a command (or the room's own move: a bot, 托管, a turn
@@ -17,9 +17,9 @@ the seat's link, takes the seat back.
 
 Several workers serving one store (``--workers``, or machines behind a load balancer):
 while a room is held here (a stream or poll of it open, or its runner running) its keeper
-watches the room's saves (``pdk.app.changes``), so a move made through another worker is
+watches the room's saves (``pdk.store.changes``), so a move made through another worker is
 read back and wakes this worker's streams as a local one would, and it says and hears who
-is connected (``pdk.app.presence``), so no worker counts a seat connected elsewhere as
+is connected (``pdk.store.presence``), so no worker counts a seat connected elsewhere as
 away.
 """
 
@@ -42,10 +42,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from pdk.app.changes import Changes, changes
-from pdk.app.history import title_for
-from pdk.app.presence import BEAT as PRESENCE_BEAT
-from pdk.app.rooms import (
+from pdk.bots import DIFFICULTIES
+from pdk.rooms.room import (
     CLIENT_PATTERN,
     KEY_PATTERN,
     PERSON_PATTERN,
@@ -59,9 +57,10 @@ from pdk.app.rooms import (
     RoomView,
     shipped_profiles,
 )
-from pdk.app.service import TableService
-from pdk.app.store import StoreUnavailable
-from pdk.bots import DIFFICULTIES
+from pdk.store.contract import ChangeFeed, StoreUnavailable
+from pdk.store.presence import BEAT as PRESENCE_BEAT
+from pdk.table.history import title_for
+from pdk.table.service import TableService
 from pdk.text.catalog import Lang, LocalizedError, tr
 from pdk.web.server import STATIC, CardStr, replay_json, table_json
 
@@ -146,7 +145,7 @@ class Live:
         self._nudges: dict[str, asyncio.Event] = {}
         self._reloading: dict[str, bool] = {}  # a reload runs; True: another was asked meanwhile
         self._open: dict[str, int] = {}  # streams (a spectator's too) and waiting polls, per room
-        self._changes: Changes | None = None
+        self._changes: ChangeFeed | None = None
         self._changes_lock = threading.Lock()
 
     def changed(self, room: Room) -> None:
@@ -233,11 +232,11 @@ class Live:
                 del self._nudges[room.id]
 
     def _watch(self, room: Room, loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
-        """Hear the saves of the room and of its table (``pdk.app.changes``); what is heard
+        """Hear the saves of the room and of its table (``pdk.store.changes``); what is heard
         goes to the event loop's thread. Returns the function that stops it."""
         with self._changes_lock:
             if self._changes is None:
-                self._changes = changes(self._rooms.store, CHANGES_EVERY)
+                self._changes = self._rooms.store.changes(CHANGES_EVERY)
             watcher = self._changes
 
         def heard(key: str, version: int) -> None:

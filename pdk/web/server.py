@@ -1,4 +1,4 @@
-"""The HTTP side of ``pdk serve``: a FastAPI app over the table service (``pdk.app.service``).
+"""The HTTP side of ``pdk serve``: a FastAPI app over the table service (``pdk.table.service``).
 
 Each endpoint is one seat command: the request names it, the service runs it, and the
 answer is the events it made happen plus the human seat's table (``SeatTable``, its
@@ -33,18 +33,19 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from pdk.app.notation import one_card
-from pdk.app.rooms import Rooms
-from pdk.app.rules_in_words import sections
-from pdk.app.service import Reply, SeatTable, TableService
-from pdk.app.session import HUMAN
-from pdk.app.store import StoreError
-from pdk.app.table_model import card_name, play_model, seat_name, settlement_model
-from pdk.app.tables import TOKEN_PATTERN, TableStore, valid_token
 from pdk.bots import DIFFICULTIES
 from pdk.engine.cards import cards_of
 from pdk.engine.events import BaoDan, BombStands, DealOver, Event, Passed, Played, PlayerOut, TrickWon
+from pdk.engine.notation import one_card
+from pdk.rooms.room import Rooms
+from pdk.store.contract import StoreError
+from pdk.store.tokens import TOKEN_PATTERN, valid_token
+from pdk.table.service import Reply, SeatTable, TableService
+from pdk.table.session import HUMAN
+from pdk.table.tables import TableStore
 from pdk.text.catalog import MESSAGES, Lang, LocalizedError, tr
+from pdk.view.rules_in_words import sections
+from pdk.view.table_model import card_name, play_model, seat_name, settlement_model
 from pdk.web.guard import Busy, RateLimit, ThinkingQueue, guarded
 from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
@@ -117,24 +118,6 @@ class DifficultyBody(_Body):
 # -- JSON -------------------------------------------------------------------------------------
 
 
-def rendered(data: Any, lang: Lang) -> Any:
-    """The model's JSON with every ``Said`` given its ``text`` in ``lang``."""
-    if isinstance(data, dict):
-        if data.keys() == {"key", "params"}:
-            params = {k: _said_text(v, lang) for k, v in data["params"].items()}
-            return {"key": data["key"], "params": data["params"], "text": tr(data["key"], lang, **params)}
-        return {k: rendered(v, lang) for k, v in data.items()}
-    if isinstance(data, list):
-        return [rendered(v, lang) for v in data]
-    return data
-
-
-def _said_text(value: Any, lang: Lang) -> Any:
-    if isinstance(value, dict) and value.keys() == {"key", "params"}:
-        return rendered(value, lang)["text"]
-    return value
-
-
 def labels(lang: Lang) -> dict[str, str]:
     """The page's own words (templates such as ``Deal {n}`` are filled in by the page)."""
     i = 1 if lang == "zh" else 0
@@ -157,7 +140,7 @@ def table_json(t: SeatTable, lang: Lang, pace_ms: int, events: tuple[Event, ...]
         "auto": t.auto,
         "auto_pass": t.auto_pass,
         "events": [event_json(e) for e in events],
-        "model": rendered(t.model.to_json(), lang),
+        "model": t.model.to_json(lang),
     }
 
 
@@ -196,7 +179,7 @@ def replay_json(table: TableService, lang: Lang) -> dict[str, Any]:
                 "hands": [[card_name(c) for c in cards_of(h)] for h in state.hands],
                 "seat": None if action is None else action.seat,
                 "cards": None if play is None else [card_name(c) for c in sorted(play.cards)],
-                "kind": None if play is None else play.kind.said(lang),
+                "kind": None if play is None else play.kind.said.text(lang),
                 "beat": None if action is None else top,
             }
         )
@@ -341,7 +324,7 @@ def create_app(
         """The rules of the profile this server deals, as ``pdk variants show`` says them."""
         profile = store.profile
         return {
-            "title": profile.title.said(lang),
+            "title": profile.title.said.text(lang),
             "sections": [{"title": t, "rules": lines} for t, lines in sections(profile, lang)],
         }
 
@@ -487,4 +470,4 @@ async def _sweep(store: TableStore, idle_seconds: float) -> None:
         await asyncio.sleep(every)
 
 
-__all__ = ["MAX_BODY", "WebLimits", "create_app", "labels", "rendered", "replay_json", "table_json"]
+__all__ = ["MAX_BODY", "WebLimits", "create_app", "labels", "replay_json", "table_json"]

@@ -2,7 +2,7 @@
 bad options. Each in English and 中文."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    # pdk.app.limits: what is wrong with a file beyond what pdk reads
+    # pdk.files.limits: what is wrong with a file beyond what pdk reads
     "lim_too_big": ("the file is too big ({size}; at most {limit})", "文件太大（{size}；上限 {limit}）"),
     "lim_not_regular": (
         "not a regular file (a folder, a pipe or a device)",

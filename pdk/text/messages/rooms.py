@@ -1,4 +1,4 @@
-"""Messages of the tables for friends (rooms: ``pdk.app.rooms``, the room page) in English
+"""Messages of the tables for friends (rooms: ``pdk.rooms.room``, the room page) in English
 and 中文. Keys start ``web_room_`` so the page receives them with its other words."""
 
 MESSAGES: dict[str, tuple[str, str]] = {

@@ -1,4 +1,4 @@
-"""Messages of the table model (``pdk.app.table_model``) in English and 中文: seat names,
+"""Messages of the table model (``pdk.view.table_model``) in English and 中文: seat names,
 what the seat to move must do, and every line of the settlement breakdown."""
 
 MESSAGES: dict[str, tuple[str, str]] = {

@@ -1,0 +1,219 @@
+"""Deal review: every play of a record valued by the analysis (``pdk.analysis.advise``).
+
+For each play with a real choice, the seat's view before it is analysed (the normal
+judgement's best ``TOP`` choices plus the play made, all in the same deals), and the play
+gets:
+
+* the best play and the expected points lost by the choice (the paired difference, with
+  its 95% interval);
+* a mark: ``??`` when the loss is at least ``BLUNDER`` points units and its interval is
+  above zero, ``?`` from ``MISTAKE`` units (docs/review.md). A points unit is the profile's
+  per-card payment (placement profiles: a quarter of the spread of place points);
+* a move accuracy, ``100 · max(0, 1 − loss / (SCALE units))``. A seat's accuracy is the
+  mean over its decisions (forced plays are not rated), so it is comparable across deals
+  and profiles: 100 is the analysis's own choice every time; a play losing four cards'
+  worth or more scores 0.
+
+The turning points are the (at most three) marked plays that lost the most. A review is
+kept in a record's ``meta["review"]`` (``annotate``), which ``pdk replay`` shows beside
+each play; ``marks`` reads it back defensively (a record file is untrusted input).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pdk.analysis.advise import DEFAULT_BUDGET, Interval, Spot, analyse
+from pdk.engine.combos import Move
+from pdk.engine.profile import Profile
+from pdk.engine.record import GameRecord
+
+TOP = 6
+MISTAKE = 1.0
+BLUNDER = 3.0
+SCALE = 4.0
+TURNING = 3
+META_KEY = "review"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayReview:
+    """One play of the record, as the review judged it (``forced``: no choice to rate)."""
+
+    number: int  # 1 = the first play
+    seat: int
+    played: Move | None
+    best: Move | None
+    loss: Interval
+    mark: str
+    accuracy: float | None
+    value: Interval  # expected points of the play made, for its seat
+    win: Interval  # its chance to win the deal
+    best_value: Interval
+    best_win: Interval
+    choices: int
+
+    @property
+    def forced(self) -> bool:
+        return self.accuracy is None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReview:
+    seat: int
+    accuracy: float | None
+    decisions: int
+    mistakes: int
+    blunders: int
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    plays: tuple[PlayReview, ...]
+    seats: tuple[SeatReview, ...]
+    turning: tuple[int, ...]  # play numbers
+    budget: int
+    seed: int
+
+
+def unit(profile: Profile) -> float:
+    """One points unit of ``profile`` (see the module docstring)."""
+    s = profile.settlement
+    if s.scheme == "cards_left":
+        return float(max(1, s.per_card))
+    spread = max(s.placement_points, default=0) - min(s.placement_points, default=0)
+    return max(1.0, spread / 4)
+
+
+def mark_of(loss: Interval, u: float) -> str:
+    if loss.low <= 0:
+        return ""
+    if loss.mean >= BLUNDER * u:
+        return "??"
+    if loss.mean >= MISTAKE * u:
+        return "?"
+    return ""
+
+
+def review(
+    record: GameRecord,
+    *,
+    seats: set[int] | None = None,
+    budget: int = DEFAULT_BUDGET,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Review the plays of ``seats`` (None: every seat); ``progress(done, total)`` is called
+    after each play."""
+    u = unit(record.profile)
+    out: list[PlayReview] = []
+    total = len(record.actions)
+    for number, (state, action) in enumerate(zip(record.states(), record.actions, strict=False), 1):
+        if seats is None or action.seat in seats:
+            view = state.view(action.seat)
+            played = action.play.move if action.play is not None else None
+            legal = view.legal_moves()
+            choices = len(legal) + (1 if view.can_pass(legal) else 0)
+            if choices < 2:
+                z = Interval(0.0, 0.0, 0.0)
+                out.append(PlayReview(number, action.seat, played, played, z, "", None, z, z, z, z, choices))
+            else:
+                a = analyse(Spot.of_view(view), budget=budget, seed=seed, top=TOP, include=(played,))
+                mine = a.find(played)
+                assert mine is not None
+                loss = a.loss(played)
+                score = 100.0 * max(0.0, 1.0 - max(0.0, loss.mean) / (SCALE * u))
+                out.append(PlayReview(number, action.seat, played, a.best.move, loss, mark_of(loss, u), score,
+                                      mine.points, mine.win, a.best.points, a.best.win, choices))  # fmt: skip
+        if progress is not None:
+            progress(number, total)
+    seat_reviews = []
+    for seat in range(record.profile.players):
+        rated = [p for p in out if p.seat == seat and p.accuracy is not None]
+        acc: float | None = sum(p.accuracy or 0.0 for p in rated) / len(rated) if rated else None
+        seat_reviews.append(SeatReview(seat, acc, len(rated), sum(p.mark == "?" for p in rated),
+                                       sum(p.mark == "??" for p in rated)))  # fmt: skip
+    marked = sorted((p for p in out if p.mark), key=lambda p: -p.loss.mean)[:TURNING]
+    turning = tuple(sorted(p.number for p in marked))
+    return Review(tuple(out), tuple(seat_reviews), turning, budget, seed)
+
+
+def _move_json(move: Move | None) -> str | None:
+    return None if move is None else move.notation()
+
+
+def _iv(iv: Interval) -> list[float]:
+    return [round(iv.mean, 4), round(iv.low, 4), round(iv.high, 4)]
+
+
+def to_dict(rv: Review) -> dict[str, Any]:
+    """The review as JSON data (also what ``annotate`` stores in the record)."""
+    return {
+        "budget": rv.budget,
+        "seed": rv.seed,
+        "plays": [
+            {
+                "n": p.number,
+                "seat": p.seat,
+                "played": _move_json(p.played),
+                "best": _move_json(p.best),
+                "loss": _iv(p.loss),
+                "mark": p.mark,
+                "accuracy": None if p.accuracy is None else round(p.accuracy, 2),
+                "value": _iv(p.value),
+                "win": _iv(p.win),
+                "best_value": _iv(p.best_value),
+                "best_win": _iv(p.best_win),
+                "choices": p.choices,
+            }
+            for p in rv.plays
+        ],
+        "seats": [
+            {
+                "seat": s.seat,
+                "accuracy": None if s.accuracy is None else round(s.accuracy, 2),
+                "decisions": s.decisions,
+                "mistakes": s.mistakes,
+                "blunders": s.blunders,
+            }
+            for s in rv.seats
+        ],
+        "turning": list(rv.turning),
+    }
+
+
+def annotate(record: GameRecord, rv: Review) -> GameRecord:
+    """The record with the review in its ``meta`` (``pdk replay`` shows the marks)."""
+    return replace(record, meta={**record.meta, META_KEY: to_dict(rv)})
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A reviewed play's mark as ``pdk replay`` shows it."""
+
+    mark: str
+    best: str | None
+    loss: float
+
+
+def marks(record: GameRecord) -> dict[int, Mark]:
+    """The marked plays of an annotated record (play number -> mark); anything malformed
+    in the file's review is skipped, never trusted."""
+    data = record.meta.get(META_KEY)
+    plays = data.get("plays") if isinstance(data, dict) else None
+    out: dict[int, Mark] = {}
+    if not isinstance(plays, list):
+        return out
+    for entry in plays[: len(record.actions)]:
+        if not isinstance(entry, dict):
+            continue
+        n, mark, best, loss = entry.get("n"), entry.get("mark"), entry.get("best"), entry.get("loss")
+        if not (isinstance(n, int) and 1 <= n <= len(record.actions) and mark in ("?", "??")):
+            continue
+        if not (isinstance(loss, list) and loss and isinstance(loss[0], int | float)):
+            continue
+        best_text = best[:40] if isinstance(best, str) else None
+        out[n] = Mark(str(mark), best_text, float(loss[0]))
+    return out

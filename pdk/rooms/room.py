@@ -1,0 +1,826 @@
+"""Tables for friends: a room is one table service with a person in several seats.
+
+A room has one seat per player of its profile (2 to 4). Seat 0 is the host's, who made
+the room; every seat has its own secret key, and the link that carries it is the seat:
+whoever opens it plays that seat (no sign-up), from any device, and a key grants that
+seat only. A watch link (its own secret) shows the table with no hand at all. Seats
+nobody has taken when the host deals are played by bots, and a person who takes one
+later plays it from the next deal.
+
+The game itself is the one table service (``pdk.table.service``): each seat's commands go
+to it with the seat named, it settles and archives every deal once, and its save is the
+truth. The room's own facts (who took which seat, their names, the turn time, whether it
+is open) are saved beside it under their own key, through the same store and the same
+version check: ``rm-<id>`` for the room, ``rt-<id>`` for its table (neither can be read as
+a single-player table's token).
+
+What no command asks for, the room does itself when ``tick`` is called (the web layer
+calls it whenever the room changed and when the time it names comes): a bot's move, or a
+托管 seat's, at the room's pace; a person whose turn time ran out, or whose every
+connection has been gone for ``away_after`` seconds, goes to 托管, shown to all; the
+person takes the seat back on return (a returning connection ends the 托管 that being
+away caused; the 托管 switch ends any). With several workers on one store, "connected"
+means connected to any of them (``pdk.store.presence``), and a room is read back when
+another worker moved it (``reload``, ``catch_up``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import re
+import secrets
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal
+
+from pdk.bots import DIFFICULTIES
+from pdk.engine.profile import Profile
+from pdk.store.contract import Store, StoreUnavailable, VersionConflict
+from pdk.store.presence import STALE, Beacon, Word
+from pdk.table.history import HistoryError, Person, Stats
+from pdk.table.service import Archive, SeatTable, TableRefused, TableService
+from pdk.table.session import HUMAN, SaveError, new_session
+from pdk.text.catalog import LocalizedError
+from pdk.variants.registry import available_profiles
+
+ROOM_ID_PATTERN = r"^[A-Za-z0-9_-]{16}$"
+KEY_PATTERN = r"^[A-Za-z0-9_-]{32}$"
+CLIENT_PATTERN = r"^[A-Za-z0-9_-]{8,40}$"
+PERSON_PATTERN = r"^[A-Za-z0-9_-]{32}$"
+ROOM_ID = re.compile(ROOM_ID_PATTERN)
+KEY = re.compile(KEY_PATTERN)
+NAME_CHARS = 24
+TURN_TIMES = (0, 10, 15, 20, 30, 45, 60, 90, 120)  # seconds; 0 = no turn time
+Phase = Literal["waiting", "playing", "closed"]
+
+
+class RoomReason(Enum):
+    """Why a room refuses; values are message keys (``pdk/text/messages/rooms.py``)."""
+
+    NO_ROOM = "web_room_none"
+    BAD_KEY = "web_room_bad_key"
+    NOT_HOST = "web_room_not_host"
+    CLOSED = "web_room_closed"
+    FULL = "web_room_full"
+    IN_USE = "web_room_in_use"
+    NOT_STARTED = "web_room_not_started"
+    STARTED = "web_room_started"
+    TOO_FAST = "web_room_too_fast"
+    BAD_VARIANT = "web_room_bad_variant"
+    BAD_NAME = "web_room_bad_name"
+    TOO_MANY = "web_room_too_many"
+    MOVED = "web_room_moved"
+    NO_PERSON = "web_room_no_person"
+
+
+class RoomRefused(LocalizedError, ValueError):
+    reason: RoomReason
+
+
+@functools.cache
+def shipped_profiles() -> dict[str, Profile]:
+    """The profiles a room may be made with: every shipped one (2 to 4 seats)."""
+    return {p.name: p for p in available_profiles() if 2 <= p.players <= 4}
+
+
+def clean_name(name: str) -> str:
+    """A seat's name as shown to everyone: one line, no control characters, at most
+    ``NAME_CHARS`` characters (``RoomRefused`` if nothing printable is left)."""
+    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())[:NAME_CHARS]
+    if not text:
+        raise RoomRefused(RoomReason.BAD_NAME)
+    return text
+
+
+def person_id(secret: str) -> str:
+    """The public id of the person whose browser keeps ``secret``: what the history
+    stores and ``pdk stats --person`` shows. Only its holder can ask for its record; the
+    id cannot be turned back into the secret."""
+    return hashlib.sha256(f"pdk-person:{secret}".encode()).hexdigest()[:16]
+
+
+def seat_person(key: str) -> str:
+    """The person of a seat whose holder named none (a terminal, an older page): the seat
+    itself, so its deals are still kept under one id on the server."""
+    return person_id(f"seat:{key}")
+
+
+@dataclass
+class SeatInfo:
+    key: str  # the seat's secret (the link carries it)
+    name: str  # as the person typed it ("" until the seat is taken)
+    taken: bool = False
+    person: str = ""  # the public id of whoever took the seat last (``person_id``)
+
+
+@dataclass
+class RoomInfo:
+    """What a room is, apart from its game: saved under ``rm-<id>``."""
+
+    id: str
+    variant: str
+    difficulty: str  # the bots' level
+    turn_time: int  # seconds; 0: none
+    watch: str  # the spectators' secret
+    seats: list[SeatInfo]
+    phase: Phase = "waiting"
+    pace_ms: int = 700
+    # The seats whose 托管 the room set because their person went away: a returning
+    # connection, through any worker, ends it (托管 for a turn time that ran out ends with
+    # the 托管 switch). Saved, so every worker serving the room knows why a seat is 托管.
+    away: list[int] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": "pdk-room",
+                "id": self.id,
+                "variant": self.variant,
+                "difficulty": self.difficulty,
+                "turn_time": self.turn_time,
+                "watch": self.watch,
+                "phase": self.phase,
+                "pace_ms": self.pace_ms,
+                "away": self.away,
+                "seats": [
+                    {"key": s.key, "name": s.name, "taken": s.taken, "person": s.person} for s in self.seats
+                ],
+            },
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> RoomInfo:
+        """The room saved as ``to_json`` wrote it; ``ValueError`` for anything else."""
+        d = json.loads(text)
+        if not isinstance(d, dict) or d.get("format") != "pdk-room":
+            raise ValueError("not a room")
+        seats = d["seats"]
+        if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
+            raise ValueError("seats")
+        info = cls(
+            id=str(d["id"]),
+            variant=str(d["variant"]),
+            difficulty=str(d["difficulty"]),
+            turn_time=int(d["turn_time"]),
+            watch=str(d["watch"]),
+            seats=[
+                SeatInfo(str(s["key"]), str(s["name"]), bool(s["taken"]), str(s.get("person", "")))
+                for s in seats
+            ],
+            phase=d["phase"] if d["phase"] in ("waiting", "playing", "closed") else "closed",
+            pace_ms=int(d["pace_ms"]),
+            away=sorted({int(s) for s in d.get("away", []) if 0 <= int(s) < len(seats)}),
+        )
+        if not all(KEY.fullmatch(k) for k in [info.watch, *(s.key for s in info.seats)]):
+            raise ValueError("keys")
+        return info
+
+
+@dataclass
+class Presence:
+    """Who holds a seat now: the client (a page or a terminal) and its connections."""
+
+    client: str | None = None
+    streams: int = 0  # open live connections (server-sent events)
+    polled: float = -1e9  # the last time a polling client asked (monotonic)
+    left: float = 0.0  # when the last connection went (monotonic)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    name: str
+    taken: bool  # a person holds the link (else a bot plays it)
+    bot: bool  # a bot plays it this deal
+    present: bool  # the person's page or terminal is connected
+    auto: bool  # 托管
+    total: int  # running total across the room's deals
+
+
+@dataclass(frozen=True)
+class RoomView:
+    """The room as one seat (or a spectator) may see it."""
+
+    id: str
+    rev: int
+    version: int  # the room's saved version (with the table's, orders the views sent)
+    phase: Phase
+    variant: str
+    players: int
+    difficulty: str
+    turn_time: int
+    deals: int
+    seats: tuple[SeatView, ...]
+    you: int | None  # the viewer's seat (None: a spectator)
+    host: bool
+    deadline: float | None  # seconds left of the seat to move's turn time
+    table: SeatTable | None  # None until the host deals
+    invites: tuple[tuple[int, str], ...] = ()  # the host's: each free seat and its key
+    watch: str | None = None  # the host's: the spectators' key
+
+
+@dataclass
+class Bucket:
+    """A token bucket: ``rate`` commands a second, ``burst`` at once."""
+
+    rate: float = 8.0
+    burst: float = 16.0
+    tokens: float = 16.0
+    at: float = 0.0
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+Clock = Callable[[], float]
+POLL_HOLD = 25.0  # a polling client holds its seat this long after it last asked
+
+
+@dataclass
+class Room:
+    """One room: its facts, its table, and who is connected (in memory only)."""
+
+    store: Store
+    archive: Archive
+    info: RoomInfo
+    version: int
+    table: TableService | None = None
+    away_after: float = 30.0
+    clock: Clock = time.monotonic
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    presence: dict[int, Presence] = field(default_factory=dict)
+    buckets: dict[int, Bucket] = field(default_factory=dict)
+    moved_at: float = 0.0  # when the table last changed (monotonic): paces bots, times turns
+    _moved_version: int = -1
+    # Who is connected through the other workers serving this room (``pdk.store.presence``),
+    # as last heard, and when (this room's clock); no beacon: this process is alone.
+    beacon: Beacon | None = None
+    elsewhere: dict[int, list[Word]] = field(default_factory=dict)
+    heard_at: float = 0.0
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def rev(self) -> int:
+        """Goes up with every change anyone can see (the room's facts, the table, who is
+        here): what a live connection compares to know it has something to send."""
+        table = 0 if self.table is None else self.table.version
+        here = sum(1 for seat in range(len(self.info.seats)) if self.present(seat))
+        return (self.version + table) * 8 + here
+
+    # -- who is who -------------------------------------------------------------------------
+
+    def seat_of(self, key: str) -> int:
+        """The seat whose key this is; ``RoomRefused`` for any other string."""
+        found = None
+        for seat, s in enumerate(self.info.seats):
+            if secrets.compare_digest(s.key.encode(), key.encode()):
+                found = seat
+        if found is None:
+            raise RoomRefused(RoomReason.BAD_KEY)
+        return found
+
+    def watching(self, key: str) -> bool:
+        return secrets.compare_digest(self.info.watch.encode(), key.encode())
+
+    def viewer(self, key: str) -> int | None:
+        """A seat for a seat's key, None for the watch key; ``RoomRefused`` otherwise."""
+        if self.watching(key):
+            return None
+        return self.seat_of(key)
+
+    def _polling(self, p: Presence) -> bool:
+        return self.clock() - p.polled < POLL_HOLD
+
+    def _connected(self, p: Presence) -> bool:
+        return p.streams > 0 or self._polling(p)
+
+    def _everywhere(self, seat: int) -> list[Presence]:
+        """The seat's presence here and, as last heard, through the other workers (their
+        ages turned into this room's clock; a worker silent for ``STALE`` seconds has had
+        its streams end when it last spoke)."""
+        now = self.clock()
+        found = [self.presence[seat]] if seat in self.presence else []
+        for word in self.elsewhere.get(seat, ()):
+            said = word.said + (now - self.heard_at)
+            silent = said >= STALE
+            found.append(
+                Presence(
+                    client=word.client,
+                    streams=0 if silent else word.streams,
+                    polled=now - (word.polled + said),
+                    left=now - (said if silent and word.streams else word.left + said),
+                )
+            )
+        return found
+
+    def _held_elsewhere(self, seat: int, client: str) -> bool:
+        return any(p.client not in (None, client) and self._connected(p) for p in self._everywhere(seat))
+
+    def present(self, seat: int) -> bool:
+        """The person's page or terminal is connected, to this worker or another."""
+        return any(self._connected(p) for p in self._everywhere(seat))
+
+    def here(self) -> bool:
+        """Someone is connected to this worker (what keeps its runner and its watch going)."""
+        return any(self._connected(p) for p in self.presence.values())
+
+    def _away(self, seat: int, now: float) -> float | None:
+        """Seconds until ``seat`` counts as away (<= 0: it is), None while connected."""
+        found = self._everywhere(seat)
+        if not found:
+            return self.away_after - (now - self.moved_at)
+        if any(self._connected(p) for p in found):
+            return None
+        return self.away_after - (now - max(max(p.left, p.polled) for p in found))
+
+    # -- across workers -----------------------------------------------------------------------
+
+    def say(self) -> None:
+        """Tell the other workers who is connected here (``StoreUnavailable`` if the board
+        cannot be written)."""
+        if self.beacon is None:
+            return
+        with self.lock:
+            now = self.clock()
+            seats = {
+                seat: Word(p.client, p.streams, now - p.polled, now - p.left)
+                for seat, p in self.presence.items()
+            }
+        self.beacon.say(self.id, seats)
+
+    def hear(self) -> None:
+        """Read who is connected through the other workers."""
+        if self.beacon is None:
+            return
+        heard = self.beacon.hear(self.id)
+        with self.lock:
+            self.elsewhere, self.heard_at = heard, self.clock()
+
+    def catch_up(self) -> None:
+        """Read the room back if the store has it (or its table) at another version than
+        this copy: asked by version alone, so a room nobody here watches costs one small
+        query a request."""
+        table_key = f"rt-{self.id}"
+        stored = self.store.versions([f"rm-{self.id}", table_key])
+        table = None if self.table is None else self.table.version
+        if stored.get(f"rm-{self.id}", self.version) != self.version or stored.get(table_key) != table:
+            self.reload()
+
+    # -- the seat's side ----------------------------------------------------------------------
+
+    def join(
+        self, key: str, client: str, name: str | None, *, streaming: bool = False, person: str | None = None
+    ) -> int:
+        """The person with ``key`` takes its seat (named ``name`` if given) from ``client``:
+        refused when the room is closed, the key is not a seat's, or the seat is open on
+        another device right now. A seat held by 托管 because its person went away is
+        theirs again. ``person`` is the secret their browser keeps: the deals they play
+        from the next one dealt go into the history under its ``person_id``."""
+        with self.lock:
+            seat = self.seat_of(key)
+            if self.info.phase == "closed":
+                raise RoomRefused(RoomReason.CLOSED)
+            if self._held_elsewhere(seat, client):
+                raise RoomRefused(RoomReason.IN_USE)
+            s = self.info.seats[seat]
+            wanted = clean_name(name) if name is not None else s.name or f"P{seat + 1}"
+            who = person_id(person) if person is not None else s.person or seat_person(s.key)
+            if not s.taken or wanted != s.name or who != s.person:
+                self._save_info(lambda info: _take(info, seat, wanted, who))
+            p = self.presence.setdefault(seat, Presence())
+            p.client = client
+            if streaming:
+                p.streams += 1
+            p.left = self.clock()  # a fresh contact: away only after ``away_after`` more
+            self._welcome_back(seat)
+            return seat
+
+    def claim(self, key: str, client: str, name: str, person: str | None = None) -> str:
+        """A spectator (``key`` is the watch key) takes the first free seat: its key, or
+        ``RoomRefused(FULL)`` when every seat is taken."""
+        with self.lock:
+            if not self.watching(key):
+                raise RoomRefused(RoomReason.BAD_KEY)
+            if self.info.phase == "closed":
+                raise RoomRefused(RoomReason.CLOSED)
+            free = [i for i, s in enumerate(self.info.seats) if not s.taken]
+            if not free:
+                raise RoomRefused(RoomReason.FULL)
+            seat_key = self.info.seats[free[0]].key
+            self.join(seat_key, client, name, person=person)
+            return seat_key
+
+    def leave(self, seat: int, client: str) -> None:
+        """A live connection of ``client`` ended (a tab closed, a phone asleep)."""
+        with self.lock:
+            p = self.presence.get(seat)
+            if p is None or p.client != client:
+                return
+            p.streams = max(0, p.streams - 1)
+            p.left = self.clock()
+
+    def touch(self, seat: int, client: str, *, polling: bool = True) -> None:
+        """A polling client asked (``polling``), or a command came: refused if the seat is
+        open on another device, else the seat is this client's."""
+        with self.lock:
+            if self._held_elsewhere(seat, client):
+                raise RoomRefused(RoomReason.IN_USE)
+            p = self.presence.setdefault(seat, Presence())
+            if p.client != client:
+                p.client = client
+                self._welcome_back(seat)
+            if polling and not p.streams:
+                p.polled = self.clock()
+
+    def _welcome_back(self, seat: int) -> None:
+        if seat in self.info.away and self.table is not None:
+            self.table.set_auto(False, seat=seat)
+            self._not_away(seat)
+
+    def _not_away(self, seat: int) -> None:
+        if seat in self.info.away:
+            self._save_info(lambda info: info.away.remove(seat))
+
+    def command(self, key: str, client: str, run: Callable[[TableService, int], Any]) -> Any:
+        """One of the seat's commands (play, pass, hint, 托管...) on the room's table:
+        refused for a forged key, a closed or unstarted room, a seat open on another device,
+        or too many commands too fast; nothing changes then."""
+        with self.lock:
+            seat = self.seat_of(key)
+            self._admit(seat)
+            self.touch(seat, client, polling=False)
+            if self.table is None:
+                raise RoomRefused(RoomReason.NOT_STARTED)
+            result = run(self.table, seat)
+            self._moved()
+            return result
+
+    def _admit(self, seat: int) -> None:
+        if self.info.phase == "closed":
+            raise RoomRefused(RoomReason.CLOSED)
+        if not self.buckets.setdefault(seat, Bucket(at=self.clock())).take(self.clock()):
+            raise RoomRefused(RoomReason.TOO_FAST)
+
+    def set_auto(self, key: str, client: str, on: bool) -> SeatTable:
+        """The person's own 托管 switch (ends whatever 托管 the room had set)."""
+
+        def run(table: TableService, seat: int) -> SeatTable:
+            shown = table.set_auto(on, seat=seat).table
+            self._not_away(seat)
+            return shown
+
+        result: SeatTable = self.command(key, client, run)
+        return result
+
+    # -- the host's side ---------------------------------------------------------------------
+
+    def _host(self, key: str) -> None:
+        if self.seat_of(key) != HUMAN:
+            raise RoomRefused(RoomReason.NOT_HOST)
+        if self.info.phase == "closed":
+            raise RoomRefused(RoomReason.CLOSED)
+        self._admit(HUMAN)
+
+    def start(self, key: str, seed: int | None = None) -> None:
+        """The host deals the first deal: the seats nobody has taken are bots."""
+        with self.lock:
+            self._host(key)
+            if self.table is not None:
+                raise RoomRefused(RoomReason.STARTED)
+            profile = shipped_profiles()[self.info.variant]
+            session = new_session(profile, self.info.variant, self.info.difficulty, seed)
+            session.humans = self._humans()
+            session.names = self._names()
+            session.persons = self._persons()
+            table_key = f"rt-{self.id}"
+            try:
+                table: TableService | None = TableService.create(self.store, table_key, self.archive, session)
+            except VersionConflict:  # another server dealt it first
+                table = TableService.open(self.store, table_key, self.archive)
+            assert table is not None
+            self._save_info(lambda info: setattr(info, "phase", "playing"))
+            self.table = table
+            self._moved()
+
+    def next_deal(self, key: str) -> None:
+        """The host deals again; the seats taken by now are people from this deal on."""
+        with self.lock:
+            self._host(key)
+            if self.table is None:
+                raise RoomRefused(RoomReason.NOT_STARTED)
+            self.table.next_deal(self.table.seq, None, self._humans(), self._names(), self._persons())
+            if self.info.away:
+                self._save_info(lambda info: info.away.clear())
+            self._moved()
+
+    def close(self, key: str) -> None:
+        """The host closes the room: nothing more is played in it (its deals stay kept)."""
+        with self.lock:
+            self._host(key)
+            self._save_info(lambda info: setattr(info, "phase", "closed"))
+
+    def _humans(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.info.seats) if s.taken)
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(s.name if s.taken else f"bot:{self.info.difficulty}" for s in self.info.seats)
+
+    def _persons(self) -> tuple[str, ...]:
+        return tuple((s.person or seat_person(s.key)) if s.taken else "" for s in self.info.seats)
+
+    def _save_info(self, change: Callable[[RoomInfo], None]) -> None:
+        draft = RoomInfo.from_json(self.info.to_json())
+        change(draft)
+        try:
+            self.store.save(f"rm-{self.id}", draft.to_json(), self.version + 1, self.version)
+        except VersionConflict:
+            self.reload()
+            raise RoomRefused(RoomReason.MOVED) from None
+        self.info, self.version = draft, self.version + 1
+
+    def reload(self) -> None:
+        """Read the room back from the store (another server moved it on, or dealt it):
+        the store's copy replaces this one only when it is newer."""
+        with self.lock:
+            stored = self.store.load(f"rm-{self.id}")
+            if stored is not None and stored.version > self.version:
+                self.info, self.version = RoomInfo.from_json(stored.data), stored.version
+            if self.table is not None:
+                self.table.refresh()
+            else:
+                self.table = TableService.open(self.store, f"rt-{self.id}", self.archive)
+            self._moved()
+
+    # -- what nobody asks for -----------------------------------------------------------------
+
+    def _moved(self) -> None:
+        version = -1 if self.table is None else self.table.version
+        if version != self._moved_version:
+            self._moved_version, self.moved_at = version, self.clock()
+
+    def tick(self) -> float | None:
+        """Do what is due now (one machine move at the room's pace; 托管 for a seat whose
+        turn time ran out or whose person is away) and say in how many seconds something
+        next falls due (None: nothing will until someone acts)."""
+        with self.lock:
+            self._moved()
+            table = self.table
+            if table is None or self.info.phase != "playing":
+                return None
+            now = self.clock()
+            t = table.snapshot(None)
+            if t.over:
+                return None
+            due: list[float] = []
+            for seat in table.session.humans:
+                if seat in table.session.auto_seats:
+                    continue
+                left = self._away(seat, now)
+                if left is not None and left <= 0 and self.elsewhere_now():
+                    left = self._away(seat, now)  # connected through another worker after all?
+                if left is not None and left <= 0:
+                    return self._gone(table, seat)
+                if left is not None:
+                    due.append(left)
+            if t.machine_turn:
+                wait = self.info.pace_ms / 1000 - (now - self.moved_at)
+                if wait > 0:
+                    return min([wait, *due])
+                return self._machine(table, lambda: table.step(t.seq, None))
+            turn = table.session.state.turn
+            if self.info.turn_time:
+                left = self.info.turn_time - (now - self.moved_at)
+                if left <= 0:  # the person is here but slow: the 托管 switch takes it back
+                    return self._machine(table, lambda: table.set_auto(True, seat=turn))
+                due.append(left)
+            return min(due) if due else None
+
+    def _gone(self, table: TableService, seat: int) -> float:
+        """``seat``'s person went away: 托管, and the room keeps why (any worker the
+        person comes back through ends it)."""
+        self._machine(table, lambda: table.set_auto(True, seat=seat))
+        if seat in table.session.auto_seats and seat not in self.info.away:
+            with contextlib.suppress(RoomRefused):  # another worker saved the room first
+                self._save_info(lambda info: info.away.append(seat))
+        return 0.0
+
+    def elsewhere_now(self) -> bool:
+        """Hear the other workers again before a seat is put in 托管 for being away (what
+        was heard may be a beat old); False when there are none to hear or the board cannot
+        be read (what was heard last stands)."""
+        if self.beacon is None:
+            return False
+        try:
+            self.hear()
+        except StoreUnavailable:
+            return False
+        return True
+
+    def _machine(self, table: TableService, move: Callable[[], object]) -> float:
+        """One move nobody asked for. Another worker may have moved the table first (its
+        runner does the same rounds): the version check refused this one and the table was
+        read back, so the next round looks again; a refusal with the table unmoved is a
+        real one and is raised."""
+        version = table.version
+        try:
+            move()
+        except TableRefused:
+            table.refresh()
+            if table.version == version:
+                raise
+        self._moved()
+        return 0.0
+
+    # -- what each one sees --------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> RoomView:
+        with self.lock:
+            table = self.table
+            snap = None if table is None else table.snapshot(seat)
+            session = None if table is None else table.session
+            seats = tuple(
+                SeatView(
+                    seat=i,
+                    name=s.name,
+                    taken=s.taken,
+                    bot=session is not None and i not in session.humans,
+                    present=self.present(i),
+                    auto=session is not None and i in session.auto_seats,
+                    total=0 if session is None else session.totals[i],
+                )
+                for i, s in enumerate(self.info.seats)
+            )
+            deadline = None
+            if snap is not None and self.info.turn_time and not snap.over and not snap.machine_turn:
+                deadline = max(0.0, self.info.turn_time - (self.clock() - self.moved_at))
+            host = seat == HUMAN
+            return RoomView(
+                id=self.id,
+                rev=self.rev,
+                version=self.version,
+                phase=self.info.phase,
+                variant=self.info.variant,
+                players=len(self.info.seats),
+                difficulty=self.info.difficulty,
+                turn_time=self.info.turn_time,
+                deals=0 if session is None else session.deals_done,
+                seats=seats,
+                you=seat,
+                host=host,
+                deadline=deadline,
+                table=snap,
+                invites=tuple((i, s.key) for i, s in enumerate(self.info.seats) if host and not s.taken),
+                watch=self.info.watch if host else None,
+            )
+
+
+def _take(info: RoomInfo, seat: int, name: str, person: str) -> None:
+    info.seats[seat].taken = True
+    info.seats[seat].name = name
+    info.seats[seat].person = person
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass
+class Rooms:
+    """The rooms of one server, over a store: made, found (the live one, else the store's
+    copy), at most ``max_rooms`` open in memory."""
+
+    store: Store
+    archive: Archive
+    pace_ms: int = 700
+    away_after: float = 30.0
+    max_rooms: int = 500
+    seed: int | None = None
+    clock: Clock = time.monotonic
+    _live: OrderedDict[str, Room] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    beacon: Beacon | None = None  # this worker on the presence board (None: made from the store)
+
+    def __post_init__(self) -> None:
+        if self.beacon is None:
+            self.beacon = Beacon(self.store)
+
+    def create(
+        self, variant: str, difficulty: str, turn_time: int, name: str, person: str | None = None
+    ) -> tuple[Room, str]:
+        """A new room and its host's key (seat 0, taken by the host, named ``name``)."""
+        profile = shipped_profiles().get(variant)
+        if profile is None:
+            raise RoomRefused(RoomReason.BAD_VARIANT, name=variant[:40])
+        if difficulty not in DIFFICULTIES or turn_time not in TURN_TIMES:
+            raise ValueError("difficulty or turn time")
+        with self._lock:
+            if len(self._live) >= self.max_rooms and not self._evict():
+                raise RoomRefused(RoomReason.TOO_MANY)
+        seats = [SeatInfo(new_key(), "") for _ in range(profile.players)]
+        host = seats[HUMAN].key
+        who = person_id(person) if person else seat_person(host)
+        seats[HUMAN] = SeatInfo(host, clean_name(name), True, who)
+        info = RoomInfo(
+            id=secrets.token_urlsafe(12),
+            variant=profile.name,
+            difficulty=difficulty,
+            turn_time=turn_time,
+            watch=new_key(),
+            seats=seats,
+            pace_ms=self.pace_ms,
+        )
+        self.store.save(f"rm-{info.id}", info.to_json(), 1, None)
+        room = self._room(info, 1, None)
+        with self._lock:
+            self._live[info.id] = room
+        return room, seats[HUMAN].key
+
+    def get(self, room_id: str) -> Room:
+        """The room ``room_id``; ``RoomRefused(NO_ROOM)`` if there is none (or the id is
+        malformed), ``StoreUnavailable`` when the store cannot be read."""
+        if not ROOM_ID.fullmatch(room_id):
+            raise RoomRefused(RoomReason.NO_ROOM)
+        with self._lock:
+            room = self._live.get(room_id)
+            if room is not None:
+                self._live.move_to_end(room_id)
+                return room
+        stored = self.store.load(f"rm-{room_id}")
+        if stored is None:
+            raise RoomRefused(RoomReason.NO_ROOM)
+        try:
+            info = RoomInfo.from_json(stored.data)
+            table = TableService.open(self.store, f"rt-{room_id}", self.archive)
+        except (ValueError, KeyError, TypeError, SaveError):
+            raise StoreUnavailable(f"room {room_id} cannot be read back") from None
+        room = self._room(info, stored.version, table)
+        with self._lock:
+            return self._live.setdefault(room_id, room)
+
+    def record(self, secret: str) -> tuple[Person, Stats]:
+        """The record of the person whose browser keeps ``secret`` (the same numbers as
+        ``pdk stats --person``), and theirs only: the public id is derived from the secret,
+        so nobody reads another person's record without holding their secret.
+        ``RoomRefused(NO_PERSON)`` when no deal of that person is kept here (a forged or
+        mistyped secret, or someone whose first deal has not ended)."""
+        pid = person_id(secret)
+        try:
+            found = self.archive.history.find_person(pid)
+            if not found or found[0].person != pid:
+                raise RoomRefused(RoomReason.NO_PERSON)
+            return found[0], self.archive.history.stats(pid)
+        except (sqlite3.Error, OSError, HistoryError) as exc:
+            raise StoreUnavailable(f"history: {exc}") from None
+
+    def _room(self, info: RoomInfo, version: int, table: TableService | None) -> Room:
+        room = Room(self.store, self.archive, info, version, table, self.away_after, self.clock)
+        room.beacon = self.beacon
+        return room
+
+    def _evict(self) -> bool:
+        """Drop the least recently used room nobody is connected to here (it stays in the
+        store)."""
+        for rid, room in self._live.items():
+            if not any(p.streams for p in room.presence.values()):
+                del self._live[rid]
+                return True
+        return False
+
+    def live(self) -> list[Room]:
+        with self._lock:
+            return list(self._live.values())
+
+
+__all__ = [
+    "CLIENT_PATTERN",
+    "KEY_PATTERN",
+    "NAME_CHARS",
+    "ROOM_ID_PATTERN",
+    "TURN_TIMES",
+    "Room",
+    "RoomInfo",
+    "RoomReason",
+    "RoomRefused",
+    "RoomView",
+    "Rooms",
+    "SeatView",
+    "clean_name",
+    "shipped_profiles",
+]

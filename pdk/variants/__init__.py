@@ -1,0 +1,3 @@
+"""Rule profiles: the shipped YAML files in this folder, and the registry that finds and
+loads them by name, alias or path.
+"""
