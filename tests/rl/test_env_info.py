@@ -14,7 +14,7 @@ pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip ins
 
 from pdk.rl import env, raw_env  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("variant", ["classic16", "jokers17", "four-player-004"])

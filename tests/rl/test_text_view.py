@@ -18,7 +18,7 @@ from pdk.engine.state import GameState
 from pdk.rl.text_view import ProtocolSeat, SeatView, answer_for
 from pdk.variants.registry import load_profile
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _played(variant: str, seed: int, turns: int) -> GameState:
