@@ -196,3 +196,18 @@ def test_placement_profile_is_general_sum() -> None:
     state = game.new_initial_state()
     _random_play(state, np.random.RandomState(7))
     assert game.min_utility() <= min(state.returns()) and max(state.returns()) <= game.max_utility()
+
+
+def test_the_example_plays_openspiels_bot_against_pdks() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    cmd = [sys.executable, "examples/openspiel_vs_pdk.py", "--deals", "2", "--simulations", "3"]
+    out = subprocess.run(
+        cmd + ["--opponents", "random,random"], capture_output=True, text=True, cwd=root, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "2 deals of classic16: OpenSpiel ismcts (3 simulations a move)"
+    assert "over 2 seat-deals" in lines[1] and "over 4 seat-deals" in lines[2]
