@@ -205,7 +205,7 @@ def test_the_example_plays_openspiels_bot_against_pdks() -> None:
     root = Path(__file__).resolve().parents[2]
     cmd = [sys.executable, "examples/openspiel_vs_pdk.py", "--deals", "2", "--simulations", "3"]
     out = subprocess.run(
-        cmd + ["--opponents", "random,random"], capture_output=True, text=True, cwd=root, timeout=600
+        [*cmd, "--opponents", "random,random"], capture_output=True, text=True, cwd=root, timeout=600
     )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
