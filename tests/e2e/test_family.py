@@ -280,3 +280,27 @@ def test_a_quick_phrase_shows_by_the_seat_on_every_page(server: tuple[str, Rooms
     for p in (host, phone):
         assert not p.errors, p.errors
         p.context.close()
+
+
+@pytest.mark.parametrize("size", [(320, 568), (390, 844), (844, 390), (1280, 800)])
+def test_the_replays_buttons_are_all_on_screen(
+    server: tuple[str, Rooms], browser: Any, size: tuple[int, int]
+) -> None:
+    """The replay's ◀ was clipped at 390 px and off-screen at 320."""
+    base, _ = server
+    page = person(browser, base, size)
+    page.wait_for_selector('[data-testid="card"]')
+    from tests.e2e.test_rooms import take_turn
+
+    for _ in range(400):
+        if page.is_visible('[data-testid="settlement"]'):
+            break
+        take_turn(page)
+        page.wait_for_timeout(30)
+    page.click("#replay-open")
+    page.wait_for_selector('[data-testid="replay-state"]')
+    for button in ("#replay-prev", "#replay-auto", "#replay-next", "#replay-close"):
+        box = page.locator(button).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0], (button, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (button, box)
+    page.context.close()
