@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdk.store.changes import Changes
-from pdk.store.contract import ChangeFeed, Stored, StoreError, StoreUnavailable, VersionConflict
+from pdk.store.contract import ChangeFeed, Stored, StoreError, StoreUnavailable, VersionConflict, Write
 from pdk.store.presence import FORGET, Sweep, Word, words
 
 SCHEMA = """
@@ -164,6 +164,29 @@ class SqliteStore:
             for s in batch:
                 s.done = True
 
+    def save_all(self, writes: list[Write]) -> None:
+        """One transaction of its own (not the group commit's: one failed check there
+        fails that save alone, here it fails them all)."""
+        now = time.time()
+        with self._sql(write=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            for w in writes:
+                if w.expected is None:
+                    cur = db.execute(
+                        "INSERT INTO tables (key, version, data, updated) VALUES (?, ?, ?, ?)"
+                        " ON CONFLICT (key) DO NOTHING",
+                        (w.key, w.version, w.data, now),
+                    )
+                else:
+                    cur = db.execute(
+                        "UPDATE tables SET version = ?, data = ?, updated = ? WHERE key = ? AND version = ?",
+                        (w.version, w.data, now, w.key, w.expected),
+                    )
+                if cur.rowcount != 1:
+                    db.execute("ROLLBACK")
+                    raise VersionConflict(w.key)
+            db.execute("COMMIT")
+
     def delete(self, key: str) -> None:
         with self._sql(write=True) as db:
             db.execute("DELETE FROM tables WHERE key = ?", (key,))
@@ -176,7 +199,13 @@ class SqliteStore:
         """Delete the tables nobody has changed for ``idle_seconds``; their keys."""
         cutoff = time.time() - idle_seconds
         with self._sql(write=True) as db:
-            rows = db.execute("DELETE FROM tables WHERE updated < ? RETURNING key", (cutoff,)).fetchall()
+            rows = db.execute(
+                "DELETE FROM tables WHERE updated < ?1 AND NOT (substr(key, 1, 3) IN ('rm-', 'rt-')"
+                " AND EXISTS (SELECT 1 FROM tables AS t WHERE t.updated >= ?1 AND t.key ="
+                " (CASE substr(tables.key, 1, 3) WHEN 'rm-' THEN 'rt-' ELSE 'rm-' END) || substr(tables.key, 4)))"
+                " RETURNING key",
+                (cutoff,),
+            ).fetchall()
         return [str(r[0]) for r in rows]
 
     def presence(self) -> SqliteBoard:
