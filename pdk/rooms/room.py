@@ -548,7 +548,9 @@ class Room:
             # room said "waiting" over a dealt table, refused Deal and never moved again.
             phase = Write(f"rm-{self.id}", draft.to_json(), self.version + 1, self.version)
             try:
-                table = TableService.create(self.store, f"rt-{self.id}", self.archive, session, along=(phase,))
+                table = TableService.create(
+                    self.store, f"rt-{self.id}", self.archive, session, along=(phase,)
+                )
             except VersionConflict:  # another server dealt it (or moved the room) first
                 self.reload()
                 raise RoomRefused(RoomReason.MOVED) from None

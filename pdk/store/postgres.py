@@ -108,12 +108,11 @@ class PostgresStore:
     def save_all(self, writes: list[Write]) -> None:
         """One transaction; the first failed check rolls it back (nothing announced)."""
         conflict = None
-        with self._sql() as db:
-            with db.transaction() as tx:
-                for w in writes:
-                    if len(db.execute(*_save_sql(w.key, w.data, w.version, w.expected)).fetchall()) != 1:
-                        conflict = w.key
-                        raise self._pg.Rollback(tx)
+        with self._sql() as db, db.transaction() as tx:
+            for w in writes:
+                if len(db.execute(*_save_sql(w.key, w.data, w.version, w.expected)).fetchall()) != 1:
+                    conflict = w.key
+                    raise self._pg.Rollback(tx)
         if conflict is not None:
             raise VersionConflict(conflict)
 
@@ -133,7 +132,8 @@ class PostgresStore:
                 " DELETE FROM pdk_tables USING cut WHERE updated < cut.at"
                 " AND NOT (substr(key, 1, 3) IN ('rm-', 'rt-') AND EXISTS (SELECT 1 FROM pdk_tables AS t"
                 " WHERE t.updated >= cut.at AND t.key ="
-                " (CASE substr(pdk_tables.key, 1, 3) WHEN 'rm-' THEN 'rt-' ELSE 'rm-' END) || substr(pdk_tables.key, 4)))"
+                " (CASE substr(pdk_tables.key, 1, 3) WHEN 'rm-' THEN 'rt-' ELSE 'rm-' END)"
+                " || substr(pdk_tables.key, 4)))"
                 " RETURNING key",
                 (idle_seconds,),
             ).fetchall()

@@ -202,7 +202,8 @@ class SqliteStore:
             rows = db.execute(
                 "DELETE FROM tables WHERE updated < ?1 AND NOT (substr(key, 1, 3) IN ('rm-', 'rt-')"
                 " AND EXISTS (SELECT 1 FROM tables AS t WHERE t.updated >= ?1 AND t.key ="
-                " (CASE substr(tables.key, 1, 3) WHEN 'rm-' THEN 'rt-' ELSE 'rm-' END) || substr(tables.key, 4)))"
+                " (CASE substr(tables.key, 1, 3) WHEN 'rm-' THEN 'rt-' ELSE 'rm-' END)"
+                " || substr(tables.key, 4)))"
                 " RETURNING key",
                 (cutoff,),
             ).fetchall()

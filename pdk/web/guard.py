@@ -123,7 +123,9 @@ def guarded(app: ASGIApp, max_body: int, hosts: frozenset[str] | None = None) ->
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS, *([NO_STORE] if api else [])]
+                own = list(message.get("headers", []))
+                cached = any(name.lower() == b"cache-control" for name, _ in own)  # said once
+                message["headers"] = [*own, *HEADERS, *([NO_STORE] if api and not cached else [])]
             await send(message)
 
         await app(scope, whole, with_headers)
