@@ -190,8 +190,10 @@ CREATE UNLOGGED TABLE IF NOT EXISTS pdk_presence (
     polled double precision NOT NULL,
     left_ago double precision NOT NULL,
     said timestamptz NOT NULL DEFAULT now(),
+    backend int,
     PRIMARY KEY (room, seat, worker)
-)
+);
+ALTER TABLE pdk_presence ADD COLUMN IF NOT EXISTS backend int
 """
 _PRESENCE_SCHEMA_LOCK = 0x70646C  # one worker creates the table while the others wait
 
@@ -229,8 +231,8 @@ class PostgresBoard:
             if rows:
                 with db.cursor() as cur:
                     cur.executemany(
-                        "INSERT INTO pdk_presence (room, seat, worker, client, streams, polled, left_ago)"
-                        " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                        "INSERT INTO pdk_presence (room, seat, worker, client, streams, polled, left_ago,"
+                        " backend) VALUES (%s, %s, %s, %s, %s, %s, %s, pg_backend_pid())",
                         rows,
                     )
             if self._sweep.due():
@@ -238,10 +240,14 @@ class PostgresBoard:
                 db.execute(forget, [FORGET])
 
     def hear(self, room: str, worker: str) -> dict[int, list[Word]]:
+        """What the other workers said, the words of a worker whose board connection is
+        gone left out (``pg_stat_activity``): a ``kill -9``'s connections close with it, so
+        its streams end now, not ``STALE`` seconds later."""
         with self._sql() as db:
             rows = db.execute(
                 "SELECT seat, client, streams, polled, left_ago, extract(epoch FROM now() - said)::float8"
-                " FROM pdk_presence WHERE room = %s AND worker <> %s",
+                " FROM pdk_presence WHERE room = %s AND worker <> %s"
+                " AND (backend IS NULL OR backend IN (SELECT pid FROM pg_stat_activity))",
                 (room, worker),
             ).fetchall()
         return words(rows)

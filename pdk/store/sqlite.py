@@ -23,6 +23,7 @@ file beside it (``SqliteBoard``), and they hear each other's saves by polling th
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -231,6 +232,7 @@ CREATE TABLE IF NOT EXISTS presence (
     polled REAL NOT NULL,
     left_ago REAL NOT NULL,
     said REAL NOT NULL,
+    pid INTEGER,
     PRIMARY KEY (room, seat, worker)
 )
 """
@@ -250,6 +252,8 @@ class SqliteBoard:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=OFF")
             self._db.execute(PRESENCE_SCHEMA)
+            with contextlib.suppress(sqlite3.OperationalError):  # a board file of an older pdk
+                self._db.execute("ALTER TABLE presence ADD COLUMN pid INTEGER")
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"{path}: {exc}") from None
 
@@ -266,23 +270,30 @@ class SqliteBoard:
 
     def say(self, room: str, worker: str, seats: dict[int, Word]) -> None:
         now = time.time()
-        rows = [(room, seat, worker, w.client, w.streams, w.polled, w.left, now) for seat, w in seats.items()]
+        pid = os.getpid()
+        rows = [
+            (room, seat, worker, w.client, w.streams, w.polled, w.left, now, pid) for seat, w in seats.items()
+        ]
         with self._sql() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("DELETE FROM presence WHERE room = ? AND worker = ?", (room, worker))
-            db.executemany("INSERT INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            db.executemany("INSERT INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             if self._sweep.due():
                 db.execute("DELETE FROM presence WHERE said < ?", (now - FORGET,))
             db.execute("COMMIT")
 
     def hear(self, room: str, worker: str) -> dict[int, list[Word]]:
+        """What the other processes said, the words of a process that no longer runs left
+        out: the processes sharing a store file share this machine, so a ``kill -9``'s
+        connections are gone at once, not ``STALE`` seconds later (a new device was refused
+        the seat meanwhile)."""
         with self._sql() as db:
             rows = db.execute(
-                "SELECT seat, client, streams, polled, left_ago, ? - said FROM presence"
+                "SELECT seat, client, streams, polled, left_ago, ? - said, pid FROM presence"
                 " WHERE room = ? AND worker <> ?",
                 (time.time(), room, worker),
             ).fetchall()
-        return words(rows)
+        return words([row[:6] for row in rows if row[6] is None or _running(int(row[6]))])
 
     def quit(self, worker: str) -> None:
         with self._sql() as db:
@@ -294,6 +305,16 @@ class SqliteBoard:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: running
+        return True
+    return True
 
 
 def _reason(exc: BaseException) -> str:

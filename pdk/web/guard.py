@@ -176,10 +176,13 @@ class ThinkingQueue:
         self.waiting = 0
         self._sem: asyncio.Semaphore | None = None
 
-    async def run(self, work: Callable[[], Awaitable[T]]) -> T:
+    async def run(self, work: Callable[[], Awaitable[T]], max_waiting: int | None = None) -> T:
+        """``work`` once a slot is free; ``Busy`` if ``max_waiting`` (the queue's own bound
+        unless a smaller one is named: the analyses') wait already."""
         if self._sem is None:
             self._sem = asyncio.Semaphore(self.slots)
-        if self.waiting >= self.max_waiting:
+        bound = self.max_waiting if max_waiting is None else min(max_waiting, self.max_waiting)
+        if self.waiting >= bound:
             raise Busy
         self.waiting += 1
         try:

@@ -352,7 +352,7 @@ def create_app(
             return JSONResponse({"error": err}, 409)
         return JSONResponse(replay_json(record, lang))
 
-    add_review_routes(app, store)
+    add_review_routes(app, store, machine)
     add_puzzle_routes(app)
     if rooms is None:
         rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)
