@@ -33,9 +33,10 @@ import io
 import json
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 import segno
 from fastapi import FastAPI, Header, Path, Query, Request
@@ -78,6 +79,8 @@ Client = Annotated[str, Field(pattern=CLIENT_PATTERN)]
 log = logging.getLogger("pdk.rooms")
 POLL_WAIT = 15.0  # seconds a poll waits for a change before it answers "no change"
 BEAT = 10.0  # seconds between a quiet stream's keep-alive comments
+HERE_FOR = 0.05  # seconds one look at who is connected serves a wake-up's streams
+WAKE_BATCH = 50  # waiters woken per turn of the event loop
 SHOWN_FOR = 0.5  # seconds one render of the room serves every viewer of its kind
 PRESENCE_EVERY = 1.0  # a stream sends who is connected at most this often (changes coalesced)
 BEAT_ELSEWHERE = PRESENCE_BEAT  # seconds between this worker's words on who is connected here
@@ -155,6 +158,13 @@ class RoomLimits:
     polls_burst: int = 200
 
 
+class Shown(NamedTuple):
+    """The room for one kind of viewer: its JSON, and the same as a server-sent event."""
+
+    text: str
+    frame: bytes
+
+
 class Live:
     """Wake-ups per room, the runner that does each room's own moves, and the keeper that
     links a room held here to the other workers serving it."""
@@ -162,7 +172,7 @@ class Live:
     def __init__(self, rooms: Rooms, machine: Machine) -> None:
         self._rooms = rooms
         self._machine = machine
-        self._events: dict[str, asyncio.Event] = {}
+        self._events: dict[str, list[asyncio.Future[None]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._keepers: dict[str, asyncio.Task[None]] = {}
         self._nudges: dict[str, asyncio.Event] = {}
@@ -172,7 +182,8 @@ class Live:
         self._changes_lock = threading.Lock()
         # The room as each kind of viewer sees it, rendered once per (rev, who is here,
         # viewer): a thousand spectators of one room cost one render a change, not 1,000.
-        self._shown: dict[str, dict[tuple[Any, ...], tuple[Any, float, asyncio.Future[str]]]] = {}
+        self._shown: dict[str, dict[tuple[Any, ...], tuple[Any, float, asyncio.Future[Shown]]]] = {}
+        self._here: dict[str, tuple[int, float, tuple[bool, ...]]] = {}
         self.stopping = False
 
     def stop(self) -> None:
@@ -184,12 +195,12 @@ class Live:
 
     async def shown(
         self, room: Room, seat: int | None, lang: Lang, base: str
-    ) -> tuple[int, tuple[bool, ...], str]:
+    ) -> tuple[int, tuple[bool, ...], Shown]:
         """The room for ``seat``'s viewer as JSON text, with the revision and the presence
         it shows; the same text for every viewer of the same kind meanwhile (for at most
         ``SHOWN_FOR`` seconds: the turn time's countdown in it goes on)."""
         loop = asyncio.get_running_loop()
-        rev, here = room.rev, room.here_now()
+        rev, here = self.state(room)
         kept = self._shown.setdefault(room.id, {})
         key = (rev, here, seat, lang, base)
         found = kept.get(key)
@@ -197,11 +208,12 @@ class Live:
             return rev, here, await asyncio.shield(found[2])
         if len(kept) > 64 or any(k[:2] != (rev, here) for k in kept):
             kept.clear()
-        made: asyncio.Future[str] = loop.create_future()
+        made: asyncio.Future[Shown] = loop.create_future()
         kept[key] = (loop, loop.time(), made)
         try:
             view = await run_in_threadpool(room.view, seat)
-            data = json.dumps(room_json(view, lang, base, self._rooms.pace_ms), ensure_ascii=False)
+            text = json.dumps(room_json(view, lang, base, self._rooms.pace_ms), ensure_ascii=False)
+            data = Shown(text, f"data: {text}\n\n".encode())
         except BaseException as exc:
             kept.pop(key, None)
             made.set_exception(exc)
@@ -209,6 +221,17 @@ class Live:
             raise
         made.set_result(data)
         return rev, here, data
+
+    def state(self, room: Room) -> tuple[int, tuple[bool, ...]]:
+        """The room's revision and who is connected, the latter looked up once for all
+        the streams a wake-up runs (``HERE_FOR`` seconds) unless a connection changed."""
+        rev, now = room.rev, time.monotonic()
+        kept = self._here.get(room.id)
+        if kept is not None and kept[0] == rev and now - kept[1] < HERE_FOR:
+            return rev, kept[2]
+        here = room.here_now()
+        self._here[room.id] = (rev, now, here)
+        return rev, here
 
     def changed(self, room: Room) -> None:
         """The room moved: wake its streams, polls and runner."""
@@ -222,6 +245,7 @@ class Live:
         event = self._nudges.get(room.id)
         if event is not None:
             event.set()
+        self._here.pop(room.id, None)
         self.changed(room)
 
     def ensure(self, room: Room) -> None:
@@ -352,17 +376,27 @@ class Live:
             self._rooms.beacon.close()
 
     def _wake(self, room_id: str) -> None:
-        event = self._events.pop(room_id, None)
-        if event is not None:
-            event.set()
+        """Wake the room's waiters, ``WAKE_BATCH`` at a time with the loop let go between
+        (a thousand streams woken at once would hold every player's request behind them)."""
+        waiting = self._events.pop(room_id, None)
+        if not waiting:
+            return
+        first, rest = waiting[:WAKE_BATCH], waiting[WAKE_BATCH:]
+        _release(first)
+        if rest:
+            asyncio.get_running_loop().create_task(_release_later(rest))
 
     async def wait(self, room_id: str, timeout: float) -> None:
         """Until the room's next wake-up, or ``timeout`` seconds."""
-        event = self._events.get(room_id)
-        if event is None or getattr(event, "_loop", None) not in (None, asyncio.get_running_loop()):
-            event = self._events[room_id] = asyncio.Event()  # (a test client's new loop)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+        mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._events.setdefault(room_id, []).append(mine)
+        try:
+            await asyncio.wait_for(mine, timeout)
+        except TimeoutError:
+            waiting = self._events.get(room_id)
+            if waiting is not None:
+                with contextlib.suppress(ValueError):
+                    waiting.remove(mine)
 
     async def _run(self, room: Room) -> None:
         """The room's runner: what is due (``Room.due``, ``pdk.table.runner``), carried out
@@ -386,6 +420,28 @@ class Live:
             if delay is None and not room.here():
                 return  # nothing due and nobody here: the next command starts it again
             await self.wait(room.id, 30.0 if delay is None else delay)
+
+
+def _release(waiting: list[asyncio.Future[None]]) -> None:
+    here = asyncio.get_running_loop()
+    for fut in waiting:
+        loop = fut.get_loop()
+        if loop is here:
+            _done(fut)
+        else:  # a waiter of another loop (a test client's): woken on its own thread
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_done, fut)
+
+
+def _done(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
+
+
+async def _release_later(waiting: list[asyncio.Future[None]]) -> None:
+    for at in range(0, len(waiting), WAKE_BATCH):
+        await asyncio.sleep(0)
+        _release(waiting[at : at + WAKE_BATCH])
 
 
 def room_json(
@@ -485,14 +541,14 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
             body["room"] = room_json(room.view(seat), lang, base_of(request), pace_ms)
         return JSONResponse(body, status)
 
-    def found(room_id: str) -> Room:
+    def found_room(room_id: str) -> Room:
         room = rooms.get(room_id)
         if not live.watching(room.id):  # another worker may have moved it on meanwhile
             room.catch_up()
         return room
 
     async def find(room_id: str) -> Room:
-        return await run_in_threadpool(found, room_id)
+        return await run_in_threadpool(found_room, room_id)
 
     async def viewed(room: Room, key: str) -> int | None:
         return await run_in_threadpool(room.viewer, key)
@@ -500,20 +556,26 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
     async def seat_command(
         room_id: str, body: SeatBody, request: Request, run: Callable[[TableService, int], Any]
     ) -> Response:
-        room = None
-        seat = None
+        found: list[Any] = [None, None]  # the room and the seat, once known
+        lang, base = lang_of(request), base_of(request)
+
+        def at_once() -> dict[str, Any]:
+            # One trip to a thread for the whole command: each trip waits its turn on the
+            # event loop, which a crowded room's streams keep busy.
+            room = found[0] = found_room(room_id)
+            seat = found[1] = room.seat_of(body.key)
+            result = room.command(body.key, body.client, run)
+            events = getattr(result, "events", ())
+            return room_json(room.view(seat), lang, base, pace_ms, events)
+
         try:
-            room = await find(room_id)
-            seat = await run_in_threadpool(room.seat_of, body.key)
-            result = await run_in_threadpool(room.command, body.key, body.client, run)
+            answer = await run_in_threadpool(at_once)
         except LocalizedError as exc:
-            if room is not None:
-                live.changed(room)
-            return refused(exc, request, room, seat)
-        live.changed(room)
-        events = getattr(result, "events", ())
-        view = await run_in_threadpool(room.view, seat)
-        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms, events))
+            if found[0] is not None:
+                live.changed(found[0])
+            return refused(exc, request, found[0], found[1])
+        live.changed(found[0])
+        return JSONResponse(answer)
 
     async def host_command(
         room_id: str, body: SeatBody, request: Request, run: Callable[[Room], None]
@@ -652,18 +714,18 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
         lang, base = lang_of(request), base_of(request)
         loop = asyncio.get_running_loop()
 
-        async def events() -> AsyncIterator[str]:
+        async def events() -> AsyncIterator[bytes]:
             sent: tuple[int, tuple[bool, ...]] | None = None
             wrote = told = loop.time()
             live.hold(room)
             try:
                 while not live.stopping:
                     now = loop.time()
-                    rev, here = room.rev, room.here_now()
+                    rev, here = live.state(room)
                     fresh = sent is None or rev != sent[0]
                     if fresh or (here != sent[1] and now - told >= PRESENCE_EVERY):  # type: ignore[index]
                         rev, here, data = await live.shown(room, seat, lang, base)
-                        yield f"data: {data}\n\n"
+                        yield data.frame
                         sent, wrote = (rev, here), loop.time()
                         if not fresh:
                             told = wrote
@@ -675,7 +737,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
                         pause = BEAT - (now - wrote)
                         if pause <= 0:
                             live.ensure(room)
-                            yield ": still here\n\n"
+                            yield b": still here\n\n"
                             wrote = loop.time()
                             continue
                     await live.wait(room.id, max(0.05, pause))
@@ -722,7 +784,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
             finally:
                 live.release(room)
         _, _, data = await live.shown(room, seat, lang_of(request), base_of(request))
-        return Response(data, media_type="application/json")
+        return Response(data.text, media_type="application/json")
 
     @app.post("/api/room/{room_id}/play")
     async def play(room_id: RoomP, body: PlayBody, request: Request) -> Response:
