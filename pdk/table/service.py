@@ -34,7 +34,6 @@ from pdk.bots import DIFFICULTIES
 from pdk.bots.hints import Hint, hint_list
 from pdk.engine.events import Event
 from pdk.engine.notation import chosen_play, typed_play
-from pdk.engine.position import check
 from pdk.engine.record import GameRecord, RecordError
 from pdk.engine.state import PlayerView
 from pdk.store.contract import Store, StoreUnavailable, VersionConflict, Write
@@ -279,19 +278,6 @@ class TableService:
             return s.state.act(chosen_play(cards, s.state.position()))[1]
 
         return self._commit(seq, change, seat)
-
-    def judge(self, seq: int, *, cards: Sequence[str] | None = None, text: str | None = None,
-              seat: int = HUMAN) -> None:
-        """Whether ``play_cards`` (or ``play_text``) would take this play, changing nothing:
-        raises what it would raise. The page asks before it plays, so a play the rules
-        refuse is an answer, not a failed request."""
-        with self.lock:
-            if seq != self.seq:
-                raise TableRefused(TableReason.STALE, seq=seq, now=self.seq)
-            s = self.session
-            _human_turn(s, seat)
-            pos = s.state.position()
-            check(pos, typed_play(text, pos) if text is not None else chosen_play(cards or (), pos))
 
     def pass_turn(self, seq: int, seat: int = HUMAN) -> Reply:
         def change(s: Session) -> tuple[Event, ...]:

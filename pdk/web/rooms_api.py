@@ -135,8 +135,11 @@ class SeqBody(SeatBody):
 
 
 class PlayBody(SeqBody):
+    """As the single table's: ``verdict`` answers a refused play 200, with its reason."""
+
     cards: Annotated[list[CardStr], Field(min_length=1, max_length=40)] | None = None
     text: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    verdict: bool = False
 
 
 class SwitchBody(SeatBody):
@@ -532,14 +535,18 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
         return str(request.base_url)
 
     def refused(
-        exc: LocalizedError, request: Request, room: Room | None = None, seat: int | None = None
+        exc: LocalizedError,
+        request: Request,
+        room: Room | None = None,
+        seat: int | None = None,
+        verdict: bool = False,
     ) -> Response:
         lang = lang_of(request)
         status = _STATUS.get(exc.reason, 409) if isinstance(exc, RoomRefused) else 409
         body: dict[str, Any] = {"error": {"key": exc.reason.value, "text": exc.message(lang)}}
         if room is not None and status == 409:
             body["room"] = room_json(room.view(seat), lang, base_of(request), pace_ms)
-        return JSONResponse(body, status)
+        return JSONResponse(body, 200 if verdict and status == 409 else status)
 
     def found_room(room_id: str) -> Room:
         room = rooms.get(room_id)
@@ -554,7 +561,11 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
         return await run_in_threadpool(room.viewer, key)
 
     async def seat_command(
-        room_id: str, body: SeatBody, request: Request, run: Callable[[TableService, int], Any]
+        room_id: str,
+        body: SeatBody,
+        request: Request,
+        run: Callable[[TableService, int], Any],
+        verdict: bool = False,
     ) -> Response:
         found: list[Any] = [None, None]  # the room and the seat, once known
         lang, base = lang_of(request), base_of(request)
@@ -573,7 +584,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
         except LocalizedError as exc:
             if found[0] is not None:
                 live.changed(found[0])
-            return refused(exc, request, found[0], found[1])
+            return refused(exc, request, found[0], found[1], verdict)
         live.changed(found[0])
         return JSONResponse(answer)
 
@@ -598,12 +609,15 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
     def room_page(room_id: RoomP) -> FileResponse:
         return FileResponse(str(STATIC / "room.html"), headers={"Cache-Control": "no-cache"})
 
-    @app.get("/api/rooms/variants")
-    def variants(lang: LangQ = "en") -> list[dict[str, Any]]:
-        return [
+    @app.get("/api/rooms/choices")
+    def choices(lang: LangQ = "en") -> dict[str, Any]:
+        """What the room form offers: the shipped variants and the turn times a room may
+        have (``TURN_TIMES``, the ones ``create`` takes)."""
+        variants = [
             {"name": p.name, "players": p.players, "title": p.title.zh if lang == "zh" else p.title.en}
             for p in shipped_profiles().values()
         ]
+        return {"variants": variants, "turn_times": list(TURN_TIMES)}
 
     @app.post("/api/rooms")
     async def create(body: CreateBody, request: Request) -> Response:
@@ -796,9 +810,13 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits
             return JSONResponse({"error": err}, 422)
         if body.text is not None:
             text = body.text
-            return await seat_command(room_id, body, request, lambda t, s: t.play_text(body.seq, text, s))
+            return await seat_command(
+                room_id, body, request, lambda t, s: t.play_text(body.seq, text, s), body.verdict
+            )
         cards = list(body.cards or ())
-        return await seat_command(room_id, body, request, lambda t, s: t.play_cards(body.seq, cards, s))
+        return await seat_command(
+            room_id, body, request, lambda t, s: t.play_cards(body.seq, cards, s), body.verdict
+        )
 
     @app.post("/api/room/{room_id}/pass")
     async def pass_(room_id: RoomP, body: SeqBody, request: Request) -> Response:

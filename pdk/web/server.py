@@ -86,10 +86,14 @@ class SeqBody(_Body):
 
 
 class PlayBody(SeqBody):
-    """Cards tapped (``cards``) or a play typed (``text``, as the player wrote it)."""
+    """Cards tapped (``cards``) or a play typed (``text``, as the player wrote it).
+    ``verdict``: a refused play is answered 200 with its reason and the table unchanged,
+    as the verdict on it rather than a failed request, so the page sends a play once and
+    the browser logs no error for one the rules refuse (left out: 409, as every refusal)."""
 
     cards: Annotated[list[CardStr], Field(min_length=1, max_length=40)] | None = None
     text: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    verdict: bool = False
 
     @model_validator(mode="after")
     def _one_of(self) -> PlayBody:
@@ -167,7 +171,11 @@ def create_app(
         return JSONResponse({"error": {"key": "web_no_table", "text": tr("web_no_table", lang)}}, 404)
 
     def acted(
-        token: str, lang: Lang, command: Callable[[TableService], Reply], found: TableService | None = None
+        token: str,
+        lang: Lang,
+        command: Callable[[TableService], Reply],
+        found: TableService | None = None,
+        refusal: int = 409,
     ) -> Response:
         table = found or store.get(token)
         if table is None:
@@ -175,7 +183,7 @@ def create_app(
         try:
             reply = command(table)
         except LocalizedError as exc:  # IllegalPlay, CardParseError, InputError, TableRefused
-            return refused(exc, table, lang)
+            return refused(exc, table, lang, refusal)
         return JSONResponse(table_json(reply.table, lang, pace_ms, reply.events))
 
     @app.exception_handler(RequestValidationError)
@@ -266,25 +274,12 @@ def create_app(
 
     @app.post("/api/table/{token}/play")
     def play(token: TokenP, body: PlayBody, lang: LangQ = "en") -> Response:
+        refusal = 200 if body.verdict else 409
         if body.text is not None:
             text = body.text
-            return acted(token, lang, lambda t: t.play_text(body.seq, text))
+            return acted(token, lang, lambda t: t.play_text(body.seq, text), refusal=refusal)
         cards = list(body.cards or ())
-        return acted(token, lang, lambda t: t.play_cards(body.seq, cards))
-
-    @app.post("/api/table/{token}/judge")
-    def judge(token: TokenP, body: PlayBody, lang: LangQ = "en") -> Response:
-        """The verdict on a play without making it: 200 either way (a refused play is the
-        rules' answer, not a failed request, so the browser logs no error for it)."""
-        table = store.get(token)
-        if table is None:
-            return missing(lang)
-        try:
-            table.judge(body.seq, cards=body.cards, text=body.text)
-        except LocalizedError as exc:  # IllegalPlay, CardParseError, InputError, TableRefused
-            err = {"key": exc.reason.value, "text": exc.message(lang)}
-            return JSONResponse({"legal": False, "error": err})
-        return JSONResponse({"legal": True})
+        return acted(token, lang, lambda t: t.play_cards(body.seq, cards), refusal=refusal)
 
     @app.post("/api/table/{token}/pass")
     def pass_(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
