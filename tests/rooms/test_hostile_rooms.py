@@ -33,12 +33,13 @@ from pdk.web.guard import Busy
 from pdk.web.machine import Machine
 from pdk.web.server import create_app
 from pdk.web.wire import STATIC as STATIC_DIR
+from tests.rooms.test_rooms import Clock, cards_in, make_room, site
+from tests.support.serving import Server
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from test_rooms import Clock, cards_in, make_room, site
 
 # -- 1. the analyses take the hard bots' thinking slots, identical ones computed once -----------
 
