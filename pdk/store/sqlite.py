@@ -139,19 +139,7 @@ class SqliteStore:
             with self._sql(write=True) as db:
                 db.execute("BEGIN IMMEDIATE")
                 for s in batch:
-                    if s.expected is None:
-                        cur = db.execute(
-                            "INSERT INTO tables (key, version, data, updated) VALUES (?, ?, ?, ?)"
-                            " ON CONFLICT (key) DO NOTHING",
-                            (s.key, s.version, s.data, s.now),
-                        )
-                    else:
-                        cur = db.execute(
-                            "UPDATE tables SET version = ?, data = ?, updated = ?"
-                            " WHERE key = ? AND version = ?",
-                            (s.version, s.data, s.now, s.key, s.expected),
-                        )
-                    if cur.rowcount != 1:
+                    if not _written(db, s.key, s.data, s.version, s.expected, s.now):
                         s.error = VersionConflict(s.key)
                 db.execute("COMMIT")
         except StoreUnavailable as exc:
@@ -172,18 +160,7 @@ class SqliteStore:
         with self._sql(write=True) as db:
             db.execute("BEGIN IMMEDIATE")
             for w in writes:
-                if w.expected is None:
-                    cur = db.execute(
-                        "INSERT INTO tables (key, version, data, updated) VALUES (?, ?, ?, ?)"
-                        " ON CONFLICT (key) DO NOTHING",
-                        (w.key, w.version, w.data, now),
-                    )
-                else:
-                    cur = db.execute(
-                        "UPDATE tables SET version = ?, data = ?, updated = ? WHERE key = ? AND version = ?",
-                        (w.version, w.data, now, w.key, w.expected),
-                    )
-                if cur.rowcount != 1:
+                if not _written(db, w.key, w.data, w.version, w.expected, now):
                     db.execute("ROLLBACK")
                     raise VersionConflict(w.key)
             db.execute("COMMIT")
@@ -305,6 +282,24 @@ class SqliteBoard:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _written(
+    db: sqlite3.Connection, key: str, data: str, version: int, expected: int | None, now: float
+) -> bool:
+    """One save inside the caller's transaction; False when its version check fails."""
+    if expected is None:
+        cur = db.execute(
+            "INSERT INTO tables (key, version, data, updated) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (key) DO NOTHING",
+            (key, version, data, now),
+        )
+    else:
+        cur = db.execute(
+            "UPDATE tables SET version = ?, data = ?, updated = ? WHERE key = ? AND version = ?",
+            (version, data, now, key, expected),
+        )
+    return cur.rowcount == 1
 
 
 def _running(pid: int) -> bool:

@@ -330,16 +330,23 @@ class Sse(threading.Thread):
             self.sock.close()
 
 
+def room_with_bo(c: httpx.Client) -> tuple[str, str, str, str]:
+    """A room made through a real server, Bo in seat 1: its id, the host's, the watch and
+    Bo's keys."""
+    r = c.post("/api/rooms", json={"name": "Ann", "difficulty": "easy"}).json()
+    rid, host = r["room"], r["key"]
+    view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+    watch = view["watch"].split("#w=")[1]
+    invite = view["invites"][0]["url"].split("#k=")[1]
+    c.post(f"/api/room/{rid}/join", json={"key": invite, "client": "phone-aaaa", "name": "Bo"})
+    return rid, host, watch, invite
+
+
 def test_streams_get_only_what_changed_and_opens_and_polls_are_limited(tmp_path: Path) -> None:
     server = Server(tmp_path, "--connections-per-client", "0", "--max-connections", "2000").start()
     try:
         c = httpx.Client(base_url=server.base, timeout=30)
-        r = c.post("/api/rooms", json={"name": "Ann", "difficulty": "easy"}).json()
-        rid, host = r["room"], r["key"]
-        view = c.get(f"/api/room/{rid}", params={"key": host}).json()
-        watch = view["watch"].split("#w=")[1]
-        invite = view["invites"][0]["url"].split("#k=")[1]
-        c.post(f"/api/room/{rid}/join", json={"key": invite, "client": "phone-aaaa", "name": "Bo"})
+        rid, _, watch, invite = room_with_bo(c)
         spectators = [
             Sse(server.port, f"/api/room/{rid}/live?client=watch-{i:04d}", watch) for i in range(20)
         ]
@@ -507,12 +514,7 @@ def test_a_room_across_two_workers_deals_in_one_write_and_fans_out(tmp_path: Pat
     server = Server(tmp_path, *args).start()
     try:
         c = httpx.Client(base_url=server.base, timeout=30)
-        r = c.post("/api/rooms", json={"name": "Ann", "difficulty": "easy"}).json()
-        rid, host = r["room"], r["key"]
-        view = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
-        watch = view["watch"].split("#w=")[1]
-        invite = view["invites"][0]["url"].split("#k=")[1]
-        c.post(f"/api/room/{rid}/join", json={"key": invite, "client": "phone-aaaa", "name": "Bo"})
+        rid, host, watch, invite = room_with_bo(c)
         live = f"/api/room/{rid}/live?client="
         spectators = [Sse(server.port, f"{live}watch-{i:04d}", watch) for i in range(12)]  # both workers
         bo = Sse(server.port, f"{live}phone-aaaa", invite)
