@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_web import Client, Serving, next_request, pct  # noqa: E402
+from bench_web import Client, Serving, next_request, pct
 
 VERSIONS = re.compile(rb'"versions": \[(\d+), (\d+)\]')
 
@@ -152,14 +152,20 @@ async def host_deals(port: int, rid: str, host: str, until: float, streams: list
     own = streams[0]
     while time.perf_counter() < until:
         view = own.last
-        if view is not None and view["table"] is not None and view["table"]["model"]["settlement"] is not None:
+        if (
+            view is not None
+            and view["table"] is not None
+            and view["table"]["model"]["settlement"] is not None
+        ):
             await asyncio.sleep(0.3)
             await http.call("POST", f"/api/room/{rid}/next", {"key": host, "client": "player-0-bench"})
         await asyncio.sleep(0.2)
     await http.aclose()
 
 
-def run(spectators: int, seconds: float, think: float, args: list[str], checkout: str | None) -> dict[str, Any]:
+def run(
+    spectators: int, seconds: float, think: float, args: list[str], checkout: str | None
+) -> dict[str, Any]:
     limits = ["--connections-per-client", "0", "--max-connections", str(spectators + 200), "--pace", "300"]
     server = Serving([*limits, *args], checkout)
     try:
@@ -252,13 +258,17 @@ def main() -> None:
     a = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * a.spectators + 256)), hard))
-    extra = (["--store", a.store] if a.store else []) + (["--workers", str(a.workers)] if a.workers > 1 else [])
+    extra = (["--store", a.store] if a.store else []) + (
+        ["--workers", str(a.workers)] if a.workers > 1 else []
+    )
     setups = ([("before", a.before)] if a.before else []) + [("this", None)]
     print(
         f"one room, 3 players, {a.spectators} spectator streams, {a.seconds:.0f} s, think {a.think} s"
         f" ({'SQLite, 1 worker' if not a.store else f'{a.workers} workers'}):"
     )
-    cols = "moves  play p50  play p99  late p50  late p99  late max  msg/move  KB/move  cpu ms/move  err  refused"
+    cols = (
+        "moves  play p50  play p99  late p50  late p99  late max  msg/move  KB/move  cpu ms/move  err  refused"
+    )
     print(f"  {'code':8} {cols}")
     for _ in range(a.rounds):
         for name, checkout in setups:
