@@ -267,7 +267,8 @@ def main() -> None:
         f" ({'SQLite, 1 worker' if not a.store else f'{a.workers} workers'}):"
     )
     cols = (
-        "moves  play p50  play p99  late p50  late p99  late max  msg/move  KB/move  cpu ms/move  err  refused"
+        "moves  play p50  play p99  late p50  late p99  late max  msg/move  KB/move"
+        "  cpu ms/move  err  refused"
     )
     print(f"  {'code':8} {cols}")
     for _ in range(a.rounds):
