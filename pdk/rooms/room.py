@@ -553,6 +553,8 @@ class Room:
                 )
             except VersionConflict:  # another server dealt it (or moved the room) first
                 self.reload()
+                if self.table is not None and self.info.phase == "playing":
+                    return  # dealt there: the same deal for everyone
                 raise RoomRefused(RoomReason.MOVED) from None
             self.info, self.version = draft, self.version + 1
             self.table = table
