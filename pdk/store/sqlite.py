@@ -111,6 +111,14 @@ class SqliteStore:
             rows = db.execute(f"SELECT key, version FROM tables WHERE key IN ({marks})", keys).fetchall()
         return {str(k): int(v) for k, v in rows}
 
+    def saved_at(self, keys: list[str]) -> dict[str, float]:
+        if not keys:
+            return {}
+        marks = ",".join("?" * len(keys))
+        with self._sql() as db:
+            rows = db.execute(f"SELECT key, updated FROM tables WHERE key IN ({marks})", keys).fetchall()
+        return {str(k): float(at) for k, at in rows}
+
     def save(self, key: str, data: str, version: int, expected: int | None) -> None:
         mine = _Save(key, data, version, expected, time.time())
         with self._queue_lock:
