@@ -152,7 +152,11 @@ def test_metrics_answer_this_machine_unproxied_only(tmp_path: Path) -> None:
     assert nobody.get("/healthz").status_code == 200
 
 
-PROXIED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "pdk.example.org", "X-Forwarded-For": "198.51.100.7"}
+PROXIED = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "pdk.example.org",
+    "X-Forwarded-For": "198.51.100.7",
+}
 
 
 def invite(c: TestClient, headers: dict[str, str]) -> str:
@@ -222,9 +226,14 @@ def test_the_access_log_says_routes_never_keys_or_tokens(tmp_path: Path) -> None
             seat = view["invites"][0]["url"].split("#k=")[1]
             watch = view["watch"].split("#w=")[1]
             secrets += [seat, watch]
-            joined = h.post(f"/api/room/{rid}/join", json={"key": seat, "client": "client-two-1", "name": "Bo"})
+            joined = h.post(
+                f"/api/room/{rid}/join", json={"key": seat, "client": "client-two-1", "name": "Bo"}
+            )
             assert joined.status_code == 200, joined.text
-            assert h.get(f"/api/room/{rid}/poll", params={"key": watch, "client": "w-client-1"}).status_code == 200
+            assert (
+                h.get(f"/api/room/{rid}/poll", params={"key": watch, "client": "w-client-1"}).status_code
+                == 200
+            )
             with h.stream("GET", f"/api/room/{rid}/live", params={"key": host, "client": "host-client"}) as s:
                 assert s.status_code == 200
                 next(s.iter_lines())

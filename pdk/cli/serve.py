@@ -342,8 +342,7 @@ def restore_cmd(
     store: StoreOpt = None,
     lang: LangOpt = None,
 ) -> None:
-    """Put a backup in place of the store (refused while pdk serve runs on it; the store
-    it replaces is kept beside it)."""
+    """Put a backup in place of the store, kept beside it first (refused while pdk serve runs)."""
     where = Where(save_dir, store, lang).over(ctx)
     language = where.language()
     path = where.sqlite(language)
