@@ -23,7 +23,6 @@ import os
 import queue
 import re
 import shutil
-import signal
 import ssl
 import subprocess
 import threading
@@ -34,7 +33,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serving import Server, free_port, next_request
+from serving import Server, free_port, next_request, stop_group
 
 ROOT = Path(__file__).resolve().parents[1]
 CADDY = shutil.which("caddy")
@@ -97,13 +96,7 @@ class Caddy:
         return root
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        stop_group(self.proc)
         self.out.close()
 
 

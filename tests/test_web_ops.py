@@ -13,17 +13,14 @@ bodies, and its log must show the routes and none of those secrets.
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
 import warnings
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from serving import Server
+from serving import Server, stop_group
 
 from pdk.rooms.room import Rooms
 from pdk.store.contract import StoreUnavailable
@@ -201,14 +198,9 @@ def test_a_forwarded_client_counts_for_the_per_client_bounds(tmp_path: Path) -> 
 
 def output_of(server: Server) -> str:
     """What the server wrote (stdout and stderr), once it has stopped."""
-    assert server.proc is not None
-    os.killpg(server.proc.pid, signal.SIGTERM)
-    try:
-        out, _ = server.proc.communicate(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.proc.pid, signal.SIGKILL)
-        out, _ = server.proc.communicate(timeout=10)
-    return out or ""
+    assert server.proc is not None and server.proc.stdout is not None
+    stop_group(server.proc)
+    return server.proc.stdout.read()
 
 
 def test_the_access_log_says_routes_never_keys_or_tokens(tmp_path: Path) -> None:

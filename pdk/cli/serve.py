@@ -307,6 +307,15 @@ class Where:
         except StoreError as exc:
             fail(tr("serve_store", language, detail=exc))
 
+    def sqlite_or_say(self, postgres: str, file: Path) -> tuple[Lang, Path]:
+        """The language and the SQLite file of the store; for PostgreSQL, the line of
+        message ``postgres`` (its own tool's command) and exit 2."""
+        language = self.language()
+        path = self.sqlite(language)
+        if path is None:
+            fail(tr(postgres, language, file=file))
+        return language, path
+
     def named(self, language: Lang) -> str:
         """The store as the messages name it: a PostgreSQL URL may carry a password."""
         path = self.sqlite(language)
@@ -322,11 +331,7 @@ def backup_cmd(
     lang: LangOpt = None,
 ) -> None:
     """Back up the store, safe while pdk serve runs (SQLite's online backup)."""
-    where = Where(save_dir, store, lang).over(ctx)
-    language = where.language()
-    path = where.sqlite(language)
-    if path is None:
-        fail(tr("serve_backup_postgres", language, file=file))
+    language, path = Where(save_dir, store, lang).over(ctx).sqlite_or_say("serve_backup_postgres", file)
     try:
         made = backups.backup(path, file)
     except StoreError as exc:
@@ -343,11 +348,7 @@ def restore_cmd(
     lang: LangOpt = None,
 ) -> None:
     """Put a backup in place of the store, kept beside it first (refused while pdk serve runs)."""
-    where = Where(save_dir, store, lang).over(ctx)
-    language = where.language()
-    path = where.sqlite(language)
-    if path is None:
-        fail(tr("serve_restore_postgres", language, file=file))
+    language, path = Where(save_dir, store, lang).over(ctx).sqlite_or_say("serve_restore_postgres", file)
     try:
         done = backups.restore(file, path)
     except StoreError as exc:

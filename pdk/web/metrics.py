@@ -240,11 +240,14 @@ def mount_operator(
     access: MetricsAccess = "local",
 ) -> None:
     """Add ``/healthz`` and ``/metrics`` to ``app``."""
-    probing: list[asyncio.Future[object]] = []  # the store probe under way, shared by callers
+    probing: list[asyncio.Future[dict[str, int]]] = []  # the store probe under way, shared by callers
 
     async def store_reason() -> str | None:
         if not probing or probing[0].done():
-            probing[:] = [asyncio.ensure_future(run_in_threadpool(tables.saves.versions, [PROBE_KEY]))]
+            probe = asyncio.ensure_future(run_in_threadpool(tables.saves.versions, [PROBE_KEY]))
+            # A probe that outlived its callers' wait still ends: its failure is read here.
+            probe.add_done_callback(lambda done: done.cancelled() or done.exception())
+            probing[:] = [probe]
         try:
             await asyncio.wait_for(asyncio.shield(probing[0]), HEALTH_TIMEOUT)
         except StoreError as exc:
