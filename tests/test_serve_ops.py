@@ -33,7 +33,7 @@ ARGS = ("--pace", "0", "--difficulty", "easy", "--lang", "en")
 
 
 def pdk_serve(*args: str) -> tuple[int, str]:
-    done = runner.invoke(app, ["serve", *args])
+    done = runner.invoke(app, ["serve", *args], env={"COLUMNS": "200"})  # a table's rows on one line
     return done.exit_code, done.output
 
 

@@ -13,6 +13,7 @@ bodies, and its log must show the routes and none of those secrets.
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from pathlib import Path
@@ -22,6 +23,7 @@ import httpx
 import pytest
 from serving import Server, stop_group
 
+from pdk import __version__
 from pdk.rooms.room import Rooms
 from pdk.store.contract import StoreUnavailable
 from pdk.store.counted import CountedStore
@@ -126,6 +128,7 @@ def test_metrics_count_by_route_template_never_a_token(tmp_path: Path) -> None:
     assert samples(text, "pdk_streams_open") == {"": 0}
     assert samples(text, "pdk_bot_queue_waiting") == {"": 0}
     assert samples(text, "pdk_bot_queue_slots") == {"": 1}
+    assert samples(text, "pdk_info") == {f'{{version="{__version__}",worker="{os.getpid()}"}}': 1}
     # Every sample belongs to a family announced with its HELP and TYPE.
     families = set(re.findall(r"^# TYPE (\S+) (?:counter|gauge|histogram)$", text, re.M))
     for line in text.splitlines():

@@ -12,10 +12,11 @@ than with ``prometheus_client``: a handful of counters, gauges and one histogram
 are a page of code, and a dependency (with its own registry, process collector and
 multi-process mode) would be more than what it saves. The numbers are this process's: with
 ``--workers N`` each worker counts its own, and a scrape through the port reaches
-whichever worker accepts it. Who may read them is ``--metrics``: ``local`` (the default)
-answers only a client on this machine that came straight to the server (a request a
-proxy forwarded carries ``X-Forwarded-For``, and is refused even though the proxy's own
-address is loopback), ``any`` answers everyone, ``off`` nobody; a refusal is a plain 404.
+whichever worker accepts it (``pdk_info`` names it). Who may read them is ``--metrics``:
+``local`` (the default) answers only a client on this machine that came straight to the
+server (a request a proxy forwarded carries ``X-Forwarded-For``, and is refused even
+though the proxy's own address is loopback), ``any`` answers everyone, ``off`` nobody; a
+refusal is a plain 404.
 
 ``/healthz`` is for a load balancer, a service manager or a probe: 200 with a small JSON
 when the store answers a cheap query and the bot queue has room, else 503 with the reason.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import os
 import sys
 import threading
 import time
@@ -54,6 +56,7 @@ HEALTH_TIMEOUT = 2.0  # seconds the store may take to answer the health probe
 PROBE_KEY = "pdk-healthz"  # a key no table or room has: the probe reads an index, no save
 GONE = 499  # the status counted when the client left before any answer (nginx's number)
 UNMATCHED = "(unmatched)"
+WORKER = str(os.getpid())  # with --workers, which worker answered this scrape
 _access = logging.getLogger(ACCESS_LOG)
 
 
@@ -277,7 +280,7 @@ def mount_operator(
         for room in live:
             phases[room.info.phase] = phases.get(room.info.phase, 0) + 1
         return [
-            ("pdk_info", "This server's version.", {"version": __version__}, 1),
+            ("pdk_info", "This server's version and process.", {"version": __version__, "worker": WORKER}, 1),
             ("pdk_start_time_seconds", "When this process started (Unix time).", {}, metrics.started),
             ("pdk_tables_live", "Single-player tables held in memory.", {}, tables.live()),
             *(
