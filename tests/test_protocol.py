@@ -1,6 +1,6 @@
 """The outside-engine protocol's messages (``pdk.bots.protocol``): the events a deal makes
-agree with the state machine, the deal message gives the hand dealt, and answers are
-checked against the legal plays."""
+are the engine's own, said the same from any seat's view, the deal message gives the hand
+dealt, and answers are checked against the legal plays."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from pdk.bots.protocol import (
 from pdk.bots.simple import RandomBot
 from pdk.engine.cards import cards_of, format_cards
 from pdk.engine.deal import bot_seed, deal
-from pdk.engine.state import GameState
+from pdk.engine.events import DealOver, Event
+from pdk.engine.state import GameState, seen_events
 from pdk.variants.registry import load_profile
 
 PROFILES = ["classic16", "classic15", "jokers17", "four-player", "two-player", "draw4"]
@@ -30,27 +31,38 @@ PROFILES = ["classic16", "classic15", "jokers17", "four-player", "two-player", "
 
 @settings(max_examples=60, deadline=None)
 @given(name=st.sampled_from(PROFILES), seed=st.integers(0, 2**40))
-def test_narrator_ends_tricks_and_counts_cards_as_the_state_does(name: str, seed: int) -> None:
+def test_narrator_says_the_engines_events_as_the_state_has_them(name: str, seed: int) -> None:
     profile = load_profile(name)
     state = GameState(profile, deal(profile, seed))
     bots = [RandomBot(bot_seed(seed, s)) for s in range(profile.players)]
     narrator = Narrator.of(profile)
     places = 0
+    said: list[tuple[Event, ...]] = []
     while not state.done:
         seat = state.turn
-        state.step(bots[seat].choose(state.view(seat)))
-        msgs = narrator.feed(state.history[-1])
+        events = state.act_move(bots[seat].choose(state.view(seat)))[1]
+        said.append(events)
+        msgs = narrator.feed(events)
         kinds = [m["type"] for m in msgs]
         # A trick is won exactly when the state starts a new one.
         assert ("trick" in kinds) == (state.trick_start == len(state.history) and not state.done), kinds
         if "play" in kinds:
             assert msgs[0]["left"] == state.sizes[seat]
-            assert ("last_card" in kinds) == (state.sizes[seat] == 1)
+            assert ("bao_dan" in kinds) == (state.sizes[seat] == 1)
         if "out" in kinds:
             places += 1
             assert msgs[-1]["place"] == places
+        assert "last_card" not in kinds  # 报单 has one name on every wire
+        if not state.done:  # what the next seat is told, from its view alone, so far
+            public = [tuple(e for e in turn if not isinstance(e, DealOver)) for turn in said]
+            assert seen_events(state.view(state.turn)) == public
     assert narrator.sizes == list(state.sizes)
     assert Narrator.over(state.winner or 0, state.settlement().totals)["type"] == "deal_over"
+    # What a seat may see says the same events (an outside engine gets only its view),
+    # all but the settlement, which the table that holds the deal says.
+    public = [tuple(e for e in turn if not isinstance(e, DealOver)) for turn in said]
+    for seat in range(profile.players):
+        assert seen_events(state.view(seat)) == public
 
 
 def test_deal_message_gives_the_hand_dealt_and_the_profile() -> None:

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdk.engine.cards import cards_of
-from pdk.rooms.room import Room, RoomReason, RoomRefused, Rooms, person_id, seat_person
+from pdk.rooms.room import TURN_TIMES, Room, RoomReason, RoomRefused, Rooms, person_id, seat_person
 from pdk.store.presence import STALE, Word
 from pdk.table.session import session_from_dict
 from pdk.table.tables import TableStore
@@ -236,6 +236,41 @@ def test_a_record_is_only_for_the_holder_of_a_person_secret(tmp_path: Path) -> N
         assert c.post("/api/rooms/record", json=bad).status_code == 422
     zh = c.post("/api/rooms/record?lang=zh", json={"person": "y" * 32}).json()["error"]["text"]
     assert "记录" in zh
+
+
+def test_a_play_marked_verdict_is_answered_with_its_reason_in_one_reply(tmp_path: Path) -> None:
+    # The page sends a play once, marked verdict: a refused one answers 200 (no failed
+    # request in the browser) with the reason and the table as it was; unmarked, 409.
+    rooms, c = site(tmp_path)
+    rid, host, _, _ = make_room(c)
+    c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"})
+    room = rooms.get(rid)
+    while room.tick() == 0.0:  # the bots' moves, until the host is to move
+        pass
+    t = c.get(f"/api/room/{rid}", params={"key": host}).json()["table"]
+    assert t["model"]["task"]["seat"] == 0 and not t["machine_turn"]
+    hand = t["model"]["hand"]
+    pair = [hand[0], next(card for card in hand if card[0] != hand[0][0])]
+    body = {"key": host, "client": "host-cccc", "seq": t["seq"], "cards": pair}
+    assert c.post(f"/api/room/{rid}/play", json=body).status_code == 409
+    r = c.post(f"/api/room/{rid}/play", json=body | {"verdict": True})
+    assert r.status_code == 200, r.text
+    assert r.json()["error"]["key"] in ("not_a_combination", "does_not_beat", "must_contain_lead")
+    shown = r.json()["room"]["table"]
+    assert r.json()["error"]["text"] and (shown["seq"], shown["model"]["hand"]) == (t["seq"], hand)
+
+
+def test_the_form_offers_the_turn_times_a_room_takes(tmp_path: Path) -> None:
+    _, c = site(tmp_path)
+    choices = c.get("/api/rooms/choices").json()
+    assert choices["turn_times"] == list(TURN_TIMES)
+    assert "classic16" in [v["name"] for v in choices["variants"]]
+    for n in choices["turn_times"]:
+        r = c.post("/api/rooms", json={"name": "Ann", "turn_time": n})
+        assert r.status_code == 200, (n, r.text)
+        made = c.get(f"/api/room/{r.json()['room']}", params={"key": r.json()["key"]}).json()
+        assert made["turn_time"] == n
+    assert c.post("/api/rooms", json={"name": "Ann", "turn_time": 25}).status_code == 422
 
 
 def test_bad_input_is_refused_with_its_reason_and_changes_nothing(tmp_path: Path) -> None:

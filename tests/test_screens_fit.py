@@ -80,7 +80,7 @@ def test_variants_list_fits_with_every_description_whole(cols: int, lang: str) -
     assert "…" not in proc.stdout  # no description cut short
     flat = re.sub(r"[\s│┃]+", "", proc.stdout)
     for p in available_profiles():
-        assert re.sub(r"\s+", "", p.description.said(lang)) in flat, p.name
+        assert re.sub(r"\s+", "", p.description.said.text(lang)) in flat, p.name
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

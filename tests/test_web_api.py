@@ -158,7 +158,9 @@ def test_refused_actions_say_why_and_change_nothing(tmp_path: Path) -> None:
         assert r.json()["error"]["key"] == "web_not_your_turn"
 
 
-def test_a_play_is_judged_without_being_made(tmp_path: Path) -> None:
+def test_a_refused_play_marked_verdict_answers_its_reason_in_one_reply(tmp_path: Path) -> None:
+    # The page sends a play once, marked verdict: a refusal comes back as an answer (200),
+    # so the browser logs no failed request, with the reason and the table unchanged.
     store, client = make_client(tmp_path)
     token = client.post("/api/open", json={}).json()["token"]
     table = human_turn(client, token)
@@ -166,16 +168,19 @@ def test_a_play_is_judged_without_being_made(tmp_path: Path) -> None:
     seq, hand = table["seq"], table["model"]["hand"]
     before = json.dumps(store.get(token).session.to_dict())  # type: ignore[union-attr]
     pair = [hand[0], next(c for c in hand if c[0] != hand[0][0])]
-    r = client.post(f"{url}/judge", json={"seq": seq, "cards": pair})
-    assert r.status_code == 200 and r.json()["legal"] is False  # the rules' answer, not an error
+    r = client.post(f"{url}/play", json={"seq": seq, "cards": pair, "verdict": True})
+    assert r.status_code == 200  # the rules' answer, not an error
     assert r.json()["error"]["key"] in ("not_a_combination", "does_not_beat", "must_contain_lead")
-    r = client.post(f"{url}/judge", json={"seq": seq, "text": "3-"}, params={"lang": "zh"})
-    assert r.status_code == 200 and r.json()["legal"] is False and r.json()["error"]["text"]
-    hint = table["model"]["hints"][0]["cards"]
-    assert client.post(f"{url}/judge", json={"seq": seq, "cards": hint}).json() == {"legal": True}
+    assert r.json()["table"]["seq"] == seq
+    r = client.post(f"{url}/play", json={"seq": seq, "text": "3-", "verdict": True}, params={"lang": "zh"})
+    assert r.status_code == 200 and r.json()["error"]["text"] and r.json()["table"]["seq"] == seq
+    r = client.post(f"{url}/play", json={"seq": seq + 1, "cards": pair, "verdict": True})
+    assert r.status_code == 200 and r.json()["error"]["key"] == "web_stale"
     assert json.dumps(store.get(token).session.to_dict()) == before  # type: ignore[union-attr]
-    r = client.post(f"{url}/judge", json={"seq": seq + 1, "cards": hint})
-    assert r.json()["error"]["key"] == "web_stale"
+    hint = table["model"]["hints"][0]["cards"]
+    r = client.post(f"{url}/play", json={"seq": seq, "cards": hint, "verdict": True})
+    assert r.status_code == 200 and "error" not in r.json() and r.json()["seq"] == seq + 1
+    assert client.post(f"{url}/judge", json={"seq": seq, "cards": hint}).status_code == 404  # gone
 
 
 def test_a_must_beat_pass_is_refused_with_the_reason(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from typing import NamedTuple
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, Rank, rank_label, rank_of, suit_of
 from pdk.engine.profile import Profile
-from pdk.text.catalog import Lang, tr
+from pdk.text.catalog import Said
 
 
 class ComboKind(IntEnum):
@@ -50,9 +50,10 @@ class ComboKind(IntEnum):
         """The machine name used in JSON and records (``pair_chain``)."""
         return self.name.lower()
 
-    def said(self, lang: Lang) -> str:
+    @property
+    def said(self) -> Said:
         """The kind's name for players (``连对`` / ``pair chain``)."""
-        return tr(f"kind_{self.label}", lang)
+        return Said(f"kind_{self.label}")
 
 
 

@@ -57,11 +57,10 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
         table = store.get(token)
         if table is None:
             return error("web_no_table", lang, 404)
-        with table.lock:
-            if not table.session.state.over:
-                return error("web_not_over", lang, 409)
-            record = table.session.record()
-            key = (token, table.session.deal_no)
+        record = table.finished()
+        if record is None:
+            return error("web_not_over", lang, 409)
+        key = (token, int(record.meta["deal"]))
         data = kept.get(key)
         if data is None:
             data = to_dict(review(record, seats={HUMAN}, budget=REVIEW_BUDGET, seed=record.seed or 0))
@@ -87,13 +86,10 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
         table = store.get(token)
         if table is None:
             return error("web_no_table", lang, 404)
-        with table.lock:
-            state = table.session.state
-            if state.over or state.turn != HUMAN:  # the view below is read under the lock
-                return error("web_rv_not_your_turn", lang, 409)
-            view = state.view(HUMAN)
-            seq = table.seq
-            seed = table.session.seed
+        turn = table.turn_view(HUMAN)
+        if turn is None:
+            return error("web_rv_not_your_turn", lang, 409)
+        seq, view, seed = turn
         a = analyse(Spot.of_view(view), budget=HINT_BUDGET, seed=seed, top=HINT_TOP)
         plays = [
             {
