@@ -63,12 +63,7 @@ LangOpt = Annotated[
     str | None, typer.Option("--lang", help="Language: zh or en, for these messages and the page it opens.")
 ]
 
-serve_app = typer.Typer(
-    name="serve",
-    help="Serve the 跑得快 table to a web browser (phones and desktops).",
-    rich_markup_mode="rich",
-    add_completion=False,
-)
+serve_app = typer.Typer(name="serve", rich_markup_mode="rich", add_completion=False)  # help: serve's
 rooms_app = typer.Typer(name="rooms", help="The rooms of the store: list them, or close one.")
 serve_app.add_typer(rooms_app)
 
@@ -159,8 +154,9 @@ def serve(
         ),
     ] = False,
 ) -> None:
-    """Serve the 跑得快 table to a web browser (phones and desktops); the commands below
-    look after the store it serves."""
+    """Serve the 跑得快 table to a web browser (phones and desktops).
+
+    Without a command it serves; the commands look after the store it serves."""
     if ctx.invoked_subcommand is not None:  # the store's options may come before the command
         ctx.obj = Where(save_dir, store, lang)
         return
