@@ -31,8 +31,8 @@ import segno
 import typer
 from rich.table import Table
 
-from pdk.cli.common import fail, lang_or_fail, out_console, profile_or_fail
-from pdk.cli.play import check_difficulty, data_dir
+from pdk.cli.common import data_dir, fail, lang_or_fail, out_console, profile_or_fail
+from pdk.cli.engine import check_difficulty
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.files.atomic import remove_stale_temps
 from pdk.rooms.ledger import close_room, stored_rooms

@@ -441,7 +441,19 @@ class GameState(RankState):
 
     def act(self, cards: Sequence[int] | None) -> tuple[Action, tuple[Event, ...]]:
         """``play``, and what it made happen (``pdk.engine.events``): for the faces, never
-        the simulations, so the hot paths stay as they are."""
+        the simulations, so the hot paths stay as they are.
+
+        The first play of a seeded deal (seat 0 holds ♠3, which must lead):
+
+        >>> from pdk.engine.deal import deal
+        >>> from pdk.engine.position import resolve_cards
+        >>> from pdk.variants.registry import load_profile
+        >>> profile = load_profile("classic16")
+        >>> state = GameState(profile, deal(profile, 1))
+        >>> action, events = state.act(resolve_cards("3s", state.hands[0]))
+        >>> action.seat, action.play.cards, [type(e).__name__ for e in events], state.turn
+        (0, (0,), ['Played'], 1)
+        """
         before = self._before()
         action = self.play(cards)
         return action, self._events(before, action)

@@ -1,0 +1,131 @@
+"""残局 puzzles: the shipped set is re-proved by the hard bot's solver (a sample each run;
+``benchmarks/bench_review.py puzzles`` re-proves all), and ``pdk puzzles`` judges answers."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from pdk.analysis.advise import same_play
+from pdk.analysis.puzzles import Puzzle, choices, load, open_sim, prove
+from tests.support.cli import run_pdk
+
+SHIPPED = load()
+# A different sample each run (the seed is in the test id when one fails). Under pytest -n
+# every worker collects the module and all must draw the same sample: they share the run's
+# id, so the seed is derived from it.
+_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+if _RUN:
+    SAMPLE_SEED = int(hashlib.sha256(_RUN.encode()).hexdigest(), 16) % (1 << 30)
+else:
+    SAMPLE_SEED = random.SystemRandom().randrange(1 << 30)
+SAMPLE = random.Random(SAMPLE_SEED).sample(SHIPPED, 8)
+
+
+def test_the_shipped_set_has_at_least_200_puzzles_at_every_level() -> None:
+    assert len(SHIPPED) >= 200
+    assert len({p.position for p in SHIPPED}) == len(SHIPPED)
+    levels = Counter(p.level for p in SHIPPED)
+    assert set(levels) == {1, 2, 3, 4}, levels
+
+
+@pytest.mark.parametrize("puzzle", SAMPLE, ids=lambda p: f"id{p.id}-seed{SAMPLE_SEED}")
+def test_a_shipped_puzzle_is_reproved_by_the_solver(puzzle: Puzzle) -> None:
+    assert prove(puzzle)
+
+
+def test_a_puzzle_with_a_second_winning_play_is_not_proved() -> None:
+    p = SHIPPED[0]
+    sim = open_sim(p.table())
+    wrong = next(m for m in choices(sim) if not p.is_answer(m))
+    fake = Puzzle(p.id, p.position, None if wrong is None else wrong.notation(),
+                  "pass" if wrong is None else wrong.kind.label, p.plays)  # fmt: skip
+    assert not prove(fake)
+
+
+def _wrong_answer(p: Puzzle) -> str:
+    sim = open_sim(p.table())
+    for m in choices(sim):
+        if not p.is_answer(m):
+            return "pass" if m is None else m.notation()
+    raise AssertionError("a puzzle has a wrong answer")
+
+
+def test_the_right_answer_wins_and_a_wrong_one_is_refuted() -> None:
+    p = next(q for q in SHIPPED if q.answer is not None and q.level >= 2)
+    right = run_pdk("puzzles", "--id", str(p.id), "--answer", p.answer or "pass")
+    assert right.returncode == 0, right.stderr
+    assert "Right" in right.stdout
+    wrong = run_pdk("puzzles", "--id", str(p.id), "--answer", _wrong_answer(p))
+    assert wrong.returncode == 1
+    assert "the others can stop you" in wrong.stdout and "The answer" in wrong.stdout
+    zh = run_pdk("puzzles", "--id", str(p.id), "--answer", "q", "--lang", "zh")
+    assert zh.returncode == 0 and "答案" in zh.stdout
+
+
+def test_an_illegal_answer_is_one_line() -> None:
+    p = SHIPPED[0]
+    res = run_pdk("puzzles", "--id", str(p.id), "--answer", "RRRR")
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_the_puzzle_is_asked_for_on_stdin() -> None:
+    p = SHIPPED[0]
+    res = run_pdk("puzzles", "--id", str(p.id), stdin=(p.answer or "pass") + "\n")
+    assert res.returncode == 0 and "Right" in res.stdout
+
+
+def test_make_mines_puzzles_that_reprove(tmp_path: Path) -> None:
+    out = tmp_path / "mined.json"
+    res = run_pdk("puzzles", "make", "--games", "12", "--seed", "4", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    mined = load(out)
+    assert mined and all(prove(p) for p in mined)
+    again = run_pdk("puzzles", "check", "--file", str(out))
+    assert again.returncode == 0 and f"{len(mined)} puzzles" in again.stdout
+
+
+def test_a_bad_puzzle_file_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope", encoding="utf-8")
+    res = run_pdk("puzzles", "--file", str(bad))
+    assert res.returncode == 2 and "not a puzzle file" in res.stderr
+
+
+def test_the_solution_line_ends_with_the_seat_out() -> None:
+    from pdk.analysis.puzzles import line
+
+    p = SAMPLE[0]
+    pos = p.table()
+    answer = next(m for m in choices(open_sim(pos)) if p.is_answer(m))
+    moves = line(pos, answer)
+    sim = open_sim(pos)
+    for _, m in moves:
+        sim.advance(m)
+    assert sim.sizes[pos.turn] == 0 and same_play(moves[0][1], answer)
+
+
+# From a bot game: seat 0 leads with 7 TTT J 2; seat 2 has not played. Only the 2 first
+# (nobody can beat it) lets seat 0 go out before seat 2 plays a card: a 全关.
+SWEEP = ("classic16 0 7cTsTcTdJh2s/3d4s4h5h7h8h9h9c9dJcJdQsQhQdKcAh/4c6h6c6d8cKd "
+         "3s3h3c4d5s5c5d6s7s7d8s8d9sThJsQcKsKhAcAd -")  # fmt: skip
+
+
+def test_a_shut_out_puzzle_is_solved_and_reproved() -> None:
+    from pdk.analysis.puzzles import solve
+    from pdk.engine.position_text import parse
+    from pdk.variants.registry import load_profile
+
+    got = solve(parse(SWEEP, load_profile("classic16")), goal="sweep")
+    assert got is not None
+    move, plays = got
+    assert move is not None and move.notation() == "2" and plays == 2
+    right = Puzzle(1, SWEEP, "2", "single", 2, "sweep")
+    assert prove(right)
+    assert not prove(Puzzle(1, SWEEP, "7", "single", 2, "sweep"))
+    assert not prove(Puzzle(1, SWEEP, "2", "single", 2, "win"))  # going out first alone: more than one way
