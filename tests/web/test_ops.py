@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 from pdk import __version__
 from pdk.rooms.room import Rooms
@@ -29,7 +30,8 @@ from pdk.store.counted import CountedStore
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.forwarded import Trusted
-from pdk.web.metrics import Metrics
+from pdk.web.guard import ThinkingQueue
+from pdk.web.metrics import Metrics, mount_operator
 from pdk.web.server import WebLimits, create_app
 from tests.support.serving import Server, stop_group
 
@@ -90,6 +92,17 @@ def test_healthz_says_the_store_and_the_queue(tmp_path: Path) -> None:
     assert metrics.store_errors == 1
     store.down = False
     assert c.get("/healthz").status_code == 200
+
+
+def test_healthz_is_503_when_the_bot_queue_is_full(tmp_path: Path) -> None:
+    """The queue's bound is ``max_waiting``; a queue that holds none is full at once."""
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16")
+    bare = FastAPI()
+    mount_operator(bare, Metrics(), store, Rooms(store.saves, store.archive), ThinkingQueue(2, max_waiting=0))
+    answer = TestClient(bare).get("/healthz")
+    assert answer.status_code == 503
+    assert answer.json()["store"] == "ok" and answer.json()["reason"] == "bot queue full: 0 waiting"
+    assert answer.json()["bot_queue"] == {"thinking": 0, "waiting": 0, "slots": 2}
 
 
 def test_metrics_count_by_route_template_never_a_token(tmp_path: Path) -> None:
