@@ -56,6 +56,9 @@ HEALTH_TIMEOUT = 2.0  # seconds the store may take to answer the health probe
 PROBE_KEY = "pdk-healthz"  # a key no table or room has: the probe reads an index, no save
 GONE = 499  # the status counted when the client left before any answer (nginx's number)
 UNMATCHED = "(unmatched)"
+# Methods are labels: any other token a client sends is counted as OTHER, so that nobody
+# can grow the counters (and the scrape) by inventing methods.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
 WORKER = str(os.getpid())  # with --workers, which worker answered this scrape
 _access = logging.getLogger(ACCESS_LOG)
 
@@ -198,6 +201,7 @@ def observed(app: ASGIApp, fastapi: FastAPI, metrics: Metrics) -> ASGIApp:
             status = status or GONE
             route = route_of(scope, fastapi)
             method = str(scope.get("method", "-"))
+            method = method if method in METHODS else "OTHER"  # a client's word: bounded
             metrics.answered(method, route, status, head)
             if _access.isEnabledFor(logging.INFO):
                 client = scope.get("client")

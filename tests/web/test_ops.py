@@ -115,6 +115,8 @@ def test_metrics_count_by_route_template_never_a_token(tmp_path: Path) -> None:
     assert c.get(f"/api/room/{room['room']}", params={"key": room["key"]}).status_code == 200
     assert c.get("/static/app.js").status_code == 200
     assert c.get("/no/such/page").status_code == 404
+    for n in range(3):  # invented methods are one label, not three
+        assert c.request(f"BREW{n}", "/healthz").status_code == 405
     store.down = True
     assert c.get(f"/api/table/{token}").status_code == 200  # served from memory: no read
     assert c.get("/healthz").status_code == 503
@@ -131,6 +133,8 @@ def test_metrics_count_by_route_template_never_a_token(tmp_path: Path) -> None:
     assert requests['{route="/static/{path}",method="GET",status="200"}'] == 1
     assert requests['{route="(unmatched)",method="GET",status="404"}'] == 1
     assert requests['{route="/healthz",method="GET",status="503"}'] == 1
+    assert requests['{route="/healthz",method="OTHER",status="405"}'] == 3
+    assert not any("BREW" in labels for labels in requests)
     latency = samples(text, "pdk_request_duration_seconds_count")
     assert latency['{route="/api/table/{token}"}'] == 5  # the refused token too
     buckets = samples(text, "pdk_request_duration_seconds_bucket")
