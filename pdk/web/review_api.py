@@ -5,7 +5,10 @@ They live beside the table's endpoints (``server.create_app`` adds them) and rea
 only under its lock; the search itself runs outside it. Only the human seat is valued: the
 review of its plays after the deal, the numbers of its choices while it is to move; both
 see only that seat's view, like every bot. A review is kept per table and deal (the last
-``KEEP``), so opening it twice costs one search.
+``KEEP``), so opening it twice costs one search. Each search waits for one of the
+server's thinking slots (``Machine.analyse``, the hard bots' slots), identical requests
+arriving together share one search, and past ``ANALYSES_WAITING`` waiting the answer is
+503 ``web_busy`` with a ``Retry-After``; meanwhile the page shows that it is thinking.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Query
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from pdk.analysis.advise import Spot, analyse, same_play
 from pdk.analysis.review import review, to_dict
@@ -26,6 +30,8 @@ from pdk.table.session import HUMAN
 from pdk.table.tables import TableStore
 from pdk.text.catalog import Lang, tr
 from pdk.view.table_model import card_name
+from pdk.web.guard import Busy
+from pdk.web.machine import Machine
 
 # Budgets for the page: a review of one seat in a few seconds, a hint's numbers in about one.
 REVIEW_BUDGET = 6000
@@ -46,21 +52,35 @@ def _cards(view: PlayerView, move: Move | None) -> list[str] | None:
     return [card_name(c) for c in sorted(play.cards)]
 
 
-def add_review_routes(app: FastAPI, store: TableStore) -> None:
+def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None:
     kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 
     def error(key: str, lang: Lang, status: int) -> JSONResponse:
         return JSONResponse({"error": {"key": key, "text": tr(key, lang)}}, status)
 
+    def busy(lang: Lang) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"key": "web_busy", "text": tr("web_busy", lang)}}, 503, headers={"Retry-After": "2"}
+        )
+
     @app.get("/api/table/{token}/review")
-    def review_deal(token: TokenP, lang: LangQ = "en") -> Response:
-        table = store.get(token)
+    async def review_deal(token: TokenP, lang: LangQ = "en") -> Response:
+        table = await run_in_threadpool(store.get, token)
         if table is None:
             return error("web_no_table", lang, 404)
-        record = table.finished()
+        record = await run_in_threadpool(table.finished)
         if record is None:
             return error("web_not_over", lang, 409)
         key = (token, int(record.meta["deal"]))
+        data = kept.get(key)
+        if data is None:
+            try:
+                data = await machine.analyse(("review", key), lambda: reviewed(key, record))
+            except Busy:
+                return busy(lang)
+        return JSONResponse(data)
+
+    def reviewed(key: tuple[str, int], record: Any) -> dict[str, Any]:
         data = kept.get(key)
         if data is None:
             data = to_dict(review(record, seats={HUMAN}, budget=REVIEW_BUDGET, seed=record.seed or 0))
@@ -79,18 +99,24 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
             kept[key] = data
             while len(kept) > KEEP:
                 kept.popitem(last=False)
-        return JSONResponse(data)
+        return data
 
     @app.get("/api/table/{token}/numbers")
-    def numbers(token: TokenP, lang: LangQ = "en") -> Response:
-        table = store.get(token)
+    async def numbers(token: TokenP, lang: LangQ = "en") -> Response:
+        table = await run_in_threadpool(store.get, token)
         if table is None:
             return error("web_no_table", lang, 404)
-        turn = table.turn_view(HUMAN)
+        turn = await run_in_threadpool(table.turn_view, HUMAN)
         if turn is None:
             return error("web_rv_not_your_turn", lang, 409)
         seq, view, seed = turn
-        a = analyse(Spot.of_view(view), budget=HINT_BUDGET, seed=seed, top=HINT_TOP)
+        spot = Spot.of_view(view)
+        try:
+            a = await machine.analyse(
+                ("numbers", token, seq), lambda: analyse(spot, budget=HINT_BUDGET, seed=seed, top=HINT_TOP)
+            )
+        except Busy:
+            return busy(lang)
         plays = [
             {
                 "cards": _cards(view, p.move),
