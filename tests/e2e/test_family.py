@@ -194,9 +194,13 @@ def test_the_host_confirms_closing_and_a_spectator_takes_a_computer_seat_in_play
     fan.wait_for_selector('[data-testid="take-seat-bar"]')
     assert "已打 0 局" in fan.inner_text("#session")
     fan.click('[data-testid="take-seat-bar"]')
-    fan.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
     rid = urlsplit(host.url).path.split("/")[2]
+    for _ in range(100):  # the seat is the fan's from the next deal (a bot plays it out)
+        if sum(s.taken for s in rooms.get(rid).info.seats) == 2:
+            break
+        fan.wait_for_timeout(50)
     assert sum(s.taken for s in rooms.get(rid).info.seats) == 2
+    fan.wait_for_selector('[data-testid="take-seat-bar"]', state="hidden")
     play_to_settlement([host, fan])
     # After a deal the invitations open above the settlement, 关闭房间 in reach.
     host.click("#invite-toggle")
