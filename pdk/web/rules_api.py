@@ -33,7 +33,7 @@ from pdk.variants.options import (
 )
 from pdk.view.rules_in_words import explain, sections
 from pdk.web.guard import RateLimit
-from pdk.web.wire import KeyQ, LangQ, RoomP, TokenP
+from pdk.web.wire import KeyH, LangQ, RoomP, TokenP
 
 BaseName = Annotated[str, Field(max_length=40)]
 Chosen = Annotated[
@@ -123,15 +123,16 @@ def add_rules_routes(app: FastAPI, store: TableStore, opens: RateLimit, rooms: R
         return room.info.rules()
 
     @app.get("/api/room/{room_id}/rules")
-    async def get_room_rules(room_id: RoomP, key: KeyQ, lang: LangQ = "en") -> Response:
-        """A room's rules in words, as ``pdk variants show`` says them (the menu, the lobby)."""
-        found = await run_in_threadpool(room_rules, room_id, key, lang)
+    async def get_room_rules(room_id: RoomP, key: KeyH = None, lang: LangQ = "en") -> Response:
+        """A room's rules in words, as ``pdk variants show`` says them (the menu, the lobby);
+        the viewer's key in the ``X-PDK-Key`` header, never in the URL."""
+        found = await run_in_threadpool(room_rules, room_id, key or "", lang)
         return found if isinstance(found, JSONResponse) else JSONResponse(words(found, lang))
 
     @app.get("/api/room/{room_id}/rules.yaml")
-    async def get_room_rules_file(room_id: RoomP, key: KeyQ, lang: LangQ = "en") -> Response:
+    async def get_room_rules_file(room_id: RoomP, key: KeyH = None, lang: LangQ = "en") -> Response:
         """A room's rules as a whole profile file (``--variant FILE`` in the terminal)."""
-        found = await run_in_threadpool(room_rules, room_id, key, lang)
+        found = await run_in_threadpool(room_rules, room_id, key or "", lang)
         return found if isinstance(found, JSONResponse) else yaml_response(found)
 
     @app.get("/api/rules/options")

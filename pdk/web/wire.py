@@ -8,7 +8,7 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Annotated, Any, Literal
 
-from fastapi import Path, Query
+from fastapi import Header, Path, Query
 from pydantic import AfterValidator, Field
 
 from pdk.engine.cards import cards_of
@@ -27,7 +27,7 @@ STATIC = files("pdk.web") / "static"
 LangQ = Annotated[Literal["en", "zh"], Query()]
 TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
 RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
-KeyQ = Annotated[str, Query(pattern=KEY_PATTERN)]
+KeyH = Annotated[str | None, Header(alias="X-PDK-Key", pattern=KEY_PATTERN)]  # a key never rides in a URL
 CardStr = Annotated[str, Field(max_length=3), AfterValidator(one_card)]  # read by the service's notation
 
 

@@ -138,9 +138,10 @@ def test_a_room_with_house_rules_keeps_them_deals_them_and_says_them(tmp_path: P
     view = c.get(f"/api/room/{rid}", params={"key": host}).json()
     assert view["variant"] == "classic16-house"
     watch = view["watch"].split("#w=")[1]
-    said = c.get(f"/api/room/{rid}/rules", params={"key": watch, "lang": "zh"}).json()
+    said = c.get(f"/api/room/{rid}/rules", params={"lang": "zh"}, headers={"X-PDK-Key": watch}).json()
     assert "随时可以不要，即使压得过" in said["text"] and "♥10扎鸟" in said["text"]
-    assert c.get(f"/api/room/{rid}/rules", params={"key": "x" * 32}).status_code == 403
+    assert c.get(f"/api/room/{rid}/rules", headers={"X-PDK-Key": "x" * 32}).status_code == 403
+    assert c.get(f"/api/room/{rid}/rules").status_code == 403  # no key, no rules
     again, _c2 = site(tmp_path)  # the rules are saved with the room
     assert again.get(rid).info.rules() == rooms.get(rid).info.rules()
     c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"})
@@ -148,7 +149,7 @@ def test_a_room_with_house_rules_keeps_them_deals_them_and_says_them(tmp_path: P
     assert room.table is not None
     profile = room.table.session.profile
     assert not profile.rules.must_beat and profile.settlement.zha_niao is not None
-    text = c.get(f"/api/room/{rid}/rules.yaml", params={"key": host}).text
+    text = c.get(f"/api/room/{rid}/rules.yaml", headers={"X-PDK-Key": host}).text
     assert profile_from_dict(yaml.safe_load(text)) == profile
     end = play_deal(c, rooms, rid, {0: host}, watch)
     record = loads(rooms.archive.path(room.table.session).read_text(encoding="utf-8").splitlines()[-1])

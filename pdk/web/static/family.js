@@ -3,7 +3,7 @@
 // (a server on loopback says they open on this computer only), the room's rules in words,
 // a match's per-deal scores and its final standings (大结算, saved as an image), and the
 // room number typed on /room. No piece keeps state of its own.
-import { rulesInWords } from "./rules-panel.js";
+import { rulesInWords, saveBlob } from "./rules-panel.js";
 
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
@@ -56,19 +56,27 @@ export function numberNote(number, t) {
 }
 
 // The room's rules, in `pdk variants show`'s words, and the file to download.
-export async function roomRules(api, roomId, key, t) {
-  const { ok, data } = await api(`room/${roomId}/rules?key=${encodeURIComponent(key)}`);
+export async function roomRules(roomId, key, lang, t) {
+  const res = await fetch(`/api/room/${roomId}/rules?lang=${lang}`, { headers: { "X-PDK-Key": key } });
   const box = el("div", "room-rules");
   box.dataset.testid = "room-rules";
-  if (!ok) return box;
+  if (!res.ok) return box;
+  const data = await res.json();
   box.append(el("h3", "", data.title));
   box.append(rulesInWords(data));
-  const a = el("a", "button", t("hr_download"));
-  a.href = `/api/room/${roomId}/rules.yaml?key=${encodeURIComponent(key)}`;
-  a.download = `${data.name}.yaml`;
+  const a = el("button", "", t("hr_download"));
+  a.type = "button";
   a.dataset.testid = "room-rules-file";
+  a.addEventListener("click", () => roomRulesFile(roomId, key, data.name));
   box.append(a);
   return box;
+}
+
+// The room's rules as a profile file, asked for with the key's header (a link could only
+// carry the key in its URL).
+export async function roomRulesFile(roomId, key, name) {
+  const res = await fetch(`/api/room/${roomId}/rules.yaml`, { headers: { "X-PDK-Key": key } });
+  if (res.ok) saveBlob(await res.blob(), `${name}.yaml`);
 }
 
 // The match so far: one row per finished deal, one column per seat, the totals below.

@@ -13,7 +13,8 @@ import { openRules } from "./rules-view.js";
 import { speak } from "./voice.js";
 import { RulesPanel } from "./rules-panel.js";
 import {
-  links, linksNote, numberForm, numberNote, roomRules, saveStandings, scoreTable, shareLink, standingsPanel,
+  links, linksNote, numberForm, numberNote, roomRules, roomRulesFile, saveStandings, scoreTable, shareLink,
+  standingsPanel,
 } from "./family.js";
 
 const roomId = location.pathname.split("/")[2] || null;
@@ -466,7 +467,7 @@ async function lobbyRules() {
   const mark = `${roomId}:${lang()}`;
   if (rulesShown === mark || !key) return;
   rulesShown = mark;
-  const box = await roomRules(api, roomId, key, t);
+  const box = await roomRules(roomId, key, lang(), t);
   $("#lobby-rules > div").replaceChildren(box);
   $("#lobby-rules > summary").textContent = `${t("fam_room_rules")}: ${box.querySelector("h3")?.textContent ?? ""}`;
 }
@@ -586,11 +587,10 @@ $("#final-replay").addEventListener("click", () => $("#replay-open").click());
 $("#room-rules-open").addEventListener("click", () => {
   closeMenu();
   if (!roomId || !key) return;
-  const q = `key=${encodeURIComponent(key)}`;
-  $("#rules-file").href = `/api/room/${roomId}/rules.yaml?${q}`;
-  openRules(lang(), t, `room/${roomId}/rules?${q}`);
+  openRules(lang(), t, `room/${roomId}/rules`, { "X-PDK-Key": key });
 });
 $("#rules-close").addEventListener("click", () => { $("#rules").hidden = true; });
+$("#rules-file").addEventListener("click", () => roomRulesFile(roomId, key, `room-${roomId}`));
 $("#start-room").addEventListener("click", () => seat.act("start"));
 // Closing ends the room for everyone: the first tap asks, a second within a few seconds closes.
 let closeAsked = null;

@@ -3,8 +3,8 @@
 // server sends them in the page's language).
 import { $ } from "./page.js";
 
-export async function openRules(lang, t, path = "rules") {
-  const res = await fetch(`/api/${path}${path.includes("?") ? "&" : "?"}lang=${lang}`);
+export async function openRules(lang, t, path = "rules", headers = {}) {
+  const res = await fetch(`/api/${path}?lang=${lang}`, { headers });
   if (!res.ok) return;
   const data = await res.json();
   $("#rules-title").textContent = t("rules_title", { title: data.title });
