@@ -20,9 +20,9 @@ import statistics
 import sys
 import time
 
-from pdk.analysis.advise import ADVISE_BUDGET, DEFAULT_BUDGET, Spot, analyse
 from pdk.analysis.puzzles import load, mine, prove
 from pdk.analysis.review import review
+from pdk.bots.valuation import ADVISE_BUDGET, DEFAULT_BUDGET, Spot, analyse
 from pdk.engine.deal import deal_seed
 from pdk.engine.record import GameRecord
 from pdk.match.run import GameTask, mean_ci, play_game

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pdk.analysis.advise import same_play
 from pdk.analysis.puzzles import Puzzle, choices, load, open_sim, prove
+from pdk.bots.valuation import same_play
 from tests.conftest import run_pdk
 
 SHIPPED = load()

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pdk.analysis.advise import same_play
 from pdk.analysis.puzzles import choices, open_position, open_sim, solve
 from pdk.analysis.review import annotate, marks, review
 from pdk.bots import make_bot
 from pdk.bots.simple import RandomBot
+from pdk.bots.valuation import same_play
 from pdk.engine.deal import bot_seed, deal, deal_seed
 from pdk.engine.record import GameRecord
 from pdk.engine.state import GameState

@@ -17,11 +17,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pdk.analysis.advise import Spot, sim_at
 from pdk.bots import make_bot
 from pdk.bots.endgame import Endgame, OutOfNodes
 from pdk.bots.hard import Solver
 from pdk.bots.sim import Sim
+from pdk.bots.valuation import Spot, sim_at
 from pdk.engine.combos import Move
 from pdk.engine.deal import bot_seed, deal, deal_seed
 from pdk.engine.position_text import TablePosition, of_view, parse, variant_of

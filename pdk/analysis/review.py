@@ -1,4 +1,4 @@
-"""Deal review: every play of a record valued by the analysis (``pdk.analysis.advise``).
+"""Deal review: every play of a record valued by the analysis (``pdk.bots.valuation``).
 
 For each play with a real choice, the seat's view before it is analysed (the normal
 judgement's best ``TOP`` choices plus the play made, all in the same deals), and the play
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pdk.analysis.advise import DEFAULT_BUDGET, Interval, Spot, analyse
+from pdk.bots.valuation import DEFAULT_BUDGET, Interval, Spot, analyse
 from pdk.engine.combos import Move
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord

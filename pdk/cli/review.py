@@ -11,8 +11,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pdk.analysis.advise import DEFAULT_BUDGET, same_play
 from pdk.analysis.review import Review, annotate, review, to_dict
+from pdk.bots.valuation import DEFAULT_BUDGET, same_play
 from pdk.cli.advise import BudgetOpt, check_budget, play_said
 from pdk.cli.common import JsonOpt, LangOpt, err_console, fail, is_terminal, lang_or_fail, out_console
 from pdk.cli.replay import load_or_fail

@@ -1,5 +1,5 @@
 """The page's numbers: the 复盘 review of the deal just finished, and a candidate's numbers
-for the hint (``pdk.analysis.review``, ``pdk.analysis.advise``), as two read-only endpoints.
+for the hint (``pdk.analysis.review``, ``pdk.bots.valuation``), as two read-only endpoints.
 
 They live beside the table's endpoints (``server.create_app`` adds them) and read a table
 only under its lock; the search itself runs outside it. Only the human seat is valued: the
@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Path, Query
 from fastapi.responses import JSONResponse, Response
 
-from pdk.analysis.advise import Spot, analyse, same_play
 from pdk.analysis.review import review, to_dict
+from pdk.bots.valuation import Spot, analyse, same_play
 from pdk.engine.cards import cards_of
 from pdk.engine.combos import Move
 from pdk.engine.state import PlayerView
