@@ -12,7 +12,12 @@ gets:
 * a move accuracy, ``100 · max(0, 1 − loss / (SCALE units))``. A seat's accuracy is the
   mean over its decisions (forced plays are not rated), so it is comparable across deals
   and profiles: 100 is the analysis's own choice every time; a play losing four cards'
-  worth or more scores 0.
+  worth or more scores 0;
+* who made it (``by``): the seat's own player (``""``), or for a person's seat 托管
+  (``record.AUTO``) or 要不起 auto-pass (``record.AUTO_PASS``), as the record says
+  (``GameRecord.made_by``). Those are judged and shown, never held against the person: a
+  seat's accuracy and marks count its player's own decisions only, and the turning points
+  are chosen among them.
 
 The turning points are the (at most three) marked plays that lost the most. A review is
 kept in a record's ``meta["review"]`` (``annotate``), which ``pdk replay`` shows beside
@@ -54,10 +59,16 @@ class PlayReview:
     best_value: Interval
     best_win: Interval
     choices: int
+    by: str = ""  # "" the seat's player; record.AUTO (托管) or record.AUTO_PASS
 
     @property
     def forced(self) -> bool:
         return self.accuracy is None
+
+    @property
+    def own(self) -> bool:
+        """A decision of the seat's own player, rated in its accuracy."""
+        return not self.forced and not self.by
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +121,7 @@ def review(
     u = unit(record.profile)
     out: list[PlayReview] = []
     total = len(record.actions)
+    made_by = record.made_by()
     for number, (state, action) in enumerate(zip(record.states(), record.actions, strict=False), 1):
         if seats is None or action.seat in seats:
             view = state.view(action.seat)
@@ -118,7 +130,8 @@ def review(
             choices = len(legal) + (1 if view.can_pass(legal) else 0)
             if choices < 2:
                 z = Interval(0.0, 0.0, 0.0)
-                out.append(PlayReview(number, action.seat, played, played, z, "", None, z, z, z, z, choices))
+                out.append(PlayReview(number, action.seat, played, played, z, "", None, z, z, z, z, choices,
+                                      made_by.get(number, "")))  # fmt: skip
             else:
                 a = analyse(Spot.of_view(view), budget=budget, seed=seed, top=TOP, include=(played,))
                 mine = a.find(played)
@@ -126,16 +139,17 @@ def review(
                 loss = a.loss(played)
                 score = 100.0 * max(0.0, 1.0 - max(0.0, loss.mean) / (SCALE * u))
                 out.append(PlayReview(number, action.seat, played, a.best.move, loss, mark_of(loss, u), score,
-                                      mine.points, mine.win, a.best.points, a.best.win, choices))  # fmt: skip
+                                      mine.points, mine.win, a.best.points, a.best.win, choices,
+                                      made_by.get(number, "")))  # fmt: skip
         if progress is not None:
             progress(number, total)
     seat_reviews = []
     for seat in range(record.profile.players):
-        rated = [p for p in out if p.seat == seat and p.accuracy is not None]
+        rated = [p for p in out if p.seat == seat and p.own]
         acc: float | None = sum(p.accuracy or 0.0 for p in rated) / len(rated) if rated else None
         seat_reviews.append(SeatReview(seat, acc, len(rated), sum(p.mark == "?" for p in rated),
                                        sum(p.mark == "??" for p in rated)))  # fmt: skip
-    marked = sorted((p for p in out if p.mark), key=lambda p: -p.loss.mean)[:TURNING]
+    marked = sorted((p for p in out if p.mark and p.own), key=lambda p: -p.loss.mean)[:TURNING]
     turning = tuple(sorted(p.number for p in marked))
     return Review(tuple(out), tuple(seat_reviews), turning, budget, seed)
 
@@ -167,6 +181,7 @@ def to_dict(rv: Review) -> dict[str, Any]:
                 "best_value": _iv(p.best_value),
                 "best_win": _iv(p.best_win),
                 "choices": p.choices,
+                "by": p.by,
             }
             for p in rv.plays
         ],

@@ -121,24 +121,22 @@ def planner_order(view: PlayerView) -> list[Move]:
 
 
 def distinct(ordered: list[Move], limit: int = MAX_HINTS) -> list[Move]:
-    """At most ``limit`` plays of ``ordered``, in its order: the first play of each shape
-    (kind and size), then of each further top rank; kicker variants of one body never
-    twice."""
+    """At most ``limit`` plays of ``ordered``, in its order: the first play of each kind,
+    then of each further size (a longer chain), then of each further top rank; kicker
+    variants of one body never twice."""
     chosen: list[int] = []
-    shapes: set[tuple[ComboKind, int]] = set()
-    for i, m in enumerate(ordered):
-        shape = (m.kind, C.total(m.counts))
-        if shape not in shapes and len(chosen) < limit:
-            shapes.add(shape)
-            chosen.append(i)
-    bodies = {(ordered[i].kind, C.total(ordered[i].counts), ordered[i].top) for i in chosen}
-    for i, m in enumerate(ordered):
-        body = (m.kind, C.total(m.counts), m.top)
-        if len(chosen) >= limit:
-            break
-        if body not in bodies:
-            bodies.add(body)
-            chosen.append(i)
+    for shape in (
+        lambda m: m.kind,
+        lambda m: (m.kind, C.total(m.counts)),
+        lambda m: (m.kind, C.total(m.counts), m.top),
+    ):
+        seen = {shape(ordered[i]) for i in chosen}
+        for i, m in enumerate(ordered):
+            if len(chosen) >= limit:
+                break
+            if i not in chosen and shape(m) not in seen:
+                seen.add(shape(m))
+                chosen.append(i)
     return [ordered[i] for i in sorted(chosen)]
 
 
@@ -246,6 +244,12 @@ def _what(
     if following:
         return "hint_why_higher", {"rank": m.top}
     return "hint_why_lead_whole", {"cards": m.notation()}
+
+
+def table_budget(difficulty: str) -> int:
+    """The hints' budget at a table of ``difficulty``: none at easy (the planner's order, as
+    an easy table asks no time of the machine), ``HINT_BUDGET`` at any other."""
+    return 0 if difficulty == "easy" else HINT_BUDGET
 
 
 def hint_list(view: PlayerView, budget: int = 0, seed: int = HINT_SEED) -> list[Hint]:

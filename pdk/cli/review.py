@@ -89,13 +89,14 @@ def render(record: GameRecord, rv: Review, source: str, lang: Lang) -> None:
     table.add_column(tr("rv_col_win", lang), justify="right")
     for p in rv.plays:
         played = play_said(p.played, lang)
+        who = tr(f"rv_by_{p.by}", lang, who=names[p.seat]) if p.by else names[p.seat]
         if p.forced:
-            table.add_row(str(p.number), names[p.seat], played, "", tr("rv_forced", lang), "", style="dim")
+            table.add_row(str(p.number), who, played, "", tr("rv_forced", lang), "", style="dim")
             continue
         best = tr("rv_same", lang) if same_play(p.best, p.played) else play_said(p.best, lang)
         loss = f"{p.mark} {p.loss.mean:.2f} [{p.loss.low:.2f}, {p.loss.high:.2f}]".strip()
-        style = "bold red" if p.mark == "??" else "yellow" if p.mark == "?" else ""
-        table.add_row(str(p.number), names[p.seat], played, best, loss, f"{p.win.mean:.0%}", style=style)
+        style = "dim" if p.by else "bold red" if p.mark == "??" else "yellow" if p.mark == "?" else ""
+        table.add_row(str(p.number), who, played, best, loss, f"{p.win.mean:.0%}", style=style)
     console.print(table)
     for s in rv.seats:
         if s.accuracy is None:

@@ -17,6 +17,7 @@ from fastapi import FastAPI, Path, Query
 from fastapi.responses import JSONResponse, Response
 
 from pdk.analysis.review import review, to_dict
+from pdk.bots.hints import HINT_BUDGET, HINT_SEED, SEARCHED
 from pdk.bots.valuation import Spot, analyse, same_play
 from pdk.engine.cards import cards_of
 from pdk.engine.combos import Move
@@ -27,10 +28,9 @@ from pdk.table.tables import TableStore
 from pdk.text.catalog import Lang, tr
 from pdk.view.table_model import card_name
 
-# Budgets for the page: a review of one seat in a few seconds, a hint's numbers in about one.
+# The page's review of one seat in a few seconds; its numbers are the hint's own search
+# (``pdk.bots.hints``: budget, candidates and seed), so the two never disagree.
 REVIEW_BUDGET = 6000
-HINT_BUDGET = 4000
-HINT_TOP = 5
 KEEP = 64
 
 LangQ = Annotated[Literal["en", "zh"], Query()]
@@ -93,8 +93,7 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
                 return error("web_rv_not_your_turn", lang, 409)
             view = state.view(HUMAN)
             seq = table.seq
-            seed = table.session.seed
-        a = analyse(Spot.of_view(view), budget=HINT_BUDGET, seed=seed, top=HINT_TOP)
+        a = analyse(Spot.of_view(view), budget=HINT_BUDGET, seed=HINT_SEED, top=SEARCHED)
         plays = [
             {
                 "cards": _cards(view, p.move),

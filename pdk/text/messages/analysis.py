@@ -86,6 +86,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rv_col_win": ("win chance", "胜率"),
     "rv_same": ("(same)", "（相同）"),
     "rv_forced": ("forced", "唯一选择"),
+    "rv_by_auto": ("{who} (托管, not rated)", "{who}（托管，不计）"),
+    "rv_by_auto_pass": ("{who} (auto-pass)", "{who}（自动不要）"),
+    "web_rv_by_auto": ("托管 played it: not counted", "托管出的：不计入"),
     "rv_accuracy": (
         "{who}: accuracy {acc:.1f}% over {n} decisions, {q} ? and {qq} ??",
         "{who}：准确率 {acc:.1f}%，共 {n} 次选择，{q} 个 ?，{qq} 个 ??",
