@@ -28,7 +28,7 @@ import time
 
 from pdk.analysis.review import TOP, mark_of, unit
 from pdk.bots.hints import HINT_BUDGET, first_choice, planner_order
-from pdk.bots.valuation import DEFAULT_BUDGET, Spot, Z95, analyse
+from pdk.bots.valuation import DEFAULT_BUDGET, Z95, Spot, analyse
 from pdk.engine.deal import deal_seed
 from pdk.engine.state import PlayerView
 from pdk.match.run import GameTask, play_game
@@ -96,13 +96,20 @@ def main() -> None:
         same += before == after
         a = analyse(Spot.of_view(view), budget=args.review_budget, seed=0, top=TOP, include=(before, after))
         u = unit(view.profile)
-        row = by_variant.setdefault(view.profile.name, {"n": 0, "before?": 0, "before??": 0, "after?": 0, "after??": 0})
+        empty = {"n": 0, "before?": 0, "before??": 0, "after?": 0, "after??": 0}
+        row = by_variant.setdefault(view.profile.name, empty)
         row["n"] += 1
         for name, move in (("before", before), ("after", after)):
             mark = mark_of(a.loss(move), u)
             if mark:
                 marks[name][mark] += 1
                 row[name + mark] += 1
+                if name == "after":
+                    where = f"{view.profile.name} seat {view.seat} after {len(view.history)} plays"
+                    shown = "pass" if move is None else move.notation()
+                    best = "pass" if a.best.move is None else a.best.move.notation()
+                    loss = a.loss(move).mean
+                    print(f"after {mark}: {where}: {shown}, best {best}, -{loss:.2f}", file=sys.stderr)
         if n % 25 == 0:
             print(f"{n}/{len(views)} {json.dumps(marks)}", file=sys.stderr)
     total = len(views)

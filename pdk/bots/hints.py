@@ -164,10 +164,18 @@ def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
         a = analyse(Spot.of_view(view), budget=budget, seed=seed, top=SEARCHED)
     if a is None:
         return Hints(tuple(_explained(view, planned, distinct(planned))))
+    # The first choice: the best by the search, unless the paired interval cannot tell it
+    # from a play the normal judgement ranks higher; then that one (the budget does not
+    # overturn the judgement on noise: at a fifth of a second a few deals decide).
+    best = a.best
+    pick = min((p for p in a.plays if a.difference(best.move, p.move).low <= 0), key=lambda p: p.rank)
+    pass_best = pick.move is None
     valued = [p.move for p in a.plays if p.move is not None]
+    if pick.move is not None:
+        valued.remove(pick.move)
+        valued.insert(0, pick.move)
     ordered = valued + [m for m in planned if not any(same_play(m, v) for v in valued)]
     shown = distinct(ordered)
-    pass_best = a.best.move is None
     hints = _explained(view, planned, shown)
     first = a.find(shown[0])
     out = []
@@ -177,7 +185,9 @@ def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
             out.append(h)
             continue
         if i == 0:
-            verdict: list[Clause] = [("hint_now_best", {"n": len(a.plays)})]
+            top_rated = same_play(best.move, h.move)
+            judged: Clause = ("hint_now_judged", {"deals": a.deals})
+            verdict: list[Clause] = [("hint_now_best", {"n": len(a.plays)}) if top_rated else judged]
             if pass_best:
                 verdict.append(("hint_now_pass_better", {}))
             out.append(Hint(h.move, h.reason, h.params, h.also + tuple(verdict), 0.0))
