@@ -55,7 +55,6 @@ class ComboKind(IntEnum):
         return tr(f"kind_{self.label}", lang)
 
 
-
 BOMB = ComboKind.BOMB
 STRAIGHT = ComboKind.STRAIGHT
 STRAIGHT_FLUSH = ComboKind.STRAIGHT_FLUSH
@@ -129,6 +128,19 @@ class Move(NamedTuple):
             body = run if len(run) == self.trios else body[-self.trios :]
         return tuple(body)
 
+    def said(self, lang: Lang) -> str:
+        """The play's name for players: its kind's, except a short last hand (a trio or a
+        plane carrying fewer kickers than the kind asks, allowed only as the last play),
+        named by what it holds: ``333 + 4`` out is a trio with one as the last hand, never
+        a 三带二."""
+        total = C.total(self.counts)
+        if self.kind == ComboKind.TRIO_WITH_TWO and total < 5:
+            held = "kind_trio" if total == 3 else "kind_trio_with_one"
+            return tr("kind_last_hand", lang, kind=tr(held, lang))
+        if self.kind == ComboKind.PLANE and total < 5 * self.trios:
+            return tr("kind_last_hand", lang, kind=tr("kind_plane_short", lang))
+        return self.kind.said(lang)
+
     def shown(self) -> str:
         """The play as players read it, as the table shows it: the body, then the kickers
         (``555 + 4 9``, ``10 10``, ``9 10 J Q K``, a low chain ``A 2 3 4 5``); messages
@@ -199,6 +211,8 @@ def counts_notation(counts: int) -> str:
 def move_of(counts: int, reading: Reading) -> Move:
     """The move that plays ``counts`` as ``reading``."""
     return Move(counts, reading.kind, reading.top, reading.units)
+
+
 # A bomb's units: 1 + BOMB_TIER * (rank of its kind in the profile's bomb order) + size term.
 BOMB_TIER = 32
 _TRIO_KINDS = (ComboKind.TRIO, ComboKind.TRIO_WITH_ONE, ComboKind.TRIO_WITH_TWO)

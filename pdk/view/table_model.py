@@ -342,6 +342,11 @@ def seat_name(sizes: Sequence[int], viewer: int, seat: int) -> Said:
     return Said(_NAME_KEYS[rel])
 
 
+def seat_names(sizes: Sequence[int], viewer: int, lang: Lang) -> list[str]:
+    """Every seat's name as the viewer's table says it (你 / 下家 / 上家 / 对家), in seat order."""
+    return [seat_name(sizes, viewer, s).text(lang) for s in range(len(sizes))]
+
+
 def _action(view: PlayerView, action: Action, sizes: Sequence[int], names: Sequence[Said]) -> ActionModel:
     return ActionModel(
         seat=action.seat,
