@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pdk.bots.valuation import DEFAULT_BUDGET, Interval, Spot, analyse
+from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord
@@ -152,6 +153,55 @@ def review(
     marked = sorted((p for p in out if p.mark and p.own), key=lambda p: -p.loss.mean)[:TURNING]
     turning = tuple(sorted(p.number for p in marked))
     return Review(tuple(out), tuple(seat_reviews), turning, budget, seed)
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """A marked play tried again: the same position and the same hands. ``gain`` is what
+    the analysis (the review's own, both plays in the same sampled deals) says the new play
+    gains over the one made, with its 95% interval; ``real`` the points each makes for the
+    seat on the deal's true hands, every seat then playing the normal judgement."""
+
+    number: int
+    seat: int
+    played: Move | None
+    tried: Move | None
+    best: Move | None
+    gain: Interval
+    real: tuple[float, float]  # (played, tried)
+
+    @property
+    def better(self) -> bool:
+        return self.gain.low > 0
+
+    @property
+    def worse(self) -> bool:
+        return self.gain.high < 0
+
+
+def retries(rv: Review) -> list[PlayReview]:
+    """The person's own marked plays, each one to try again (``retry``)."""
+    return [p for p in rv.plays if p.mark and p.own]
+
+
+def retry(record: GameRecord, number: int, tried: Move | None, *, budget: int = DEFAULT_BUDGET,
+          seed: int = 0) -> Retry:  # fmt: skip
+    """Play ``number`` of ``record`` made as ``tried`` instead (a legal choice there; see
+    ``Retry``). ``ValueError`` when ``tried`` is not legal in that position."""
+    state = next(s for i, s in enumerate(record.states(), 1) if i == number)
+    action = record.actions[number - 1]
+    view = state.view(action.seat)
+    legal = view.legal_moves()
+    if (tried is None and not view.can_pass(legal)) or (tried is not None and tried not in legal):
+        raise ValueError("not a legal play there")
+    played = action.play.move if action.play is not None else None
+    a = analyse(Spot.of_view(view), budget=budget, seed=seed, top=TOP, include=(played, tried))
+    hands = {s: C.from_mask(h) for s, h in enumerate(state.hands) if s != action.seat}
+    truth = analyse(Spot(view, 0, hands), budget=budget, seed=seed, top=0, include=(played, tried))
+    real = tuple(truth.find(m).points.mean for m in (played, tried))  # type: ignore[union-attr]
+    return Retry(
+        number, action.seat, played, tried, a.best.move, a.difference(tried, played), (real[0], real[1])
+    )
 
 
 def _move_json(move: Move | None) -> str | None:

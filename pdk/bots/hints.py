@@ -168,13 +168,8 @@ def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
     # where the interval cannot separate the two was tried: on the agreement positions it
     # kept normal's play where the review found it 6 points worse; the judgement's first
     # choice is too often far from the best for a prior.)
-    best = a.best
-    pick = best
-    pass_best = pick.move is None
+    pass_best = a.best.move is None
     valued = [p.move for p in a.plays if p.move is not None]
-    if pick.move is not None:
-        valued.remove(pick.move)
-        valued.insert(0, pick.move)
     ordered = valued + [m for m in planned if not any(same_play(m, v) for v in valued)]
     shown = distinct(ordered)
     hints = _explained(view, planned, shown)
@@ -186,9 +181,7 @@ def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
             out.append(h)
             continue
         if i == 0:
-            top_rated = same_play(best.move, h.move)
-            judged: Clause = ("hint_now_judged", {"deals": a.deals})
-            verdict: list[Clause] = [("hint_now_best", {"n": len(a.plays)}) if top_rated else judged]
+            verdict: list[Clause] = [("hint_now_best", {"n": len(a.plays)})]
             if pass_best:
                 verdict.append(("hint_now_pass_better", {}))
             out.append(Hint(h.move, h.reason, h.params, h.also + tuple(verdict), 0.0))

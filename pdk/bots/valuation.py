@@ -94,7 +94,6 @@ class PlayValue:
     win: Interval
     proof: Proof | None
     scores: tuple[float, ...] = field(repr=False)  # per deal searched, in deal order
-    rank: int = 0  # place among the candidates valued: the normal judgement's order when ``top`` is set
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +226,7 @@ def analyse(
         elif exact and refuted[i] == n:
             proof = Proof.NO_WIN
         win = Interval(1.0, 1.0, 1.0) if proof is Proof.WIN else _wilson(wins[i], n)
-        values.append(PlayValue(choice, _mean_interval(scores[i]), win, proof, tuple(scores[i]), i))
+        values.append(PlayValue(choice, _mean_interval(scores[i]), win, proof, tuple(scores[i])))
     order = sorted(range(len(values)), key=lambda i: (-values[i].points.mean, -values[i].win.mean, i))
     return Analysis(me, tuple(values[i] for i in order), n, exact, len(moves) + (1 if can_pass else 0))
 

@@ -105,6 +105,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "annotated record written to {path} (pdk replay shows it)",
         "带注释的记录已写入 {path}（pdk replay 可查看）",
     ),
+    "rv_err_retry": ("--retry N and --play go together", "--retry N 与 --play 须一起用"),
+    "rv_err_retry_n": ("--retry must be 1-{last}", "--retry 须为 1-{last}"),
+    "rv_retry_offer": ("Try again (the same position, the same hands):", "再试一次（同一局面，同样的牌）："),
+    "rv_retry_one": (
+        "  move {n} ({who} played {played}): {command}",
+        "  第 {n} 手（{who}出了 {played}）：{command}",
+    ),
+    "rv_retry_better": (
+        "{tried} is better than {played}: +{gain:.2f} points [{low:+.2f}, {high:+.2f}]",
+        "{tried} 比 {played} 好：多 {gain:.2f} 分 [{low:+.2f}, {high:+.2f}]",
+    ),
+    "rv_retry_worse": (
+        "{tried} is worse than {played}: {gain:+.2f} points [{low:+.2f}, {high:+.2f}]",
+        "{tried} 不如 {played}：{gain:+.2f} 分 [{low:+.2f}, {high:+.2f}]",
+    ),
+    "rv_retry_even": (
+        "{tried} and {played} cannot be told apart: {gain:+.2f} points [{low:+.2f}, {high:+.2f}]",
+        "{tried} 与 {played} 分不出高下：{gain:+.2f} 分 [{low:+.2f}, {high:+.2f}]",
+    ),
+    "rv_retry_real": (
+        "On this deal's true hands: {tried:+.1f} points, against {played:+.1f} as played",
+        "按本局真实的牌：{tried:+.1f} 分，实际出法 {played:+.1f} 分",
+    ),
+    "rv_retry_best": ("The analysis's best there: {best}", "分析认为最好的是：{best}"),
+    "web_rv_retry": ("Try again", "再试一次"),
     "rv_err_seat": ("--seat must be 0-{last}", "--seat 须为 0-{last}"),
     "rv_err_both": ("--seat and --all are exclusive", "--seat 与 --all 只能选一个"),
     "rv_err_empty": ("the record has no plays to review", "记录中没有可复盘的出牌"),

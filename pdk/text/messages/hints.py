@@ -21,10 +21,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_now_bao_dan_other": ("the next player has one card: no single to give", "下家报单，不出单张"),
     "hint_now_last_card": ("leaves you one card (报单)", "出完只剩一张（报单）"),
     "hint_now_best": ("the search's best of {n} plays here", "搜索在 {n} 种出法中评它最好"),
-    "hint_now_judged": (
-        "the search cannot separate it from its best ({deals} deals): the judgement prefers it",
-        "{deals} 局模拟分不出高下，按牌理选它",
-    ),
     "hint_now_pass_better": ("though passing rates higher still", "不过这里不出更好"),
     "hint_now_even": (
         "the search cannot tell it from hint 1 ({deals} deals)",
