@@ -1,5 +1,6 @@
 """The page's numbers: the 复盘 review of the deal just finished, and a candidate's numbers
-for the hint (``pdk.analysis.review``, ``pdk.bots.valuation``), as two read-only endpoints.
+for the hint (``pdk.analysis.review``, ``pdk.bots.valuation``), as read-only endpoints; and a
+marked play tried again after the review (``retry``).
 
 They live beside the table's endpoints (``server.create_app`` adds them) and read a table
 only under its lock; the search itself runs outside it. Only the human seat is valued: the
@@ -15,12 +16,14 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Query
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 
-from pdk.analysis.review import review, to_dict
+from pdk.analysis.review import retry, review, to_dict
 from pdk.bots.hints import HINT_BUDGET, HINT_SEED, SEARCHED
 from pdk.bots.valuation import Spot, analyse, same_play
-from pdk.engine.cards import cards_of
+from pdk.engine.cards import CardParseError, CardPlace, cards_of
 from pdk.engine.combos import Move
+from pdk.engine.position import IllegalPlay, check, resolve_cards
 from pdk.engine.state import PlayerView
 from pdk.store.tokens import TOKEN_PATTERN
 from pdk.table.session import HUMAN
@@ -34,6 +37,15 @@ REVIEW_BUDGET = 6000
 KEEP = 64
 
 LangQ = Annotated[Literal["en", "zh"], Query()]
+NumberP = Annotated[int, Path(ge=1, le=10_000)]
+CardStr = Annotated[str, Field(pattern=r"^(?:[3-9TJQKA2][shcd]?|[BR])$")]
+
+
+class RetryBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    cards: Annotated[list[CardStr], Field(max_length=40)] | None = None  # None: pass
+
+
 TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
 
 
@@ -82,6 +94,38 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
                 kept.popitem(last=False)
         return JSONResponse(data)
 
+    @app.post("/api/table/{token}/retry/{number}")
+    def retry_play(token: TokenP, number: NumberP, body: RetryBody, lang: LangQ = "en") -> Response:
+        """A marked play tried again (``analysis.review.retry``): the same position and hands."""
+        table = store.get(token)
+        if table is None:
+            return error("web_no_table", lang, 404)
+        with table.lock:
+            if not table.session.state.over:
+                return error("web_not_over", lang, 409)
+            record = table.session.record()
+        if number > len(record.actions) or record.actions[number - 1].seat != HUMAN:
+            return error("web_rv_not_your_turn", lang, 409)
+        state = next(st for i, st in enumerate(record.states(), 1) if i == number)
+        position = state.view(HUMAN).position()
+        try:
+            text = "".join(body.cards or ())
+            cards = resolve_cards(text, position.hand, CardPlace.HAND) if text else None
+            played = check(position, cards)
+        except (IllegalPlay, CardParseError) as exc:
+            said = tr("pz_illegal", lang, reason=exc.message(lang))
+            return JSONResponse({"error": {"key": "pz_illegal", "text": said}}, 422)
+        got = retry(record, number, None if played is None else played.move, budget=REVIEW_BUDGET,
+                    seed=record.seed or 0)  # fmt: skip
+        verdict = "rv_retry_better" if got.better else "rv_retry_worse" if got.worse else "rv_retry_even"
+        text = tr(verdict, lang, tried=_said(got.tried, lang), played=_said(got.played, lang),
+                  gain=got.gain.mean, low=got.gain.low, high=got.gain.high)  # fmt: skip
+        real = tr("rv_retry_real", lang, tried=got.real[1], played=got.real[0])
+        gain = [round(got.gain.mean, 2), round(got.gain.low, 2), round(got.gain.high, 2)]
+        points = [round(x, 2) for x in got.real]
+        return JSONResponse({"n": number, "better": got.better, "worse": got.worse, "text": text,
+                             "gain": gain, "real": points, "real_text": real})  # fmt: skip
+
     @app.get("/api/table/{token}/numbers")
     def numbers(token: TokenP, lang: LangQ = "en") -> Response:
         table = store.get(token)
@@ -105,6 +149,10 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
             for p in a.plays
         ]
         return JSONResponse({"seq": seq, "deals": a.deals, "plays": plays})
+
+
+def _said(move: Move | None, lang: Lang) -> str:
+    return tr("adv_pass", lang) if move is None else f"{move.shown()} {move.said(lang)}"
 
 
 def _notation(move: Move | None) -> str | None:
