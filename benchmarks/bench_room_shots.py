@@ -21,13 +21,12 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pdk.rooms.room import Rooms
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
+from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
 
 
 def serve() -> str:

@@ -12,7 +12,7 @@
    moves answered per second, p50 and p99 latency, errors, and the server's own CPU
    milliseconds per request (its processes' time from ``/proc``: the figure that the load
    generator's share of the cores does not blur); one worker on SQLite, two
-   workers on a throw-away PostgreSQL (``tests/pg_cluster.py``), and ``--before DIR``
+   workers on a throw-away PostgreSQL (``tests/support/pg_cluster.py``), and ``--before DIR``
    (another checkout, e.g. ``git worktree add /tmp/pdk_before 8434dc7``) beside them.
 4. **Soak**: ``--soak-tables`` players at the page's pace, alone and then with hostile
    traffic from other addresses (1,100 half-sent requests held open, two floods of opens,
@@ -446,8 +446,8 @@ def main() -> None:
     if args.only in (None, "load"):
         cluster = None
         if not args.no_postgres:
-            sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-            import pg_cluster
+            sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+            from tests.support import pg_cluster
 
             why = pg_cluster.missing()
             cluster = None if why else pg_cluster.Cluster().start()

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
 
 
 def my_turn(page: Page) -> bool:

@@ -31,8 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from tooling import running_in_group
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.support.tooling import running_in_group
 
 PDK = shutil.which("pdk") or "pdk"
 ENV = {**os.environ, "NO_COLOR": "1"}

@@ -102,7 +102,8 @@ int main(void) {
         } else if (is_type(line, "quit")) {
             break;
         }
-        /* The deal, its events, and messages of later versions: news it does not need. */
+        /* The deal, its events ("play", "pass", "trick", "bao_dan", "out", "deal_over") and
+           messages of later versions: news it does not need. */
     }
     free(line);
     return 0;

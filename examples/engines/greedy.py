@@ -58,6 +58,8 @@ def main():
             out.flush()
         elif kind == "quit":
             return
+        # "deal" and the events ("play", "pass", "trick", "bao_dan", "out", "deal_over")
+        # are not needed by this strategy: every "act" carries the legal plays.
         # Every other message (the deal, its events, messages of later versions) is news
         # this engine does not need.
 

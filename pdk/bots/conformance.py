@@ -24,9 +24,10 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from pdk.bots.external import EngineError, EngineProcess, EngineSpec
-from pdk.bots.protocol import Narrator, encode
+from pdk.bots.protocol import encode
 from pdk.bots.simple import RandomBot
 from pdk.engine.deal import bot_seed, deal, deal_seed
+from pdk.engine.events import TrickWon
 from pdk.engine.state import GameState, PlayerView
 from pdk.variants.registry import load_profile
 
@@ -44,7 +45,7 @@ class Check(Enum):
     FOLLOW = "ec_follow"
     FORCED_PASS = "ec_forced_pass"
     MUST_BEAT = "ec_must_beat"
-    LAST_CARD = "ec_last_card"
+    BAO_DAN = "ec_bao_dan"
     AFTER_TRICK = "ec_after_trick"
     PROFILES = "ec_profiles"
     SHORT_TIME = "ec_short_time"
@@ -151,7 +152,7 @@ def _kinds(view: PlayerView, state: GameState, told_trick: bool) -> list[Check]:
         elif not view.can_pass(legal):
             kinds.append(Check.MUST_BEAT)
     if state.sizes[state.next_seat(view.seat)] == 1:
-        kinds.append(Check.LAST_CARD)
+        kinds.append(Check.BAO_DAN)
     return kinds
 
 
@@ -163,7 +164,6 @@ def _one_deal(
     state = GameState(profile, deal(profile, seed))
     seat = seat % profile.players
     others = [RandomBot(bot_seed(seed, s)) for s in range(profile.players)]
-    narrator = Narrator.of(profile)
     told_trick = False
     report.deals += 1
     report.outcomes[Check.PROFILES].asked += 1
@@ -171,9 +171,8 @@ def _one_deal(
         turn = state.turn
         view = state.view(turn)
         if turn != seat:
-            state.step(others[turn].choose(view))
-            for msg in narrator.feed(state.history[-1]):
-                told_trick = told_trick or msg["type"] == "trick"
+            _, events = state.act_move(others[turn].choose(view))
+            told_trick = told_trick or any(isinstance(e, TrickWon) for e in events)
             continue
         kinds = _kinds(view, state, told_trick)
         where = f"{profile_name} deal {d + 1} (seed {seed}), seat {seat}, move {len(state.history) + 1}"
@@ -189,10 +188,8 @@ def _one_deal(
         report.decisions += 1
         for kind in kinds:
             report.outcomes[kind].asked += 1
-        state.step(move)
-        told_trick = False
-        for msg in narrator.feed(state.history[-1]):
-            told_trick = told_trick or msg["type"] == "trick"
+        _, events = state.act_move(move)
+        told_trick = any(isinstance(e, TrickWon) for e in events)
     st = state.settlement()
     try:
         proc.deal_over(state.view(seat), seed, st.winner, st.totals)

@@ -12,7 +12,7 @@ rivals can stop it. The count is the puzzle's difficulty (the plays the proof ne
 longest defence; after a wrong one, the rivals' refutation (a rival goes out first).
 
 ``hard.Solver`` is the independent check: the shipped puzzles are re-proved with it, not
-with this search (tests/test_puzzles.py, benchmarks/bench_review.py puzzles).
+with this search (tests/analysis/test_puzzles.py, benchmarks/bench_review.py puzzles).
 """
 
 from __future__ import annotations

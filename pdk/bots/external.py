@@ -45,8 +45,8 @@ from pdk.bots.protocol import (
     parse_hello,
 )
 from pdk.engine.combos import Move
-from pdk.engine.state import Action, PlayerView
-from pdk.text.catalog import Lang, LocalizedError, tr
+from pdk.engine.state import Action, PlayerView, seen_events
+from pdk.text.catalog import LocalizedError, Said
 
 CMD_PREFIX = "cmd:"
 ENGINE_PREFIX = "engine:"
@@ -106,8 +106,9 @@ class EngineError(LocalizedError, RuntimeError):
         self.engine = engine
         super().__init__(fault, **params)
 
-    def message(self, lang: Lang = "en") -> str:
-        return tr("eng_named", lang, engine=self.engine, error=super().message(lang))
+    @property
+    def said(self) -> Said:
+        return Said.of("eng_named", engine=self.engine, error=super().said)
 
     def detail(self) -> ProtocolError:
         """What went wrong, without the engine's name (for messages that name it already)."""
@@ -283,10 +284,11 @@ class EngineProcess:
             lines.append(deal_message(view, seed, f"{seed}-{view.seat}"))
         narrator = self.narrator
         assert narrator is not None
-        for i in range(len(seen), len(history)):
-            action = history[i]
-            seen.append(action)
-            lines.extend(encode(m) for m in narrator.feed(action))
+        if len(history) > len(seen):
+            events = seen_events(view)
+            for i in range(len(seen), len(history)):
+                seen.append(history[i])
+                lines.extend(encode(m) for m in narrator.feed(events[i]))
         return lines
 
     def ask(self, view: PlayerView, seed: int | None) -> Move | None:

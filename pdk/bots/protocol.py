@@ -6,17 +6,17 @@ message pdk sends and the one parser of what an engine answers, and nothing that
 I/O, so the process bot (``pdk.bots.external``), the conformance runner and a later
 event-driven table all speak the same messages.
 
-``Narrator`` is the one place that maps the transitions of a deal to event messages
-(a play with its cards and reading, a pass, a trick won, 报单, a player out, the deal over).
-It is fed the actions a seat can see, in order, so it needs nothing hidden; when the engine
-emits typed events of its own, they can feed the same messages.
+``Narrator`` is the one place that says the engine's events of a deal (``GameState.act``,
+or ``seen_events`` over what a seat may see) as event messages: a play with its cards and
+reading, a pass, a trick won, 报单 (``bao_dan``, the name the page's JSON and the rules
+use), a player out, the deal over.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from typing import Any
@@ -24,8 +24,9 @@ from typing import Any
 from pdk.engine import counts as C
 from pdk.engine.cards import SUIT_CHARS, CardParseError, cards_of, format_cards, parse_specs, rank_label
 from pdk.engine.combos import BOMB, Move, counts_notation
+from pdk.engine.events import BaoDan, Event, Passed, Played, PlayerOut, TrickWon
 from pdk.engine.profile import Profile
-from pdk.engine.state import Action, PlayerView
+from pdk.engine.state import PlayerView
 from pdk.text.catalog import LocalizedError
 
 PROTOCOL_VERSION = 1
@@ -243,59 +244,46 @@ def _excerpt(text: str, limit: int = 60) -> str:
 
 @dataclass(slots=True)
 class Narrator:
-    """The public transitions of one deal as event messages, fed one action at a time.
+    """The protocol's event messages for the engine's events (``pdk.engine.events``), fed
+    one action's events at a time: the rules (when a trick ends, 报单, the finishing
+    order) are the engine's, said once there, and this only puts them in the protocol's
+    words. It counts each seat's cards for a play's ``left``.
 
-    It keeps only what every seat sees (hand sizes, who is still in, the trick), and ends a
-    trick by the rule the state machine applies: once everyone still in but the player on
-    top has passed. ``tests/test_protocol.py`` checks it against ``GameState`` deal by deal.
+    A bomb's bonus is not an event of its own on the wire (``trick`` says a bomb stood),
+    and the deal's end is said with its totals by ``over``, from the table's settlement.
     """
 
-    players: int
-    hand_size: int
-    sizes: list[int] = field(default_factory=list)
-    top: Action | None = None
-    passes: int = 0
-    out: int = 0
-
-    def __post_init__(self) -> None:
-        self.sizes = [self.hand_size] * self.players
+    sizes: list[int]
 
     @classmethod
     def of(cls, profile: Profile) -> Narrator:
-        return cls(profile.players, profile.hand_size)
+        return cls([profile.hand_size] * profile.players)
 
-    def feed(self, action: Action) -> list[Message]:
-        """The messages one action makes, in order."""
-        seat, play = action
-        if play is None:
-            self.passes += 1
-            msgs: list[Message] = [{"type": "pass", "seat": seat}]
-            top = self.top
-            assert top is not None and top.play is not None
-            active = self.players - self.out
-            if self.passes >= active - (1 if self.sizes[top.seat] else 0):
-                msgs.append({"type": "trick", "winner": top.seat, "bomb": top.play.kind == BOMB})
-                self.top = None
-                self.passes = 0
-            return msgs
-        left = self.sizes[seat] = self.sizes[seat] - len(play.cards)
-        self.top = action
-        self.passes = 0
-        msgs = [
-            {
-                "type": "play",
-                "seat": seat,
-                "cards": format_cards(play.cards, suits=True),
-                "kind": play.kind.label,
-                "top": rank_label(play.top),
-                "left": left,
-            }
-        ]
-        if left == 1:
-            msgs.append({"type": "last_card", "seat": seat})
-        elif left == 0:
-            self.out += 1
-            msgs.append({"type": "out", "seat": seat, "place": self.out})
+    def feed(self, events: Sequence[Event]) -> list[Message]:
+        """The messages one action's events make, in order."""
+        msgs: list[Message] = []
+        for e in events:
+            if isinstance(e, Played):
+                play = e.play
+                left = self.sizes[e.seat] = self.sizes[e.seat] - len(play.cards)
+                msgs.append(
+                    {
+                        "type": "play",
+                        "seat": e.seat,
+                        "cards": format_cards(play.cards, suits=True),
+                        "kind": play.kind.label,
+                        "top": rank_label(play.top),
+                        "left": left,
+                    }
+                )
+            elif isinstance(e, Passed):
+                msgs.append({"type": "pass", "seat": e.seat})
+            elif isinstance(e, TrickWon):
+                msgs.append({"type": "trick", "winner": e.seat, "bomb": e.play.kind == BOMB})
+            elif isinstance(e, BaoDan):
+                msgs.append({"type": "bao_dan", "seat": e.seat})
+            elif isinstance(e, PlayerOut):
+                msgs.append({"type": "out", "seat": e.seat, "place": e.place})
         return msgs
 
     @staticmethod

@@ -40,7 +40,7 @@ def play_said(move: Move | None, lang: Lang) -> str:
     """A candidate as the tables write it: the play and its kind, or pass."""
     if move is None:
         return tr("adv_pass", lang)
-    return f"{move.shown()}  {move.said(lang)}"
+    return f"{move.shown()}  {move.said.text(lang)}"
 
 
 def interval_said(iv: Interval, percent: bool = False) -> str:

@@ -129,7 +129,7 @@ def moves(
     table.add_column(tr("col_kind", language))
     table.add_column(tr("col_cards", language))
     for m in legal:
-        table.add_row(m.kind.said(language), m.notation())
+        table.add_row(m.kind.said.text(language), m.notation())
     console.print(table)
     if pos.prev is None:
         console.print(tr("moves_cannot_pass_lead", language))
@@ -174,5 +174,5 @@ def _judge(pos: Position, text: str, as_json: bool, lang: Lang) -> None:
     elif result is None:
         out_console().print(tr("moves_pass_legal", lang))
     else:
-        name = result.kind.said(lang)
+        name = result.kind.said.text(lang)
         out_console().print(tr("moves_legal", lang, cards=result.move.shown(), kind=name), markup=False)

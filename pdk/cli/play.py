@@ -39,6 +39,7 @@ from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
 from pdk.store.contract import StoreUnavailable
 from pdk.store.files import FileStore
+from pdk.table import runner
 from pdk.table.history import History
 from pdk.table.service import Archive, HintShown, Reply, SeatTable, TableService
 from pdk.table.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
@@ -251,13 +252,13 @@ class Game:
         """
         live = self.console.is_terminal
         lang = self.ui.lang
-        passing = not t.bot_turn and not t.auto  # 要不起: nothing beats
+        passing = runner.passing(t)  # 要不起: nothing beats
         beaten = t.model.task.beat
         if passing and live and self.ui.delay > 0:
             self.ui.messages.append(tr("auto_pass_now", lang))
             self.draw(keep_messages=True)
             self.ui.messages.pop()
-            time.sleep(max(self.ui.delay, 0.6))
+            time.sleep(runner.pause(t, self.ui.delay))
         elif live:
             self.draw(keep_messages=True)
             if self.ui.delay > 0:
@@ -364,7 +365,7 @@ class Game:
                 i=shown.index + 1,
                 n=shown.count,
                 cards=play_text(shown.play, self.console.width).plain,
-                kind=shown.hint.move.kind.said(lang),
+                kind=shown.hint.move.kind.said.text(lang),
                 why=reason_text(shown.hint.reason, shown.hint.params, lang),
             )
         )

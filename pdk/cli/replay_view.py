@@ -70,7 +70,7 @@ def action_text(action: Action, names: Sequence[str], lang: Lang, width: int = 8
         text.append(tr("rp_pass", lang), style="dim")
     else:
         text.append_text(play_text(play_model(action.play), width))
-        text.append(f"  {action.play.kind.said(lang)}", style="dim")
+        text.append(f"  {action.play.kind.said.text(lang)}", style="dim")
     return text
 
 
@@ -78,13 +78,13 @@ def action_plain(action: Action, lang: Lang) -> str:
     """A play as the transcript writes it: grouped as it reads (body + kickers), with suits."""
     if action.play is None:
         return tr("rp_pass", lang)
-    return f"{play_text(play_model(action.play), 80).plain}  {action.play.kind.said(lang)}"
+    return f"{play_text(play_model(action.play), 80).plain}  {action.play.kind.said.text(lang)}"
 
 
 def move_plain(move: Move | None, lang: Lang) -> str:
     if move is None:
         return tr("rp_pass", lang)
-    return f"{move.shown()}  {move.kind.said(lang)}"  # ranks as the table writes them (10, not T)
+    return f"{move.shown()}  {move.kind.said.text(lang)}"  # ranks as the table writes them (10, not T)
 
 
 def counter(state: GameState, viewer: int | None) -> list[tuple[int, int]]:
@@ -204,7 +204,7 @@ class Frame:
 
 def _variant(record: GameRecord, lang: Lang) -> str:
     """The variant as the replay headers name it: profile name and title."""
-    title = record.profile.title.said(lang)
+    title = record.profile.title.said.text(lang)
     return f"{record.profile.name} {title}"
 
 

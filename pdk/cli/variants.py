@@ -65,7 +65,7 @@ def list_variants(
             head = Text(p.name, style="bold cyan")
             if p.aliases:
                 head.append(" (" + ", ".join(p.aliases) + ")", style="dim")
-            lines += [head, Padding(Prose(p.description.said(language)), (0, 0, 0, 2))]
+            lines += [head, Padding(Prose(p.description.said.text(language)), (0, 0, 0, 2))]
         console.print(Group(*lines))
     else:
         table = Table(title=tr("variants_title", language), title_justify="left")
@@ -73,7 +73,7 @@ def list_variants(
         table.add_column(tr("variants_col_aliases", language))
         table.add_column(tr("variants_col_desc", language))
         for p in profiles:
-            table.add_row(p.name, ", ".join(p.aliases), Prose(p.description.said(language)))
+            table.add_row(p.name, ", ".join(p.aliases), Prose(p.description.said.text(language)))
         console.print(table)
     console.print(Group(Prose(tr("variants_more", language))))
 
@@ -126,5 +126,5 @@ def check_file(
         profile = load_profile(path)
     except ProfileError as exc:
         fail(exc.message(language))
-    title = profile.title.said(language)
+    title = profile.title.said.text(language)
     out_console().print(tr("variants_ok", language, path=path, name=profile.name, title=title), markup=False)

@@ -157,7 +157,16 @@ def parse_specs(text: str) -> list[CardSpec]:
 
 
 def format_cards(cards: Iterable[int], *, suits: bool = False) -> str:
-    """Write card ids in notation, lowest rank first (``33445``, or ``3s3h4c`` with suits)."""
+    """Write card ids in notation, lowest rank first (``33445``, or ``3s3h4c`` with suits).
+
+    Card ids are ``rank * 4 + suit`` (suits ♠ ♥ ♣ ♦), so ♠3 is 0 and ♥3 is 1; a hand is the
+    bitmask of its ids (``mask_of`` / ``cards_of``):
+
+    >>> format_cards([4, 0, 1]), format_cards([4, 0, 1], suits=True)
+    ('334', '3s3h4s')
+    >>> mask_of([0, 1, 4]), cards_of(0b10011)
+    (19, [0, 1, 4])
+    """
     out = []
     for cid in sorted(cards, key=lambda c: (rank_of(c), suit_of(c), c)):
         r = rank_of(cid)

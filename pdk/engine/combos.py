@@ -24,7 +24,7 @@ from typing import NamedTuple
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, Rank, rank_label, rank_of, suit_of
 from pdk.engine.profile import Profile
-from pdk.text.catalog import Lang, tr
+from pdk.text.catalog import Said
 
 
 class ComboKind(IntEnum):
@@ -50,9 +50,10 @@ class ComboKind(IntEnum):
         """The machine name used in JSON and records (``pair_chain``)."""
         return self.name.lower()
 
-    def said(self, lang: Lang) -> str:
+    @property
+    def said(self) -> Said:
         """The kind's name for players (``连对`` / ``pair chain``)."""
-        return tr(f"kind_{self.label}", lang)
+        return Said(f"kind_{self.label}")
 
 
 BOMB = ComboKind.BOMB
@@ -128,18 +129,19 @@ class Move(NamedTuple):
             body = run if len(run) == self.trios else body[-self.trios :]
         return tuple(body)
 
-    def said(self, lang: Lang) -> str:
+    @property
+    def said(self) -> Said:
         """The play's name for players: its kind's, except a short last hand (a trio or a
         plane carrying fewer kickers than the kind asks, allowed only as the last play),
         named by what it holds: ``333 + 4`` out is a trio with one as the last hand, never
         a 三带二."""
         total = C.total(self.counts)
         if self.kind == ComboKind.TRIO_WITH_TWO and total < 5:
-            held = "kind_trio" if total == 3 else "kind_trio_with_one"
-            return tr("kind_last_hand", lang, kind=tr(held, lang))
+            held = ComboKind.TRIO if total == 3 else ComboKind.TRIO_WITH_ONE
+            return Said.of("kind_last_hand", kind=held.said)
         if self.kind == ComboKind.PLANE and total < 5 * self.trios:
-            return tr("kind_last_hand", lang, kind=tr("kind_plane_short", lang))
-        return self.kind.said(lang)
+            return Said.of("kind_last_hand", kind=Said("kind_plane_short"))
+        return self.kind.said
 
     def shown(self) -> str:
         """The play as players read it, as the table shows it: the body, then the kickers

@@ -209,6 +209,15 @@ def resolve_cards(
     so that they never make a one-suit straight by chance: for a hand that exists only as
     notation (``pdk moves``), "34567" is a plain straight, not a straight flush.
     Raises ``CardParseError`` with a reason code; ``what`` names ``available`` in it.
+
+    Text to cards, and back with ``format_cards``: the named suits are kept, a bare rank
+    takes the lowest free suit (here ♣3, the two others being taken):
+
+    >>> from pdk.engine.cards import format_cards, mask_of
+    >>> hand = mask_of(range(12))  # every 3, 4 and 5
+    >>> cards = resolve_cards("3s 3h 3 4", hand)
+    >>> cards, format_cards(cards, suits=True)
+    ((0, 1, 2, 4), '3s3h3c4s')
     """
     specs = parse_specs(text)
     if not specs:
@@ -299,7 +308,24 @@ class Position:
 
 
 def check(pos: Position, cards: Sequence[int] | None) -> Play | None:
-    """Judge one play (``None`` is a pass); return it with its reading or raise IllegalPlay."""
+    """Judge one play (``None`` is a pass); return it with its reading or raise IllegalPlay.
+
+    A hand of 3 3 4 4 5 7 leading a trick (no play to beat, the next seat not on one card):
+
+    >>> from pdk.engine.cards import mask_of
+    >>> from pdk.variants.registry import load_profile
+    >>> hand = mask_of(range(9)) & ~mask_of([2, 3, 6, 7]) | mask_of([16])  # ♠3♥3 ♠4♥4 ♠5 ♠7
+    >>> pos = Position(load_profile("classic16"), hand, None, False)
+    >>> [m.notation() for m in pos.legal_moves()]
+    ['3', '4', '5', '7', '33', '44', '3344']
+    >>> check(pos, resolve_cards("3344", hand)).kind.name
+    'PAIR_CHAIN'
+    >>> try:
+    ...     check(pos, resolve_cards("345", hand))
+    ... except IllegalPlay as refused:
+    ...     print(refused.reason.name)
+    NOT_A_COMBINATION
+    """
     profile = pos.profile
     prev_text = pos.prev.shown() if pos.prev is not None else ""
     if cards is None:

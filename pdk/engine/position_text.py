@@ -152,7 +152,17 @@ def beat_move(profile: Profile, cards: tuple[int, ...], *, flush_ok: bool) -> Mo
 
 def parse(text: str, profile: Profile) -> TablePosition:
     """Read a position text (see the module docstring); ``PositionError`` says what is
-    wrong in one line."""
+    wrong in one line. ``format`` writes it back, and the seat to move's view plays on:
+
+    >>> from pdk.variants.registry import load_profile
+    >>> played = "3c3d4c4d5s5h5c6s6h6c7s7h8s8h8c9s9h9c9dThTdJsJcJdQsQhQcKsKhKcKdAhAcAd2s"
+    >>> text = f"classic16 2 #7/#1/3s3h4s4h5d {played} -"
+    >>> table = parse(text, load_profile("classic16"))
+    >>> table.turn, table.sizes, table.format() == text
+    (2, (7, 1, 5), True)
+    >>> [m.notation() for m in table.view().position().legal_moves()]
+    ['3', '4', '5', '33', '44', '3344']
+    """
     fields = text.split()
     bombs: tuple[int, ...] = (0,) * profile.players
     if len(fields) == 6 and fields[5].startswith(BOMBS):

@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
-from typing import Annotated, Any, Literal, Protocol, runtime_checkable
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
 
 from pdk.engine.cards import NUM_RANKS, RANK_CHARS, CardParseError, Rank, card_id, parse_specs
-from pdk.text.catalog import MESSAGES, Lang, LocalizedError, tr
+from pdk.text.catalog import MESSAGES, Lang, LocalizedError, Param, Said, tr, words
 
 DEFAULT_PROFILE = "classic16"
 
@@ -47,22 +47,6 @@ class ProfileReason(Enum):
     INVALID = "pfe_invalid"
 
 
-@runtime_checkable
-class _Said(Protocol):
-    """A value that says itself in either language: a nested error (a ``CardParseError``
-    in a card field) or one of the small value types below."""
-
-    def message(self, lang: Lang = "en") -> str: ...
-
-
-def _say(value: object, lang: Lang) -> object:
-    if isinstance(value, _Said):
-        return value.message(lang)
-    if isinstance(value, tuple) and value and all(isinstance(v, ProfileProblem) for v in value):
-        return ("；" if lang == "zh" else "; ").join(v.message(lang) for v in value)
-    return value
-
-
 @dataclass(frozen=True)
 class ProfileProblem:
     """One thing wrong in a profile: the field it is about, as its YAML key path
@@ -76,27 +60,27 @@ class ProfileProblem:
     def of(cls, field: str, key: str, /, **params: object) -> ProfileProblem:
         return cls(field, key, tuple(params.items()))
 
+    @property
+    def said(self) -> Said:
+        detail = Said(self.key, tuple((k, words(v)) for k, v in self.params))
+        return Said.of("pfe_field", field=self.field, detail=detail) if self.field else detail
+
     def message(self, lang: Lang = "en") -> str:
-        detail = tr(self.key, lang, **{k: _say(v, lang) for k, v in self.params})
-        return tr("pfe_field", lang, field=self.field, detail=detail) if self.field else detail
+        return self.said.text(lang)
 
 
-@dataclass(frozen=True)
-class _Choices:
+def _choices(text: str) -> Param:
     """Pydantic's list of allowed values ("'a', 'b' or 'c'"), with 或 for "or" in 中文."""
-
-    text: str
-
-    def message(self, lang: Lang = "en") -> str:
-        if lang == "zh" and " or " in self.text:
-            head, last = self.text.rsplit(" or ", 1)
-            return f"{head} 或 {last}"
-        return self.text
+    if " or " not in text:
+        return text
+    head, last = text.rsplit(" or ", 1)
+    return Said.of("pfe_choices", head=head, last=last)
 
 
 class ProfileError(LocalizedError, ValueError):
     """A profile that cannot be found, read or validated, said in one line. For an invalid
-    profile ``problems`` holds every bad field, each naming its YAML key path."""
+    profile ``problems`` holds every bad field, each naming its YAML key path (said as
+    one list in the message)."""
 
     reason: ProfileReason
 
@@ -104,10 +88,6 @@ class ProfileError(LocalizedError, ValueError):
     def problems(self) -> tuple[ProfileProblem, ...]:
         found = self.params.get("problems", ())
         return found if isinstance(found, tuple) else ()
-
-    def message(self, lang: Lang = "en") -> str:
-        # Its parameters include the problem list and the values below, not only errors.
-        return tr(self.reason.value, lang, **{k: _say(v, lang) for k, v in self.params.items()})
 
 
 class _BadValue(ValueError):
@@ -132,13 +112,15 @@ class _Model(BaseModel):
 
 
 class Text(_Model):
-    """A message in both languages the UI speaks."""
+    """Words a profile brings in both languages the UI speaks (its title, its
+    description): data, read as every other message is, through ``said``."""
 
     en: str
     zh: str
 
-    def said(self, lang: Lang) -> str:
-        return self.zh if lang == "zh" else self.en
+    @property
+    def said(self) -> Said:
+        return Said.own(self.en, self.zh)
 
 
 def _single_card(value: str) -> str:
@@ -679,8 +661,8 @@ def _field_problem(err: ErrorDetails, cause: object) -> ProfileProblem:
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # pydantic writes 0.0 as 0
         if isinstance(value, str) and name == "expected":
-            value = _Choices(value)
-        if isinstance(value, int | float | str | _Choices):
+            value = _choices(value)
+        if isinstance(value, int | float | str | Said):
             params[name] = value
     problem = ProfileProblem(field, key, tuple(params.items()))
     # Our words only where they say what pydantic says (its English may change between

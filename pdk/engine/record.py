@@ -24,7 +24,7 @@ from pdk.engine.position import IllegalPlay, resolve_cards
 from pdk.engine.profile import Profile, ProfileError, validate_profile
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, GameState
-from pdk.text.catalog import Lang, LocalizedError, tr
+from pdk.text.catalog import LocalizedError, Said
 
 FORMAT = "pdk-record"
 VERSION = 1
@@ -66,9 +66,9 @@ class RecordError(LocalizedError, ValueError):
     """A record that cannot be read or does not replay: a reason code plus the facts its
     message needs, and the file it came from if known. ``str()`` is the English line.
 
-    A parameter may itself be an error with ``message(lang)`` (the rules' ``IllegalPlay``
-    for an illegal move, a ``CardParseError`` for unreadable cards): it is said in the
-    same language, so no message is ever translated from English text.
+    A parameter may itself be an error (the rules' ``IllegalPlay`` for an illegal move, a
+    ``CardParseError`` for unreadable cards): its words are said in the same language, so
+    no message is ever translated from English text.
     """
 
     reason: RecordReason
@@ -77,9 +77,10 @@ class RecordError(LocalizedError, ValueError):
         self.path = path
         super().__init__(reason, **params)
 
-    def message(self, lang: Lang = "en") -> str:
-        text = super().message(lang)
-        return text if self.path is None else tr("rpe_in_file", lang, path=self.path, detail=text)
+    @property
+    def said(self) -> Said:
+        said = super().said
+        return said if self.path is None else Said.of("rpe_in_file", path=self.path, detail=said)
 
     def in_file(self, path: Path | str) -> RecordError:
         """The same error, naming the file it came from."""

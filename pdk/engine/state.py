@@ -441,7 +441,19 @@ class GameState(RankState):
 
     def act(self, cards: Sequence[int] | None) -> tuple[Action, tuple[Event, ...]]:
         """``play``, and what it made happen (``pdk.engine.events``): for the faces, never
-        the simulations, so the hot paths stay as they are."""
+        the simulations, so the hot paths stay as they are.
+
+        The first play of a seeded deal (seat 0 holds ♠3, which must lead):
+
+        >>> from pdk.engine.deal import deal
+        >>> from pdk.engine.position import resolve_cards
+        >>> from pdk.variants.registry import load_profile
+        >>> profile = load_profile("classic16")
+        >>> state = GameState(profile, deal(profile, 1))
+        >>> action, events = state.act(resolve_cards("3s", state.hands[0]))
+        >>> action.seat, action.play.cards, [type(e).__name__ for e in events], state.turn
+        (0, (0,), ['Played'], 1)
+        """
         before = self._before()
         action = self.play(cards)
         return action, self._events(before, action)
@@ -463,7 +475,7 @@ class GameState(RankState):
         out = len(self.order) if self.order else (0 if self.winner is None else 1)
         return Before(self.turn, tuple(self.bomb_bonuses), self.trick_start, top, self.prev_seat, out)
 
-    def _events(self, before: Before, action: Action) -> tuple[Event, ...]:
+    def _events(self, before: Before, action: Action, settled: bool = True) -> tuple[Event, ...]:
         rules = self.profile.settlement
         return said_events(
             before,
@@ -475,7 +487,7 @@ class GameState(RankState):
             self.order,
             rules.bomb_bonus,
             rules.bomb_bonus_paid_by == "each_other",
-            self.settlement() if self.done else None,
+            self.settlement() if self.done and settled else None,
         )
 
     def _apply(self, play: Play | None, move: Move | None = None, mask: int = 0) -> Action:
@@ -527,3 +539,44 @@ class GameState(RankState):
 
 _RANK_SLOTS = Playout.__slots__ + RankState.__slots__
 _STATE_SLOTS = _RANK_SLOTS + GameState.__slots__
+
+
+def seen_events(view: PlayerView) -> list[tuple[Event, ...]]:
+    """What each action of ``view``'s deal so far made happen (``GameState.act``'s events,
+    one tuple per action of ``view.history``), from what that seat may see alone.
+
+    The actions are replayed as played, unchecked, on a deal that holds the seat's own
+    hand and, for every other seat, the cards it has played plus as many unseen cards as
+    it still holds: the ends of tricks, 报单, bombs scoring and the finishing order follow
+    from public facts only, so they are the deal's own. ``DealOver`` is left out: 包赔's
+    liability turns on whether the offender held a higher single, which no seat sees (the
+    settlement comes from the table that holds the deal). An outside engine is told its
+    deal this way (``pdk.bots.protocol.Narrator``), since a bot gets nothing but its view."""
+    profile, history = view.profile, view.history
+    played = [0] * view.players
+    for action in history:
+        if action.play is not None:
+            played[action.seat] |= mask_of(action.play.cards)
+    own = view.hand | played[view.seat]
+    unseen = mask_of(profile.deck_cards) & ~own
+    for mask in played:
+        unseen &= ~mask
+    hands = []
+    for seat, mask in enumerate(played):
+        if seat == view.seat:
+            hands.append(own)
+            continue
+        fill = 0
+        for _ in range(view.hand_sizes[seat]):
+            low = unseen & -unseen
+            fill |= low
+            unseen ^= low
+        hands.append(mask | fill)
+    leader = history[0].seat if history else view.leader
+    state = GameState(profile, Deal(tuple(hands), unseen, leader, view.must_contain))
+    out = []
+    for action in history:
+        before = state._before()
+        state._apply(action.play)
+        out.append(state._events(before, action, settled=False))
+    return out

@@ -14,9 +14,11 @@ is open) are saved beside it under their own key, through the same store and the
 version check: ``rm-<id>`` for the room, ``rt-<id>`` for its table (neither can be read as
 a single-player table's token).
 
-What no command asks for, the room does itself when ``tick`` is called (the web layer
-calls it whenever the room changed and when the time it names comes): a bot's move, or a
-托管 seat's, at the room's pace; a person whose turn time ran out, or whose every
+What no command asks for, the room does itself: ``due`` names it (``pdk.table.runner``, the
+rule every face follows) and ``act`` does it (the web layer asks whenever the room changed
+and when the time it names comes, a hard bot's search in one of the server's thinking
+slots; ``tick`` is both at once): a bot's move, a 托管 seat's or 要不起's, at the room's pace
+(an automatic pass waits at least ``PASS_PAUSE``); a person whose turn time ran out, or whose every
 connection has been gone for ``away_after`` seconds, goes to 托管, shown to all; the
 person takes the seat back on return (a returning connection ends the 托管 that being
 away caused; the 托管 switch ends any). With several workers on one store, "connected"
@@ -45,7 +47,9 @@ from pdk.bots import DIFFICULTIES
 from pdk.engine.profile import Profile
 from pdk.store.contract import Store, StoreUnavailable, VersionConflict
 from pdk.store.presence import STALE, Beacon, Word
+from pdk.table import runner
 from pdk.table.history import HistoryError, Person, Stats
+from pdk.table.runner import Due
 from pdk.table.service import Archive, SeatTable, TableRefused, TableService
 from pdk.table.session import HUMAN, SaveError, new_session
 from pdk.text.catalog import LocalizedError
@@ -505,10 +509,15 @@ class Room:
             if self.table is not None:
                 raise RoomRefused(RoomReason.STARTED)
             profile = shipped_profiles()[self.info.variant]
-            session = new_session(profile, self.info.variant, self.info.difficulty, seed)
-            session.humans = self._humans()
-            session.names = self._names()
-            session.persons = self._persons()
+            session = new_session(
+                profile,
+                self.info.variant,
+                self.info.difficulty,
+                seed,
+                humans=self._humans(),
+                names=self._names(),
+                persons=self._persons(),
+            )
             table_key = f"rt-{self.id}"
             try:
                 table: TableService | None = TableService.create(self.store, table_key, self.archive, session)
@@ -575,48 +584,63 @@ class Room:
         if version != self._moved_version:
             self._moved_version, self.moved_at = version, self.clock()
 
-    def tick(self) -> float | None:
-        """Do what is due now (one machine move at the room's pace; 托管 for a seat whose
-        turn time ran out or whose person is away) and say in how many seconds something
-        next falls due (None: nothing will until someone acts)."""
+    def due(self) -> Due:
+        """What the machine does next here, and when (``pdk.table.runner``: one machine
+        move at the room's pace; 托管 for a seat whose turn time ran out or whose person is
+        away)."""
         with self.lock:
             self._moved()
             table = self.table
             if table is None or self.info.phase != "playing":
-                return None
+                return Due(None)
             now = self.clock()
             t = table.snapshot(None)
             if t.over:
-                return None
-            due: list[float] = []
-            for seat in table.session.humans:
-                if seat in table.session.auto_seats:
+                return Due(None)
+            away: dict[int, float | None] = {}
+            for seat in t.humans:
+                if seat in t.auto_seats:
                     continue
                 left = self._away(seat, now)
                 if left is not None and left <= 0 and self.elsewhere_now():
                     left = self._away(seat, now)  # connected through another worker after all?
-                if left is not None and left <= 0:
-                    return self._gone(table, seat)
-                if left is not None:
-                    due.append(left)
-            if t.machine_turn:
-                wait = self.info.pace_ms / 1000 - (now - self.moved_at)
-                if wait > 0:
-                    return min([wait, *due])
-                return self._machine(table, lambda: table.step(t.seq, None))
-            turn = table.session.state.turn
-            if self.info.turn_time:
-                left = self.info.turn_time - (now - self.moved_at)
-                if left <= 0:  # the person is here but slow: the 托管 switch takes it back
-                    return self._machine(table, lambda: table.set_auto(True, seat=turn))
-                due.append(left)
-            return min(due) if due else None
+                away[seat] = left
+            still = now - self.moved_at
+            pace = self.info.pace_ms / 1000
+            return runner.due(t, pace=pace, still=still, turn_time=self.info.turn_time, away=away)
+
+    def act(self, due: Due) -> float | None:
+        """Carry out ``due`` if it is still what is due (nobody moved the table meanwhile,
+        the person did not come back); say in how many seconds something next falls due
+        (0: look again now; None: nothing will until someone acts). The web layer's runner
+        decides with ``due`` and acts here, a hard bot's search in a thinking slot."""
+        with self.lock:
+            if due.move is not None and self.due() != due:
+                return 0.0
+            return self._act(due)
+
+    def tick(self) -> float | None:
+        """``act`` on what is due now, in one go (the runner's round without its slots)."""
+        with self.lock:
+            return self._act(self.due())
+
+    def _act(self, due: Due) -> float | None:
+        table = self.table
+        if due.move is None or table is None:
+            return due.wait
+        seat = due.seat
+        assert seat is not None
+        if due.why == "away":
+            return self._gone(table, seat)
+        if due.move == "auto":  # the person is here but slow: the 托管 switch takes it back
+            return self._machine(table, lambda: table.set_auto(True, seat=seat))
+        return self._machine(table, lambda: table.step(due.seq, None))
 
     def _gone(self, table: TableService, seat: int) -> float:
         """``seat``'s person went away: 托管, and the room keeps why (any worker the
         person comes back through ends it)."""
         self._machine(table, lambda: table.set_auto(True, seat=seat))
-        if seat in table.session.auto_seats and seat not in self.info.away:
+        if seat in table.snapshot(None).auto_seats and seat not in self.info.away:
             with contextlib.suppress(RoomRefused):  # another worker saved the room first
                 self._save_info(lambda info: info.away.append(seat))
         return 0.0
@@ -654,16 +678,15 @@ class Room:
         with self.lock:
             table = self.table
             snap = None if table is None else table.snapshot(seat)
-            session = None if table is None else table.session
             seats = tuple(
                 SeatView(
                     seat=i,
                     name=s.name,
                     taken=s.taken,
-                    bot=session is not None and i not in session.humans,
+                    bot=snap is not None and i not in snap.humans,
                     present=self.present(i),
-                    auto=session is not None and i in session.auto_seats,
-                    total=0 if session is None else session.totals[i],
+                    auto=snap is not None and i in snap.auto_seats,
+                    total=0 if snap is None else snap.totals[i],
                 )
                 for i, s in enumerate(self.info.seats)
             )
@@ -680,7 +703,7 @@ class Room:
                 players=len(self.info.seats),
                 difficulty=self.info.difficulty,
                 turn_time=self.info.turn_time,
-                deals=0 if session is None else session.deals_done,
+                deals=0 if snap is None else snap.deals_done,
                 seats=seats,
                 you=seat,
                 host=host,

@@ -34,8 +34,8 @@ from pdk.bots import DIFFICULTIES
 from pdk.bots.hints import Hint, hint_list, table_budget
 from pdk.engine.events import Event
 from pdk.engine.notation import chosen_play, typed_play
-from pdk.engine.position import check
-from pdk.engine.record import RecordError
+from pdk.engine.record import GameRecord, RecordError
+from pdk.engine.state import PlayerView
 from pdk.store.contract import Store, StoreUnavailable, VersionConflict
 from pdk.table.archive import archive_deal, record_path
 from pdk.table.history import History
@@ -79,6 +79,9 @@ class SeatTable:
     model: TableModel
     seat: int | None = HUMAN  # whose table this is (None: a spectator's)
     auto_seats: tuple[int, ...] = ()  # every seat in 托管 (shown to all)
+    turn: int | None = None  # the seat to move (None once the deal is over)
+    humans: tuple[int, ...] = (HUMAN,)  # the seats people play (the others are bots)
+    deals_done: int = 0  # deals settled at this table
 
     @property
     def session_total(self) -> int:
@@ -144,6 +147,9 @@ class TableService:
     lock: threading.RLock = field(default_factory=threading.RLock)
     # The hints on show: for which (version, seq), the index shown, the list.
     _hint: tuple[tuple[int, int], int, list[Hint]] = field(default=((-1, -1), -1, []))
+    # The table last shown, and for which (version, seat): a face asking again before
+    # anything moved (the page's ``/step`` on the answer it just had) is not built twice.
+    _shown: tuple[tuple[int, int | None], SeatTable] | None = None
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -211,7 +217,24 @@ class TableService:
         """The seat's table now (a consistent snapshot: built under the table's lock);
         ``seat=None`` is a spectator's, with no hand."""
         with self.lock:
+            if self._shown is not None and self._shown[0] == (self.version, seat):
+                return self._shown[1]
             return self._seat_table(self.session, self.version, seat)
+
+    def finished(self) -> GameRecord | None:
+        """The deal's record once it is over (every hand face up, so a face may show it only
+        then), None while it is played."""
+        with self.lock:
+            return self.session.record() if self.session.state.over else None
+
+    def turn_view(self, seat: int = HUMAN) -> tuple[int, PlayerView, int] | None:
+        """What ``seat`` may see on its turn, with the move number and the deal's seed (what
+        an analysis of its options needs); None when it is not that seat's turn."""
+        with self.lock:
+            state = self.session.state
+            if state.over or state.turn != seat:
+                return None
+            return self.seq, state.view(seat), self.session.seed
 
     def reply(self, seat: int = HUMAN) -> Reply:
         return Reply((), self.snapshot(seat))
@@ -243,20 +266,6 @@ class TableService:
             return s.state.act(chosen_play(cards, s.state.position()))[1]
 
         return self._commit(seq, change, seat)
-
-    def judge(
-        self, seq: int, *, cards: Sequence[str] | None = None, text: str | None = None, seat: int = HUMAN
-    ) -> None:
-        """Whether ``play_cards`` (or ``play_text``) would take this play, changing nothing:
-        raises what it would raise. The page asks before it plays, so a play the rules
-        refuse is an answer, not a failed request."""
-        with self.lock:
-            if seq != self.seq:
-                raise TableRefused(TableReason.STALE, seq=seq, now=self.seq)
-            s = self.session
-            _human_turn(s, seat)
-            pos = s.state.position()
-            check(pos, typed_play(text, pos) if text is not None else chosen_play(cards or (), pos))
 
     def pass_turn(self, seq: int, seat: int = HUMAN) -> Reply:
         def change(s: Session) -> tuple[Event, ...]:
@@ -423,6 +432,12 @@ class TableService:
             raise StoreUnavailable(exc.message()) from None
 
     def _seat_table(self, s: Session, version: int, seat: int | None) -> SeatTable:
+        shown = self._build(s, version, seat)
+        if s is self.session and version == self.version:
+            self._shown = ((version, seat), shown)
+        return shown
+
+    def _build(self, s: Session, version: int, seat: int | None) -> SeatTable:
         state = s.state
         over = state.over
         model = table_model(
@@ -458,6 +473,9 @@ class TableService:
             model=model,
             seat=seat,
             auto_seats=tuple(sorted(s.auto_seats)),
+            turn=None if over else state.turn,
+            humans=s.humans,
+            deals_done=s.deals_done,
         )
 
 

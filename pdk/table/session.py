@@ -262,8 +262,18 @@ class Session:
         }
 
 
-def new_session(profile: Profile, variant: str, difficulty: str, seed: int | None = None) -> Session:
-    """A fresh session; without ``seed`` the deals are drawn at random."""
+def new_session(
+    profile: Profile,
+    variant: str,
+    difficulty: str,
+    seed: int | None = None,
+    *,
+    humans: tuple[int, ...] = (HUMAN,),
+    names: tuple[str, ...] = (),
+    persons: tuple[str, ...] = (),
+) -> Session:
+    """A fresh session; without ``seed`` the deals are drawn at random. ``humans``,
+    ``names`` and ``persons``: who plays which seat (a table for friends; see ``Session``)."""
     base = secrets.randbits(62) if seed is None else seed & _SEED_MASK
     return Session(
         id=uuid.uuid4().hex[:12],
@@ -273,6 +283,9 @@ def new_session(profile: Profile, variant: str, difficulty: str, seed: int | Non
         deal_no=1,
         state=GameState(profile, deal(profile, deal_seed(base, 0))),
         totals=[0] * profile.players,
+        humans=humans,
+        names=names,
+        persons=persons,
     )
 
 

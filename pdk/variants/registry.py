@@ -17,7 +17,7 @@ import yaml
 
 from pdk.engine.profile import DEFAULT_PROFILE, Profile, ProfileError, ProfileReason, validate_profile
 from pdk.files.limits import PROFILE_BYTES, LimitError, loads_yaml, read_bounded
-from pdk.text.catalog import Lang, excerpt
+from pdk.text.catalog import Said, excerpt
 
 
 @dataclass(frozen=True)
@@ -27,10 +27,10 @@ class _OsReason:
     errno: int | None
     strerror: str
 
-    def message(self, lang: Lang = "en") -> str:
-        if lang == "zh" and self.errno in _OS_ZH:
-            return _OS_ZH[self.errno]
-        return self.strerror
+    @property
+    def said(self) -> Said:
+        zh = self.strerror if self.errno is None else _OS_ZH.get(self.errno, self.strerror)
+        return Said.own(self.strerror, zh)
 
 
 _OS_ZH = {

@@ -74,7 +74,7 @@ def sections(profile: Profile, lang: Lang) -> list[tuple[str, list[str]]]:
 
 def explain(profile: Profile, lang: Lang) -> str:
     """The whole explanation as plain text."""
-    title = profile.title.said(lang)
+    title = profile.title.said.text(lang)
     out = [f"{title} ({profile.name})"]
     for heading, lines in sections(profile, lang):
         out.append("")

@@ -8,11 +8,12 @@ counter (``pdk.bots.knowledge.unseen_counts``), the hints (``pdk.bots.hints``) a
 settlement, explained number by number from the engine's ``Settlement`` (never re-scored).
 
 It is built from a ``PlayerView`` only — the viewer's hand and public facts — so it cannot
-hold another seat's unplayed cards. Messages are ``Said(key, params)`` values, rendered
-per language with ``said.text(lang)`` (``pdk.text``); the model itself holds no prose.
+hold another seat's unplayed cards. Messages are ``Said(key, params)`` values (``pdk.text``),
+rendered per language with ``said.text(lang)``; the model itself holds no prose.
 
-API (all frozen dataclasses / named tuples; ``to_json()`` gives a JSON-ready dict with
-cards as pdk notation strings with suit: ``"3s"``, ``"Th"``, jokers ``"B"``/``"R"``)::
+API (all frozen dataclasses; ``to_json()`` gives a JSON-ready dict with cards as pdk
+notation strings with suit: ``"3s"``, ``"Th"``, jokers ``"B"``/``"R"``, and
+``model_from_json`` reads it back: one pydantic codec both ways)::
 
     table_model(view, turn, *, settlement=None, totals=None, auto=(), hints_for_viewer=True,
                 deal_no=1, difficulty="", variant="") -> TableModel
@@ -51,10 +52,13 @@ cards as pdk notation strings with suit: ``"3s"``, ``"Th"``, jokers ``"B"``/``"R
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, fields, is_dataclass
-from types import UnionType
-from typing import Any, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal
+
+from pydantic import TypeAdapter, ValidationError
 
 from pdk.bots.hints import Hint, hint_list
 from pdk.bots.knowledge import unseen_counts
@@ -65,29 +69,10 @@ from pdk.engine.position import IllegalPlay, Play, check
 from pdk.engine.profile import Profile
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import Action, PlayerView, next_holding
-from pdk.text.catalog import Lang, tr
+from pdk.text.catalog import Lang, Param, Said
 
-Param = Union[str, int, "Said"]
 Relation = Literal["you", "next", "prev", "across", "out"]
 TaskKind = Literal["lead", "beat", "none", "wait", "over"]
-
-
-class Said(NamedTuple):
-    """A message as a key of ``pdk.text`` plus its parameters (a parameter may itself be
-    a ``Said``, said in the same language)."""
-
-    key: str
-    params: tuple[tuple[str, Param], ...] = ()
-
-    @classmethod
-    def of(cls, key: str, **params: Param) -> Said:
-        return cls(key, tuple(params.items()))
-
-    def text(self, lang: Lang) -> str:
-        return tr(self.key, lang, **{k: v.text(lang) if isinstance(v, Said) else v for k, v in self.params})
-
-    def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "params": {k: _json(v) for k, v in self.params}}
 
 
 def card_name(card: int) -> str:
@@ -246,20 +231,21 @@ class TableModel:
     def seat(self, seat: int) -> SeatModel:
         return next(s for s in self.seats if s.seat == seat)
 
-    def to_json(self) -> dict[str, Any]:
-        out = _json(self)
+    def to_json(self, lang: Lang | None = None) -> dict[str, Any]:
+        """The model as JSON; given ``lang``, every ``Said`` carries its words in that
+        language as ``text`` too (what the page receives)."""
+        out = _codec().dump_python(self, mode="json", context=None if lang is None else {"lang": lang})
         assert isinstance(out, dict)
         return out
 
 
-def _json(value: object) -> Any:
-    if isinstance(value, Said):
-        return value.to_json()
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _json(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, tuple | list):
-        return [_json(v) for v in value]
-    return value
+@cache
+def _codec() -> TypeAdapter[TableModel]:
+    """The one JSON codec of the view types: pydantic over the dataclasses above (words by
+    ``Said``'s own schema), both ways. It reads strictly, as JSON is typed: a string where
+    a number belongs, or a seat's relation the model does not know, is refused rather
+    than coerced."""
+    return TypeAdapter(TableModel)
 
 
 def model_from_json(data: Any) -> TableModel:
@@ -267,40 +253,9 @@ def model_from_json(data: Any) -> TableModel:
     terminal joined to a room over HTTP draws with the same code as ``pdk play``.
     ``ValueError`` for anything that is not such a model."""
     try:
-        model = _from_json(TableModel, data)
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        return _codec().validate_json(json.dumps(data), strict=True)
+    except (ValidationError, TypeError) as exc:
         raise ValueError(f"not a table model: {exc}") from None
-    assert isinstance(model, TableModel)
-    return model
-
-
-def _said(data: Any) -> Said:
-    params = data["params"]
-    if not isinstance(data["key"], str) or not isinstance(params, dict):
-        raise TypeError("said")
-    return Said(data["key"], tuple((k, _said(v) if isinstance(v, dict) else v) for k, v in params.items()))
-
-
-def _from_json(tp: Any, data: Any) -> Any:
-    if tp is Said:
-        return _said(data)
-    if isinstance(tp, type) and is_dataclass(tp):
-        hints = get_type_hints(tp)
-        return tp(**{f.name: _from_json(hints[f.name], data[f.name]) for f in fields(tp) if f.name in data})
-    origin, args = get_origin(tp), get_args(tp)
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_from_json(args[0], v) for v in data)
-        return tuple(_from_json(a, v) for a, v in zip(args, data, strict=True))
-    if origin in (Union, UnionType):
-        if data is None:
-            return None
-        return _from_json(next(a for a in args if a is not type(None)), data)
-    if origin is Literal or tp in (int, str, bool):
-        if tp in (int, str, bool) and not isinstance(data, tp):
-            raise TypeError(f"{data!r} is not {tp.__name__}")
-        return data
-    raise TypeError(f"cannot read {tp}")
 
 
 # -- seats ----------------------------------------------------------------------------------
@@ -390,7 +345,7 @@ def _task(
     try:
         check(pos, None)
     except IllegalPlay as exc:
-        refused = Said(exc.reason.value, tuple((k, _param(v)) for k, v in exc.params.items()))
+        refused = exc.said
     must = None if view.must_contain is None else card_name(view.must_contain)
     high = _bao_dan_high(view)
     if beat is None or beat.play is None:
@@ -406,10 +361,6 @@ def _task(
         kind = "beat"
         msg = Said.of("tm_beat_free" if refused is None else "tm_beat_must", **params)
     return TaskModel(kind, turn, beat, refused is None, refused, high, must, msg, None)
-
-
-def _param(value: object) -> Param:
-    return value if isinstance(value, int | str) and not isinstance(value, bool) else str(value)
 
 
 def _bao_dan_high(view: PlayerView) -> str | None:

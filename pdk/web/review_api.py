@@ -69,11 +69,10 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
         table = store.get(token)
         if table is None:
             return error("web_no_table", lang, 404)
-        with table.lock:
-            if not table.session.state.over:
-                return error("web_not_over", lang, 409)
-            record = table.session.record()
-            key = (token, table.session.deal_no)
+        record = table.finished()
+        if record is None:
+            return error("web_not_over", lang, 409)
+        key = (token, int(record.meta["deal"]))
         data = kept.get(key)
         if data is None:
             data = to_dict(review(record, seats={HUMAN}, budget=REVIEW_BUDGET, seed=record.seed or 0))
@@ -100,10 +99,9 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
         table = store.get(token)
         if table is None:
             return error("web_no_table", lang, 404)
-        with table.lock:
-            if not table.session.state.over:
-                return error("web_not_over", lang, 409)
-            record = table.session.record()
+        record = table.finished()
+        if record is None:
+            return error("web_not_over", lang, 409)
         if number > len(record.actions) or record.actions[number - 1].seat != HUMAN:
             return error("web_rv_not_your_turn", lang, 409)
         state = next(st for i, st in enumerate(record.states(), 1) if i == number)
@@ -131,12 +129,10 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
         table = store.get(token)
         if table is None:
             return error("web_no_table", lang, 404)
-        with table.lock:
-            state = table.session.state
-            if state.over or state.turn != HUMAN:  # the view below is read under the lock
-                return error("web_rv_not_your_turn", lang, 409)
-            view = state.view(HUMAN)
-            seq = table.seq
+        turn = table.turn_view(HUMAN)
+        if turn is None:
+            return error("web_rv_not_your_turn", lang, 409)
+        seq, view, _ = turn
         a = analyse(Spot.of_view(view), budget=HINT_BUDGET, seed=HINT_SEED, top=SEARCHED)
         plays = [
             {
@@ -152,7 +148,7 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
 
 
 def _said(move: Move | None, lang: Lang) -> str:
-    return tr("adv_pass", lang) if move is None else f"{move.shown()} {move.said(lang)}"
+    return tr("adv_pass", lang) if move is None else f"{move.shown()} {move.said.text(lang)}"
 
 
 def _notation(move: Move | None) -> str | None:

@@ -8,7 +8,8 @@ renders the room again for its own viewer (``Room.view``: that seat's hand only,
 spectator's with none) and sends it as one server-sent event. A client that cannot hold a
 stream open asks ``/poll``, which answers at once when the room moved past what it saw, or
 waits for the next wake-up. The same wake-up runs the room's runner, which does what
-nobody asks for (``Room.tick``) and sleeps until the time it names.
+nobody asks for (``Room.due``, then ``Room.act`` through the server's ``Machine``, whose
+thinking slots the single tables' hard bots share) and sleeps until the time it names.
 
 A dropped connection: the stream's end is seen at once (``Room.leave``), the seat stays
 the person's, and the runner puts it in 托管 after ``away_after`` seconds without a
@@ -62,12 +63,13 @@ from pdk.store.presence import BEAT as PRESENCE_BEAT
 from pdk.table.history import title_for
 from pdk.table.service import TableService
 from pdk.text.catalog import Lang, LocalizedError, tr
-from pdk.web.server import STATIC, CardStr, replay_json, table_json
+from pdk.web.guard import Busy
+from pdk.web.machine import Machine
+from pdk.web.wire import STATIC, CardStr, LangQ, replay_json, table_json
 
 RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
 KeyQ = Annotated[str, Query(pattern=KEY_PATTERN)]
 ClientQ = Annotated[str, Query(pattern=CLIENT_PATTERN)]
-LangQ = Annotated[Literal["en", "zh"], Query()]
 Key = Annotated[str, Field(pattern=KEY_PATTERN)]
 Client = Annotated[str, Field(pattern=CLIENT_PATTERN)]
 log = logging.getLogger("pdk.rooms")
@@ -125,8 +127,11 @@ class SeqBody(SeatBody):
 
 
 class PlayBody(SeqBody):
+    """As the single table's: ``verdict`` answers a refused play 200, with its reason."""
+
     cards: Annotated[list[CardStr], Field(min_length=1, max_length=40)] | None = None
     text: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    verdict: bool = False
 
 
 class SwitchBody(SeatBody):
@@ -137,8 +142,9 @@ class Live:
     """Wake-ups per room, the runner that does each room's own moves, and the keeper that
     links a room held here to the other workers serving it."""
 
-    def __init__(self, rooms: Rooms) -> None:
+    def __init__(self, rooms: Rooms, machine: Machine) -> None:
         self._rooms = rooms
+        self._machine = machine
         self._events: dict[str, asyncio.Event] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._keepers: dict[str, asyncio.Task[None]] = {}
@@ -300,12 +306,17 @@ class Live:
             await asyncio.wait_for(event.wait(), timeout)
 
     async def _run(self, room: Room) -> None:
+        """The room's runner: what is due (``Room.due``, ``pdk.table.runner``), carried out
+        by the server's machine (a hard bot's search in a thinking slot, as the single
+        table's), then asleep until the next thing falls due or the room is woken."""
         while room.info.phase != "closed":
             rev = room.rev
             try:
-                delay = await run_in_threadpool(room.tick)
-            except (StoreUnavailable, LocalizedError):
-                delay = 2.0  # the store is down, or another server moved first: try again
+                due = await run_in_threadpool(room.due)
+                move = functools.partial(room.act, due)
+                delay = due.wait if due.move is None else await self._machine.run(due, move)
+            except (StoreUnavailable, LocalizedError, Busy):
+                delay = 2.0  # the store is down, another server moved first, or too many wait
             except Exception:  # never let one bad turn stop the room for good
                 log.exception("room %s: the runner's move failed", room.id)
                 delay = 2.0
@@ -372,9 +383,10 @@ def qr_svg(text: str) -> bytes:
     return out.getvalue()
 
 
-def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
-    """Add the room page and its API to ``app``."""
-    live = Live(rooms)
+def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
+    """Add the room page and its API to ``app``; ``machine`` makes the rooms' machine moves
+    (the server's, shared with its single tables)."""
+    live = Live(rooms, machine)
     made = Bucket(rate=1.0, burst=10.0, tokens=10.0)
     pace_ms = rooms.pace_ms
 
@@ -385,14 +397,18 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
         return str(request.base_url)
 
     def refused(
-        exc: LocalizedError, request: Request, room: Room | None = None, seat: int | None = None
+        exc: LocalizedError,
+        request: Request,
+        room: Room | None = None,
+        seat: int | None = None,
+        verdict: bool = False,
     ) -> Response:
         lang = lang_of(request)
         status = _STATUS.get(exc.reason, 409) if isinstance(exc, RoomRefused) else 409
         body: dict[str, Any] = {"error": {"key": exc.reason.value, "text": exc.message(lang)}}
         if room is not None and status == 409:
             body["room"] = room_json(room.view(seat), lang, base_of(request), pace_ms)
-        return JSONResponse(body, status)
+        return JSONResponse(body, 200 if verdict and status == 409 else status)
 
     def found(room_id: str) -> Room:
         room = rooms.get(room_id)
@@ -407,7 +423,11 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
         return await run_in_threadpool(room.viewer, key)
 
     async def seat_command(
-        room_id: str, body: SeatBody, request: Request, run: Callable[[TableService, int], Any]
+        room_id: str,
+        body: SeatBody,
+        request: Request,
+        run: Callable[[TableService, int], Any],
+        verdict: bool = False,
     ) -> Response:
         room = None
         seat = None
@@ -418,7 +438,7 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
         except LocalizedError as exc:
             if room is not None:
                 live.changed(room)
-            return refused(exc, request, room, seat)
+            return refused(exc, request, room, seat, verdict)
         live.changed(room)
         events = getattr(result, "events", ())
         view = await run_in_threadpool(room.view, seat)
@@ -445,12 +465,15 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
     def room_page(room_id: RoomP) -> FileResponse:
         return FileResponse(str(STATIC / "room.html"), headers={"Cache-Control": "no-cache"})
 
-    @app.get("/api/rooms/variants")
-    def variants(lang: LangQ = "en") -> list[dict[str, Any]]:
-        return [
+    @app.get("/api/rooms/choices")
+    def choices(lang: LangQ = "en") -> dict[str, Any]:
+        """What the room form offers: the shipped variants and the turn times a room may
+        have (``TURN_TIMES``, the ones ``create`` takes)."""
+        variants = [
             {"name": p.name, "players": p.players, "title": p.title.zh if lang == "zh" else p.title.en}
             for p in shipped_profiles().values()
         ]
+        return {"variants": variants, "turn_times": list(TURN_TIMES)}
 
     @app.post("/api/rooms")
     async def create(body: CreateBody, request: Request) -> Response:
@@ -607,9 +630,13 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
             return JSONResponse({"error": err}, 422)
         if body.text is not None:
             text = body.text
-            return await seat_command(room_id, body, request, lambda t, s: t.play_text(body.seq, text, s))
+            return await seat_command(
+                room_id, body, request, lambda t, s: t.play_text(body.seq, text, s), body.verdict
+            )
         cards = list(body.cards or ())
-        return await seat_command(room_id, body, request, lambda t, s: t.play_cards(body.seq, cards, s))
+        return await seat_command(
+            room_id, body, request, lambda t, s: t.play_cards(body.seq, cards, s), body.verdict
+        )
 
     @app.post("/api/room/{room_id}/pass")
     async def pass_(room_id: RoomP, body: SeqBody, request: Request) -> Response:
@@ -655,9 +682,10 @@ def mount_rooms(app: FastAPI, rooms: Rooms) -> Live:
             return refused(exc, request)
         table = room.table
         lang = lang_of(request)
-        if table is None or not table.session.state.over:
+        record = None if table is None else await run_in_threadpool(table.finished)
+        if record is None:
             return JSONResponse({"error": {"key": "web_not_over", "text": tr("web_not_over", lang)}}, 409)
-        data = await run_in_threadpool(replay_json, table, lang)
+        data = await run_in_threadpool(replay_json, record, lang)
         data["names"] = [s.name or tr("web_room_seat", lang, n=i + 1) for i, s in enumerate(room.info.seats)]
         return JSONResponse(data)
 

@@ -21,10 +21,9 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from importlib.resources import files
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Path, Query, Request
+from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -34,28 +33,24 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pdk.bots import DIFFICULTIES
-from pdk.engine.cards import cards_of
-from pdk.engine.events import BaoDan, BombStands, DealOver, Event, Passed, Played, PlayerOut, TrickWon
-from pdk.engine.notation import one_card
 from pdk.rooms.room import Rooms
 from pdk.store.contract import StoreError
 from pdk.store.tokens import TOKEN_PATTERN, valid_token
-from pdk.table.service import Reply, SeatTable, TableService
-from pdk.table.session import HUMAN
+from pdk.table import runner
+from pdk.table.service import Reply, TableService
 from pdk.table.tables import TableStore
-from pdk.text.catalog import MESSAGES, Lang, LocalizedError, tr
+from pdk.text.catalog import Lang, LocalizedError, tr
 from pdk.view.rules_in_words import sections
-from pdk.view.table_model import card_name, play_model, seat_name, settlement_model
-from pdk.web.guard import Busy, RateLimit, ThinkingQueue, guarded
+from pdk.web.guard import Busy, RateLimit, guarded
+from pdk.web.machine import Machine
 from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
+from pdk.web.rooms_api import mount_rooms
+from pdk.web.wire import STATIC, CardStr, LangQ, labels, replay_json, table_json
 
 MAX_BODY = 4096
-STATIC = files("pdk.web") / "static"
 _log = logging.getLogger(__name__)
-LangQ = Annotated[Literal["en", "zh"], Query()]
 TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
-CardStr = Annotated[str, Field(max_length=3), AfterValidator(one_card)]  # read by the service's notation
 
 
 # What a request's field must be, by field name, for the one-line refusal.
@@ -91,10 +86,14 @@ class SeqBody(_Body):
 
 
 class PlayBody(SeqBody):
-    """Cards tapped (``cards``) or a play typed (``text``, as the player wrote it)."""
+    """Cards tapped (``cards``) or a play typed (``text``, as the player wrote it).
+    ``verdict``: a refused play is answered 200 with its reason and the table unchanged,
+    as the verdict on it rather than a failed request, so the page sends a play once and
+    the browser logs no error for one the rules refuse (left out: 409, as every refusal)."""
 
     cards: Annotated[list[CardStr], Field(min_length=1, max_length=40)] | None = None
     text: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    verdict: bool = False
 
     @model_validator(mode="after")
     def _one_of(self) -> PlayBody:
@@ -113,110 +112,6 @@ class SettingsBody(_Body):
 
 class DifficultyBody(_Body):
     difficulty: Difficulty
-
-
-# -- JSON -------------------------------------------------------------------------------------
-
-
-def rendered(data: Any, lang: Lang) -> Any:
-    """The model's JSON with every ``Said`` given its ``text`` in ``lang``."""
-    if isinstance(data, dict):
-        if data.keys() == {"key", "params"}:
-            params = {k: _said_text(v, lang) for k, v in data["params"].items()}
-            return {"key": data["key"], "params": data["params"], "text": tr(data["key"], lang, **params)}
-        return {k: rendered(v, lang) for k, v in data.items()}
-    if isinstance(data, list):
-        return [rendered(v, lang) for v in data]
-    return data
-
-
-def _said_text(value: Any, lang: Lang) -> Any:
-    if isinstance(value, dict) and value.keys() == {"key", "params"}:
-        return rendered(value, lang)["text"]
-    return value
-
-
-def labels(lang: Lang) -> dict[str, str]:
-    """The page's own words (templates such as ``Deal {n}`` are filled in by the page)."""
-    i = 1 if lang == "zh" else 0
-    words = {k.removeprefix("web_"): v[i] for k, v in MESSAGES.items() if k.startswith("web_")}
-    return words | {k: v[i] for k, v in MESSAGES.items() if k.startswith("diff_")}
-
-
-def table_json(t: SeatTable, lang: Lang, pace_ms: int, events: tuple[Event, ...] = ()) -> dict[str, Any]:
-    return {
-        "token": t.key,
-        "seq": t.seq,
-        "version": t.version,
-        "lang": lang,
-        "pace_ms": pace_ms,
-        "difficulty": t.difficulty,
-        "next_difficulty": t.next_difficulty,
-        "session_total": t.session_total,
-        "bot_turn": t.bot_turn,
-        "machine_turn": t.machine_turn,
-        "auto": t.auto,
-        "auto_pass": t.auto_pass,
-        "events": [event_json(e) for e in events],
-        "model": rendered(t.model.to_json(), lang),
-    }
-
-
-def event_json(e: Event) -> dict[str, Any]:
-    """One engine event for the page (cards in notation, as the model gives them)."""
-    if isinstance(e, Played):
-        return {"kind": "played", "seat": e.seat, "cards": list(play_model(e.play).cards)}
-    if isinstance(e, TrickWon):
-        return {"kind": "trick_won", "seat": e.seat, "cards": list(play_model(e.play).cards)}
-    if isinstance(e, BombStands):
-        return {"kind": "bomb_stands", "seat": e.seat, "collects": e.collects}
-    if isinstance(e, PlayerOut):
-        return {"kind": "out", "seat": e.seat, "place": e.place}
-    if isinstance(e, DealOver):
-        return {"kind": "deal_over", "winner": e.settlement.winner, "totals": list(e.settlement.totals)}
-    kind = "passed" if isinstance(e, Passed) else "bao_dan"
-    assert isinstance(e, Passed | BaoDan)
-    return {"kind": kind, "seat": e.seat}
-
-
-def replay_json(table: TableService, lang: Lang) -> dict[str, Any]:
-    """The finished deal play by play, every hand face up (only once it is over): each
-    frame says who acted, with what (and its kind), and the play it had to beat (None on a
-    lead); the deal's end says who won and each seat's total with its reasons."""
-    s = table.session
-    n = s.state.players
-    names = [seat_name([1] * n, HUMAN, seat).text(lang) for seat in range(n)]
-    frames = []
-    record = s.record()
-    top: dict[str, Any] | None = None  # the play on the table: what the next seat must beat
-    for i, state in enumerate(record.states()):
-        action = record.actions[i - 1] if i else None
-        play = None if action is None else action.play
-        frames.append(
-            {
-                "hands": [[card_name(c) for c in cards_of(h)] for h in state.hands],
-                "seat": None if action is None else action.seat,
-                "cards": None if play is None else [card_name(c) for c in sorted(play.cards)],
-                "kind": None if play is None else play.kind.said(lang),
-                "beat": None if action is None else top,
-            }
-        )
-        if play is not None and action is not None:
-            top = {"seat": action.seat, "cards": frames[-1]["cards"], "kind": frames[-1]["kind"]}
-        if state.prev is None:  # the trick was won (or not begun): the next seat leads
-            top = None
-    st = s.state.settlement()
-    model = settlement_model(s.profile, st, HUMAN, None)
-    result = [
-        {
-            "seat": r.seat,
-            "total": r.total,
-            "winner": r.winner,
-            "lines": [line.text(lang) for line in r.lines[:-1]],
-        }
-        for r in model.rows
-    ]
-    return {"names": names, "frames": frames, "winner": st.winner, "result": result}
 
 
 # -- the app ----------------------------------------------------------------------------------
@@ -248,11 +143,9 @@ def create_app(
 ) -> Any:
     """The app for one store; ``pace_ms`` is how long the page shows each bot move.
     ``rooms`` are the tables for friends (by default kept in the same store)."""
-    from pdk.web.rooms_api import mount_rooms  # it renders tables with this module's JSON
-
     bounds = limits or WebLimits()
     opens = RateLimit(bounds.opens_per_minute)
-    thinking = ThinkingQueue(bounds.hard_slots)
+    machine = Machine(bounds.hard_slots)  # every machine move of this process, rooms' too
 
     closing: list[Callable[[], None]] = []  # what to close when the server stops
 
@@ -277,7 +170,11 @@ def create_app(
         return JSONResponse({"error": {"key": "web_no_table", "text": tr("web_no_table", lang)}}, 404)
 
     def acted(
-        token: str, lang: Lang, command: Callable[[TableService], Reply], found: TableService | None = None
+        token: str,
+        lang: Lang,
+        command: Callable[[TableService], Reply],
+        found: TableService | None = None,
+        refusal: int = 409,
     ) -> Response:
         table = found or store.get(token)
         if table is None:
@@ -285,7 +182,7 @@ def create_app(
         try:
             reply = command(table)
         except LocalizedError as exc:  # IllegalPlay, CardParseError, InputError, TableRefused
-            return refused(exc, table, lang)
+            return refused(exc, table, lang, refusal)
         return JSONResponse(table_json(reply.table, lang, pace_ms, reply.events))
 
     @app.exception_handler(RequestValidationError)
@@ -342,7 +239,7 @@ def create_app(
         """The rules of the profile this server deals, as ``pdk variants show`` says them."""
         profile = store.profile
         return {
-            "title": profile.title.said(lang),
+            "title": profile.title.said.text(lang),
             "sections": [{"title": t, "rules": lines} for t, lines in sections(profile, lang)],
         }
 
@@ -376,25 +273,12 @@ def create_app(
 
     @app.post("/api/table/{token}/play")
     def play(token: TokenP, body: PlayBody, lang: LangQ = "en") -> Response:
+        refusal = 200 if body.verdict else 409
         if body.text is not None:
             text = body.text
-            return acted(token, lang, lambda t: t.play_text(body.seq, text))
+            return acted(token, lang, lambda t: t.play_text(body.seq, text), refusal=refusal)
         cards = list(body.cards or ())
-        return acted(token, lang, lambda t: t.play_cards(body.seq, cards))
-
-    @app.post("/api/table/{token}/judge")
-    def judge(token: TokenP, body: PlayBody, lang: LangQ = "en") -> Response:
-        """The verdict on a play without making it: 200 either way (a refused play is the
-        rules' answer, not a failed request, so the browser logs no error for it)."""
-        table = store.get(token)
-        if table is None:
-            return missing(lang)
-        try:
-            table.judge(body.seq, cards=body.cards, text=body.text)
-        except LocalizedError as exc:  # IllegalPlay, CardParseError, InputError, TableRefused
-            err = {"key": exc.reason.value, "text": exc.message(lang)}
-            return JSONResponse({"legal": False, "error": err})
-        return JSONResponse({"legal": True})
+        return acted(token, lang, lambda t: t.play_cards(body.seq, cards), refusal=refusal)
 
     @app.post("/api/table/{token}/pass")
     def pass_(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
@@ -402,27 +286,23 @@ def create_app(
 
     @app.post("/api/table/{token}/step")
     async def step(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
-        """A move of the machine; hard bots wait for a thinking slot (off the threads) first.
-        Other bots move in the same trip to a thread that finds the table (most requests
-        are these steps, and each trip costs)."""
+        """A move of the machine (``pdk.table.runner``); a hard bot's search waits for a
+        thinking slot (off the threads) first. Other moves are made in the same trip to a
+        thread that finds the table (most requests are these steps, and each trip costs)."""
 
         def at_once() -> Response | TableService:
             table = store.get(token)
             if table is None:
                 return missing(lang)
-            if table.session.difficulty == "hard":
+            if runner.hard(table.snapshot()):
                 return table
             return acted(token, lang, lambda t: t.step(body.seq), table)
 
         found = await run_in_threadpool(at_once)
         if not isinstance(found, TableService):
             return found
-
-        async def move() -> Response:
-            return await run_in_threadpool(acted, token, lang, lambda t: t.step(body.seq), found)
-
         try:
-            return await thinking.run(move)
+            return await machine.hard(lambda: acted(token, lang, lambda t: t.step(body.seq), found))
         except Busy:
             err = {"key": "web_busy", "text": tr("web_busy", lang)}
             return JSONResponse({"error": err}, 503, headers={"Retry-After": "2"})
@@ -460,16 +340,17 @@ def create_app(
             return missing(lang)
         with table.lock:
             table.refresh()
-            if not table.session.state.over:
-                err = {"key": "web_not_over", "text": tr("web_not_over", lang)}
-                return JSONResponse({"error": err}, 409)
-            return JSONResponse(replay_json(table, lang))
+            record = table.finished()
+        if record is None:
+            err = {"key": "web_not_over", "text": tr("web_not_over", lang)}
+            return JSONResponse({"error": err}, 409)
+        return JSONResponse(replay_json(record, lang))
 
     add_review_routes(app, store)
     add_puzzle_routes(app)
     if rooms is None:
         rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)
-    closing.append(mount_rooms(app, rooms).close)
+    closing.append(mount_rooms(app, rooms, machine).close)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return guarded(app, bounds.max_body, bounds.hosts)
 
@@ -488,4 +369,4 @@ async def _sweep(store: TableStore, idle_seconds: float) -> None:
         await asyncio.sleep(every)
 
 
-__all__ = ["MAX_BODY", "WebLimits", "create_app", "labels", "rendered", "replay_json", "table_json"]
+__all__ = ["MAX_BODY", "WebLimits", "create_app"]

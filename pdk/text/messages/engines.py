@@ -50,7 +50,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ec_follow": ("follow", "跟牌"),
     "ec_forced_pass": ("pass, nothing beats", "要不起，必须不出"),
     "ec_must_beat": ("must beat (may not pass)", "有牌必压（不能不出）"),
-    "ec_last_card": ("next player 报单", "下家报单"),
+    "ec_bao_dan": ("next player 报单", "下家报单"),
     "ec_after_trick": ("lead after a trick won", "赢墩后首出"),
     "ec_profiles": ("whole deals, several profiles", "多种规则的整副牌"),
     "ec_short_time": ("answer within 200 ms", "200 毫秒内回答"),

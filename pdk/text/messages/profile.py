@@ -27,6 +27,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Every bad field, each named by its YAML key path (the same in both languages).
     "pfe_invalid": ("{source}: invalid profile: {problems}", "规则配置无效：{source}：{problems}"),
     "pfe_field": ("{field}: {detail}", "{field}：{detail}"),
+    "pfe_choices": ("{head} or {last}", "{head} 或 {last}"),
     # Pydantic's checks, by its error type; its own English is used for any other type.
     "pfv_missing": ("Field required", "缺少此字段"),
     "pfv_extra_forbidden": ("Extra inputs are not permitted", "没有这个字段（拼写错误？）"),

@@ -1,23 +1,11 @@
 // The 残局 puzzle page: shows an open-handed endgame, takes the player's play and shows
 // the line that proves it right or wrong (/api/puzzles).
 import { cardEl, cardsRow } from "./cards.js";
+import { $, api, lang, labels, t } from "./page.js";
 
-const $ = (sel) => document.querySelector(sel);
-const store = window.localStorage;
-const lang = store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
-let L = {};
 let all = [];
 let current = null;
 let selected = new Set();
-const t = (k) => L[k] ?? k;
-
-async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-  };
-  const res = await fetch(`/api/${path}${path.includes("?") ? "&" : "?"}lang=${lang}`, init);
-  return { ok: res.ok, data: await res.json() };
-}
 
 function drawHand() {
   const box = $("#pz-hand");
@@ -102,8 +90,8 @@ function pick() {
 }
 
 async function start() {
-  L = (await api("labels")).data;
-  document.documentElement.lang = lang;
+  await labels();
+  document.documentElement.lang = lang();
   $("#pz-heading").textContent = t("pz_heading");
   $("#pz-level-label").textContent = t("pz_level");
   $("#pz-level").options[0].textContent = t("pz_any");

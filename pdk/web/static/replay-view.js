@@ -2,8 +2,8 @@
 // who acted, with what, and the play it had to beat; the last says who won and why each
 // score is what it is. ▶ steps, and Auto plays the deal by itself.
 import { cardsRow } from "./cards.js";
+import { $ } from "./page.js";
 
-const $ = (sel) => document.querySelector(sel);
 let replay = null;
 let timer = null;
 let t = (k) => k;

@@ -1,28 +1,18 @@
 // 复盘 and hint numbers for the table page, kept apart from the table's controller (app.js):
-// it reads the table token and language the page keeps in localStorage, watches the page's
-// own elements (the settlement panel, the hint button) and asks the server's read-only
+// it reads the table token the page keeps in localStorage and the page's language and words
+// (page.js), watches the page's own elements (the settlement panel, the hint button) and asks the server's read-only
 // endpoints /api/table/{token}/review and /api/table/{token}/numbers.
 import { cardsRow } from "./cards.js";
+import { $, api as get, labels as words, lang, said, store, t } from "./page.js";
 
-const $ = (sel) => document.querySelector(sel);
-const store = window.localStorage;
-let L = {};
 let labelsLang = null;
 let numbersOn = store.getItem("pdk.numbers") === "on"; // off by default
 
-const lang = () => store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
 const token = () => store.getItem("pdk.token");
-const fill = (s, p = {}) => s.replace(/\{(\w+)\}/g, (_, k) => (p[k] === undefined ? "" : String(p[k])));
-const t = (key, params) => fill(L[key] ?? key, params);
-
-async function get(path) {
-  const res = await fetch(`/api/${path}${path.includes("?") ? "&" : "?"}lang=${lang()}`);
-  return { ok: res.ok, data: await res.json() };
-}
 
 async function labels() {
   if (labelsLang === lang()) return;
-  L = (await get("labels")).data;
+  await words();
   labelsLang = lang();
   const b = $("#review-open");
   if (b) b.textContent = t("rv_button");
@@ -96,12 +86,12 @@ async function openReview() {
     const head = document.createElement("span");
     head.className = "mark";
     head.textContent = play.mark || (play.accuracy === null ? t("rv_forced") : "");
-    li.append(play.played_cards ? cardsRow(play.played_cards) : document.createTextNode(L.pass || "pass"), head);
+    li.append(play.played_cards ? cardsRow(play.played_cards) : document.createTextNode(said("pass") || "pass"), head);
     if (play.best_cards !== null && play.accuracy !== null && play.best !== play.played) {
       const better = document.createElement("span");
       better.className = "better";
       better.textContent = ` ${t("rv_better")} `;
-      li.append(better, play.best_cards ? cardsRow(play.best_cards) : document.createTextNode(L.pass || "pass"));
+      li.append(better, play.best_cards ? cardsRow(play.best_cards) : document.createTextNode(said("pass") || "pass"));
       const lost = document.createElement("span");
       lost.className = "lost";
       lost.textContent = ` ${t("rv_lost", { loss: play.loss[0].toFixed(2) })}`;

@@ -3,29 +3,16 @@
 // for its own seat (over server-sent events, or by polling when those cannot be held
 // open) and sends the seat's commands with the seat's key. Bots, 托管 and turn times are
 // the server's: the page never moves for anyone.
-import { attachHand, layoutHand } from "./touch.js";
 import { animate } from "./motion.js";
 import { setSound, sound, soundOn } from "./sound.js";
 import { openReplay, replayKey } from "./replay-view.js";
-import {
-  fill, hintCards, myTurn as turnOf, renderButtons, renderCounter, renderHand, renderMessage, renderSeats,
-  renderSettlement, renderTrick, seatHead, slotFor, wonTrick,
-} from "./table-view.js";
-
-const $ = (sel) => document.querySelector(sel);
-const store = window.localStorage;
-const asked = new URLSearchParams(location.search).get("lang");
-if (asked === "zh" || asked === "en") store.setItem("pdk.lang", asked);
-let lang = store.getItem("pdk.lang") || ((navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en");
-let L = {};
+import { myTurn as turnOf, seatHead, slotFor } from "./table-view.js";
+import { $, api, lang, loadLabels as loadWords, said, store, t, toggleLang } from "./page.js";
+import { onOff, seatController } from "./seat.js";
 
 const roomId = location.pathname.split("/")[2] || null;
 let key = null; // this viewer's key: a seat's, or the watch key
 let room = null; // the last room the server sent
-let selected = new Set();
-let hint = { seq: -1, i: -1 };
-let note = null;
-let typed = "";
 let source = null; // the EventSource while it is open
 let polling = false;
 let inviteOpen = false;
@@ -46,24 +33,26 @@ if (!person || !/^[A-Za-z0-9_-]{32}$/.test(person)) {
 }
 let recordDeal = null; // the deal whose settlement last asked for this person's record
 
-const t = (k, params) => fill(L[k] ?? k, params);
-
-async function api(path, body) {
-  const sep = path.includes("?") ? "&" : "?";
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-  };
-  const res = await fetch(`/api/${path}${sep}lang=${lang}`, init);
-  let data = {};
-  try { data = await res.json(); } catch (e) { data = { error: { text: t("error") } }; }
-  return { ok: res.ok, status: res.status, data };
-}
+const seat = seatController({
+  table: () => (room ? room.table : null),
+  seated: () => !!room && room.you !== null,
+  auto: () => !!(room && room.table && room.table.auto),
+  send: (path, body) => api(`room/${roomId}/${path}`, { key, client, ...body }),
+  show: (data) => show(data),
+  refusedTable: (data) => data.room,
+  render,
+  toggleAuto,
+  toggleAutoPass,
+  plain: (k) => k.startsWith("web_room_"),
+  keys: (e) => {
+    if ($("#replay").hidden) return false;
+    if (replayKey(e.key)) e.preventDefault();
+    return true;
+  },
+});
 
 async function loadLabels() {
-  L = (await api("labels")).data;
-  document.documentElement.lang = lang;
-  for (const el of document.querySelectorAll("[data-l]")) el.textContent = t(el.dataset.l);
-  $("#lang-toggle").textContent = lang === "zh" ? "EN" : "中文";
+  await loadWords();
   $("#keys").textContent = t("keys");
 }
 
@@ -72,10 +61,11 @@ async function loadLabels() {
 async function openForm() {
   $("#form").hidden = false;
   $("#message") && ($("#message").textContent = "");
-  const { data } = await api("rooms/variants");
+  // The variants and turn times are the server's: it refuses any other.
+  const { data } = await api("rooms/choices");
   const sel = $("#f-variant");
   sel.innerHTML = "";
-  for (const v of data) {
+  for (const v of data.variants) {
     const o = document.createElement("option");
     o.value = v.name;
     o.textContent = `${v.title} (${v.players})`;
@@ -84,13 +74,13 @@ async function openForm() {
   }
   const turn = $("#f-turn");
   turn.innerHTML = "";
-  for (const n of [0, 15, 20, 30, 45, 60, 90, 120]) {
+  for (const n of data.turn_times) {
     const o = document.createElement("option");
     o.value = String(n);
     o.textContent = n ? t("room_seconds", { n }) : t("room_no_limit");
     turn.append(o);
   }
-  for (const o of $("#f-difficulty").options) o.textContent = L[`diff_${o.value}`] ?? o.value;
+  for (const o of $("#f-difficulty").options) o.textContent = said(`diff_${o.value}`) ?? o.value;
   $("#f-name").value = store.getItem("pdk.name") || t("room_name_default");
 }
 
@@ -153,7 +143,7 @@ function fail(data) {
 }
 
 function liveUrl(kind, extra = "") {
-  return `/api/room/${roomId}/${kind}?key=${encodeURIComponent(key)}&client=${client}&lang=${lang}${extra}`;
+  return `/api/room/${roomId}/${kind}?key=${encodeURIComponent(key)}&client=${client}&lang=${lang()}${extra}`;
 }
 
 function connect() {
@@ -195,15 +185,13 @@ async function poll() {
 }
 
 function say(text, refused = false) {
-  note = { text, refused };
+  seat.note = { text, refused };
   const el = $("[data-testid=message]");
   el.textContent = text;
   el.classList.toggle("refused", refused);
 }
 
 // -- rendering -------------------------------------------------------------------------------
-
-let lastTrick = null;
 
 // A view older than the one on show is dropped: a command's answer can arrive after the
 // live stream has already brought a later table.
@@ -217,14 +205,7 @@ function show(data) {
   if (room && room.room === data.room && older(data, room)) { render(); return; }
   const before = room;
   const tb = data.table;
-  if (before && before.table && tb) {
-    const bm = before.table.model;
-    lastTrick = wonTrick(bm, tb.model, lastTrick);
-    if (before.table.seq !== tb.seq || bm.deal_no !== tb.model.deal_no) {
-      selected = new Set();
-      if (note && !note.keep) note = null;
-    }
-  }
+  if (before && before.table && tb) seat.arrive(before.table, tb);
   room = data;
   render();
   if (before && before.table && tb && before.room === data.room) sound(animate(before.table, tb));
@@ -233,7 +214,7 @@ function show(data) {
 function seatName(i) {
   const s = room.seats[i];
   if (s.taken) return s.name;
-  return s.bot || room.phase !== "waiting" ? t("room_bot", { level: L[`diff_${room.difficulty}`] ?? room.difficulty }) : t("room_free");
+  return s.bot || room.phase !== "waiting" ? t("room_bot", { level: said(`diff_${room.difficulty}`) ?? room.difficulty }) : t("room_free");
 }
 
 function render() {
@@ -251,34 +232,33 @@ function render() {
     $("[data-testid=counter]").innerHTML = "";
     $("#settlement").hidden = true;
     renderWaitingSeats();
-    $("[data-testid=message]").textContent = note ? note.text : t(room.host ? "room_waiting_host" : "room_waiting");
+    $("[data-testid=message]").textContent = seat.note ? seat.note.text : t(room.host ? "room_waiting_host" : "room_waiting");
     return;
   }
   const m = tb.model;
   $("#deal").textContent = t("deal", { n: m.deal_no });
   $("#session").textContent = watching ? t("room_deals", { n: room.deals }) : t("session", { total: tb.session_total });
   $("#clock").textContent = typeof room.deadline === "number" ? t("room_time_left", { n: Math.ceil(room.deadline) }) : "";
-  const auto = !!tb.auto;
-  const mine = myTurn(m) && !auto && room.phase === "playing";
-  renderSeats(m, { t, head: (s) => nameHead(s.seat, s), meBacks: watching });
-  $("#me").classList.toggle("turn", m.seats[0].to_move && !watching);
-  renderTrick(m, lastTrick, { t, nameOf: (a) => seatName(a.seat) });
-  renderCounter(m);
-  renderButtons(m, { mine, auto });
-  renderMessage(m, { t, text: taskText(m), mine: myTurn(m), note, auto, typed });
-  renderSettlement(m, {
-    t,
+  seat.draw(m, {
+    mine: myTurn(m) && !tb.auto && room.phase === "playing",
+    head: (s) => nameHead(s.seat, s),
+    meBacks: watching,
+    afterSeats: () => $("#me").classList.toggle("turn", m.seats[0].to_move && !watching),
     nameOf: (r) => seatName(r.seat),
-    result: m.task.winner !== null ? t("room_won", { who: seatName(m.task.winner) }) : m.task.message.text,
-    next: room.host ? "" : t("room_next_host"),
-    hidden: room.phase === "closed",
+    text: taskText(m),
+    settlement: {
+      result: m.task.winner !== null ? t("room_won", { who: seatName(m.task.winner) }) : m.task.message.text,
+      next: room.host ? "" : t("room_next_host"),
+      hidden: room.phase === "closed",
+    },
+    beforeHand: () => {
+      $("#next-deal").hidden = !room.host;
+      if (m.settlement && room.you !== null && recordDeal !== m.deal_no) {
+        recordDeal = m.deal_no;
+        showRecord();
+      }
+    },
   });
-  $("#next-deal").hidden = !room.host;
-  if (m.settlement && room.you !== null && recordDeal !== m.deal_no) {
-    recordDeal = m.deal_no;
-    showRecord();
-  }
-  renderHand(m, selected);
 }
 
 // The task as this viewer reads it: whom the table waits for, by their name; a spectator
@@ -425,71 +405,14 @@ async function showRecord() {
 
 // -- the seat's commands ----------------------------------------------------------------------
 
-// Taps and finger slides on the hand (touch.js), as on the single-player page.
-attachHand($("[data-testid=hand]"), {
-  isSelected: (i) => selected.has(i),
-  setSelected: (i, on) => { if (on) selected.add(i); else selected.delete(i); },
-  done: () => { note = null; render(); },
-  enabled: () => !!(room && room.table && room.you !== null),
-});
-
-async function act(path, body = {}) {
-  const { ok, status, data } = await api(`room/${roomId}/${path}`, { key, client, ...body });
-  if (!ok) {
-    const err = data.error ?? {};
-    if (err.key === "web_stale") {
-      note = { text: t("moved_on"), refused: false };
-      selected = new Set();
-    } else {
-      const plain = err.key === "web_bad_request" || status === 503 || (err.key || "").startsWith("web_room_");
-      note = { text: plain ? err.text : t("refused", { reason: err.text }), refused: true };
-    }
-    if (data.room) show(data.room);
-    else render();
-    return false;
-  }
-  note = null;
-  show(data);
-  return true;
-}
-
-function playSelected() {
-  const m = room.table.model;
-  const cards = [...selected].sort((a, b) => a - b).map((i) => m.hand[i]);
-  if (!cards.length) {
-    note = { text: t("pick_cards"), refused: true };
-    render();
-    return;
-  }
-  act("play", { seq: room.table.seq, cards });
-}
-
-function nextHint() {
-  const m = room.table.model;
-  if (!m.hints.length) {
-    note = { text: t("no_hint") };
-    render();
-    return;
-  }
-  const seq = room.table.seq;
-  hint = hint.seq === seq ? { seq, i: (hint.i + 1) % m.hints.length } : { seq, i: 0 };
-  const h = m.hints[hint.i];
-  selected = hintCards(m, hint.i);
-  note = { text: t("hint_n", { i: hint.i + 1, n: m.hints.length, cards: h.text }) };
-  render();
-}
-
 function toggleAuto() {
   if (!room.table || room.you === null) return;
-  act("auto", { on: !room.table.auto });
+  seat.act("auto", { on: !room.table.auto });
 }
 
-$("#play").addEventListener("click", playSelected);
-$("#hint").addEventListener("click", nextHint);
-$("#pass").addEventListener("click", () => act("pass", { seq: room.table.seq }));
-$("#next-deal").addEventListener("click", () => act("next"));
-$("#start-room").addEventListener("click", () => act("start"));
-$("#close-room").addEventListener("click", () => act("close"));
+$("#next-deal").addEventListener("click", () => seat.act("next"));
+$("#start-room").addEventListener("click", () => seat.act("start"));
+$("#close-room").addEventListener("click", () => seat.act("close"));
 $("#take-seat").addEventListener("click", async () => {
   const name = store.getItem("pdk.name") || t("room_seat", { n: room.seats.findIndex((s) => !s.taken) + 1 });
   const { ok, data } = await api(`room/${roomId}/claim`, { key, client, name, person });
@@ -500,16 +423,10 @@ $("#take-seat").addEventListener("click", async () => {
   room = null;
   await enter();
 });
-$("#auto-toggle").addEventListener("click", toggleAuto);
 $("#invite-toggle").addEventListener("click", () => { inviteOpen = !inviteOpen; render(); });
 $("#lobby-close").addEventListener("click", () => { inviteOpen = false; render(); });
 // -- the menu (☰): sound, the card counter, and this seat's auto-pass (kept by the server) --
 
-function onOff(button, on) {
-  button.setAttribute("aria-pressed", String(on));
-  button.classList.toggle("on", on);
-  button.textContent = t(on ? "on" : "off");
-}
 function renderMenu() {
   onOff($("#sound-toggle"), soundOn());
   onOff($("#counter-toggle"), store.getItem("pdk.counter") !== "off");
@@ -523,10 +440,7 @@ function closeMenu() {
 }
 async function toggleAutoPass() {
   const on = !room.table.auto_pass;
-  if (await act("auto_pass", { on })) {
-    note = { text: t(on ? "auto_pass_on" : "auto_pass_off"), refused: false, keep: true };
-    render();
-  }
+  if (await seat.act("auto_pass", { on })) seat.say(t(on ? "auto_pass_on" : "auto_pass_off"), false, true);
   renderMenu();
 }
 $("#menu-toggle").addEventListener("click", () => {
@@ -544,48 +458,18 @@ $("#counter-toggle").addEventListener("click", () => {
 });
 $("#autopass-toggle").addEventListener("click", () => { if (room && room.table) toggleAutoPass(); });
 $("#lang-toggle").addEventListener("click", async () => {
-  lang = lang === "zh" ? "en" : "zh";
-  store.setItem("pdk.lang", lang);
+  toggleLang();
   await loadLabels();
-  note = null;
+  seat.note = null;
   recordDeal = null; // the record is asked for again, in the new language
   if (!roomId) { openForm(); return; }
   if (source) { source.close(); source = null; connect(); }
-});
-window.addEventListener("resize", () => layoutHand($("[data-testid=hand]")));
-
-document.addEventListener("keydown", (e) => {
-  if (!room || !room.table || room.you === null) return;
-  if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
-  const m = room.table.model;
-  const k = e.key;
-  if (!$("#replay").hidden) {
-    if (replayKey(k)) e.preventDefault();
-    return;
-  }
-  const auto = room.table.auto;
-  if (k === "Enter") {
-    if (!typed || auto) return;
-    e.preventDefault();
-    const text = typed.trim();
-    typed = "";
-    if (!text) { render(); return; }
-    act("play", { seq: room.table.seq, text });
-    return;
-  }
-  if (k === "Escape") { typed = ""; selected = new Set(); render(); return; }
-  if (k === "Backspace") { typed = typed.slice(0, -1); render(); return; }
-  if (!typed && (k === "h" || k === "H")) { if (myTurn(m) && !auto) nextHint(); return; }
-  if (!typed && (k === "p" || k === "P")) { if (myTurn(m) && !auto) act("pass", { seq: room.table.seq }); return; }
-  if (!typed && k === "a") { toggleAuto(); return; }
-  if (!typed && k === "x") { toggleAutoPass(); return; }
-  if (/^[0-9tjqkabrTJQKABRshcdSHCD -]$/.test(k)) { typed += k; render(); }
 });
 
 // -- replay of the deal just finished -------------------------------------------------------
 
 $("#replay-open").addEventListener("click", () => {
-  openReplay(`/api/room/${roomId}/replay?key=${encodeURIComponent(key)}&lang=${lang}`, t);
+  openReplay(`/api/room/${roomId}/replay?key=${encodeURIComponent(key)}&lang=${lang()}`, t);
 });
 
 // The turn clock counts down between messages.

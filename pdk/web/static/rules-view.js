@@ -1,7 +1,6 @@
 // The rules screen: how to use the page, then the rules of the profile this server deals,
 // in the words `pdk variants show` uses (the server sends them in the page's language).
-
-const $ = (sel) => document.querySelector(sel);
+import { $ } from "./page.js";
 
 export async function openRules(lang, t) {
   const res = await fetch(`/api/rules?lang=${lang}`);

@@ -8,6 +8,8 @@ const SHELL = [
   "/",
   "/static/style.css",
   "/static/app.js",
+  "/static/page.js",
+  "/static/seat.js",
   "/static/cards.js",
   "/static/touch.js",
   "/static/motion.js",

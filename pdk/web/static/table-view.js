@@ -2,21 +2,12 @@
 // felt with their badges, the trick, the 记牌器, the hand, the buttons with the locked
 // 不出's reason, the message line and the settlement with every seat's remaining cards.
 // Both the single-player page (app.js) and the table for friends (room.js) draw with it,
-// so a seat in a room keeps everything the single-player page shows; each page keeps
-// only its own controller (what it sends, what it is sent, where names come from).
+// so a seat in a room keeps everything the single-player page shows; the seat's
+// controller (seat.js) is one for both, and each page keeps only what it sends, what it
+// is sent and where names come from.
 import { cardEl, cardsRow } from "./cards.js";
+import { $ } from "./page.js";
 import { layoutHand } from "./touch.js";
-
-const $ = (sel) => document.querySelector(sel);
-
-// A message template filled as the server's catalog writes them: {n}, {total:+d}.
-export function fill(template, params = {}) {
-  return template.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, k, fmt) => {
-    const v = params[k];
-    if (fmt === "+d" && typeof v === "number") return (v > 0 ? "+" : "") + v;
-    return v === undefined ? "" : String(v);
-  });
-}
 
 export function esc(text) {
   const d = document.createElement("div");
