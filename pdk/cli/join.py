@@ -361,7 +361,7 @@ class Remote:
         return True
 
     def hint(self, model: TableModel, seq: int) -> None:
-        """The model's hints, cheapest sensible first; again for the next (as ``pdk play``)."""
+        """The model's hints, best first (at most five); again for the next (as ``pdk play``)."""
         lang = self.lang
         if model.task.kind not in ("lead", "beat", "none") or not model.hints:
             self.messages.append(tr("hint_none", lang))

@@ -44,7 +44,6 @@ from pdk.table.history import History
 from pdk.table.service import Archive, HintShown, Reply, SeatTable, TableService
 from pdk.table.session import HUMAN, SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 from pdk.text.catalog import Lang, LocalizedError, excerpt, tr
-from pdk.view.rules_in_words import reason_text
 
 
 def data_dir(save_dir: str | None, lang: Lang) -> Path:
@@ -365,8 +364,8 @@ class Game:
                 i=shown.index + 1,
                 n=shown.count,
                 cards=play_text(shown.play, self.console.width).plain,
-                kind=shown.hint.move.kind.said.text(lang),
-                why=reason_text(shown.hint.reason, shown.hint.params, lang),
+                kind=shown.hint.move.said.text(lang),
+                why=shown.reason.text(lang),  # what it does, and why now (hint_reason)
             )
         )
 

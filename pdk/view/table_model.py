@@ -112,7 +112,7 @@ def play_model(play: Play) -> PlayModel:
         body=tuple(names[0]),
         kickers=tuple(names[1]),
         kind=play.kind.label,
-        kind_name=Said(f"kind_{play.kind.label}"),
+        kind_name=play.move.said,  # a short last hand by what it holds (333 + 4 out: 三带一)
         text=" + ".join(" ".join(part) for part in (_rank_text(body), _rank_text(pool)) if part),
     )
 

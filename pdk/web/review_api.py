@@ -23,6 +23,7 @@ from pdk.bots.hints import HINT_BUDGET, HINT_SEED, SEARCHED
 from pdk.bots.valuation import Spot, analyse, same_play
 from pdk.engine.cards import CardParseError, CardPlace, cards_of
 from pdk.engine.combos import Move
+from pdk.engine.notation import typed_play
 from pdk.engine.position import IllegalPlay, check, resolve_cards
 from pdk.engine.state import PlayerView
 from pdk.store.tokens import TOKEN_PATTERN
@@ -42,8 +43,11 @@ CardStr = Annotated[str, Field(pattern=r"^(?:[3-9TJQKA2][shcd]?|[BR])$")]
 
 
 class RetryBody(BaseModel):
+    """The play tried: its cards, or the terminal notation as typed (``text``); neither: pass."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
-    cards: Annotated[list[CardStr], Field(max_length=40)] | None = None  # None: pass
+    cards: Annotated[list[CardStr], Field(max_length=40)] | None = None
+    text: Annotated[str, Field(max_length=80)] | None = None
 
 
 TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
@@ -107,9 +111,11 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
         state = next(st for i, st in enumerate(record.states(), 1) if i == number)
         position = state.view(HUMAN).position()
         try:
-            text = "".join(body.cards or ())
-            cards = resolve_cards(text, position.hand, CardPlace.HAND) if text else None
-            played = check(position, cards)
+            if body.text is not None:  # an empty line passes
+                played = check(position, typed_play(body.text, position) if body.text.strip() else None)
+            else:
+                text = "".join(body.cards or ())
+                played = check(position, resolve_cards(text, position.hand, CardPlace.HAND) if text else None)
         except (IllegalPlay, CardParseError) as exc:
             said = tr("pz_illegal", lang, reason=exc.message(lang))
             return JSONResponse({"error": {"key": "pz_illegal", "text": said}}, 422)

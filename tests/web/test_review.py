@@ -80,6 +80,9 @@ def test_review_and_numbers_endpoints(tmp_path: Path) -> None:
     if other is not None:
         better = client.post(f"/api/table/{token}/retry/{other['n']}", json={"cards": other["best_cards"]})
         assert better.status_code == 200 and better.json()["gain"][0] >= 0
+    if first["played"] is not None:  # the terminal's notation, as the page's prompt takes it
+        typed = client.post(url, json={"text": first["played"]})
+        assert typed.status_code == 200 and typed.json()["gain"][0] == 0
     bad = client.post(f"/api/table/{token}/retry/{first['n']}", json={"cards": ["R"]})
     assert bad.status_code == 422
     # The record pdk serve wrote for the deal reviews from the command line too.
