@@ -1,18 +1,19 @@
-"""A masked random agent in pdk's PettingZoo environment (``pip install 'pdk[rl]'``).
+"""A random agent in pdk's PettingZoo environment (``pip install 'pdk[rl]'``).
 
     python examples/rl_random_agent.py [--variant classic16] [--deals 100]
 
-Each agent picks uniformly among the actions its ``action_mask`` allows: the loop any
-PettingZoo training code runs, with the policy left out. It prints the mean reward per
-seat (the settlement, so it sums to zero on cards-left profiles) and the steps per second.
+Each agent picks uniformly among its legal actions, read from ``info["legal_actions"]``
+(the legal ids; ``obs["action_mask"]`` and ``info["action_mask"]`` say the same as int8 and
+bool masks): the loop any PettingZoo training code runs, with the policy left out. It
+prints the mean reward per seat (the settlement, so it sums to zero on cards-left profiles)
+and the steps per second.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import time
-
-import numpy as np
 
 from pdk.rl import env
 
@@ -24,20 +25,20 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     e = env(variant=args.variant)
-    rng = np.random.default_rng(args.seed)
+    rng = random.Random(args.seed)
     totals: dict[str, float] = {}
     steps = 0
     start = time.perf_counter()
     e.reset(seed=args.seed)  # deal 1 is pdk selfplay --seed SEED's first deal
     for _ in range(args.deals):
         for agent in e.agent_iter():
-            obs, reward, termination, truncation, _ = e.last()
+            _, reward, termination, truncation, info = e.last()
             totals[agent] = totals.get(agent, 0.0) + reward
             if termination or truncation:
                 e.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.integers(len(legal))]))
+            legal = info["legal_actions"]
+            e.step(legal[rng.randrange(len(legal))])
             steps += 1
         e.reset()  # the run's next deal
     seconds = time.perf_counter() - start

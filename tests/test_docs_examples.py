@@ -37,7 +37,7 @@ NOT_RUN = re.compile(r"^<!-- not run: (.+?) -->$")
 # VARIABLE=value settings for its environment.
 PDK_LINE = re.compile(r"^(?:[A-Z_][A-Z0-9_]*=\S+\s+)*pdk(?:\s|$)")
 # Optional extras a python example may need; without them the example is skipped, not failed.
-EXTRAS = {"pettingzoo", "gymnasium", "ray", "psycopg", "torch"}
+EXTRAS = {"pettingzoo", "gymnasium", "ray", "psycopg", "torch", "pyspiel", "open_spiel"}
 # One line of an example: the slowest ones (a whole deal reviewed) take a few seconds.
 LINE_TIMEOUT = 180.0
 

@@ -1,11 +1,14 @@
-"""What every command shares: one-line errors, profile lookup, language, consoles."""
+"""What every command shares: one-line errors, profile lookup, language, consoles, and the data
+folder (every command that keeps something finds it the same way)."""
 
 from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Annotated, NoReturn
 
+import platformdirs
 import typer
 from rich.console import Console
 
@@ -36,6 +39,28 @@ def out_console() -> Console:
     (rather than rich's 80) so that no column is cut; ``COLUMNS`` still decides if set."""
     width = None if is_terminal() or "COLUMNS" in os.environ else 120
     return Console(soft_wrap=True, no_color="NO_COLOR" in os.environ, width=width)
+
+
+def make_console() -> Console:
+    """Colour on a terminal; plain text with ``NO_COLOR`` or when output is not a terminal."""
+    plain = "NO_COLOR" in os.environ
+    console = Console(highlight=False, soft_wrap=False)
+    if plain or not console.is_terminal:
+        console = Console(highlight=False, color_system=None, soft_wrap=False)
+    return console
+
+
+def data_dir(save_dir: str | None, lang: Lang) -> Path:
+    """``--save-dir``, else ``$PDK_DATA_DIR``, else the platform's user data directory. The
+    option is read as text: a path type would turn an empty ``--save-dir ''`` into ``.``."""
+    if save_dir is not None:
+        if not save_dir.strip():
+            fail(tr("err_no_save_dir", lang))
+        return Path(save_dir)
+    env = os.environ.get("PDK_DATA_DIR")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("pdk", appauthor=False))
 
 
 def profile_or_fail(variant: str, lang: Lang) -> Profile:

@@ -1,6 +1,7 @@
 """``pdk engine``: outside engines. ``pdk engine check CMD`` runs the conformance session
 (``pdk.bots.conformance``) and lists every protocol mistake; the helpers here make the
-engines file and the log folder known to any command that seats an engine."""
+engines file and the log folder known to any command that seats an engine, and check an
+opponent named on the command line (a level or an engine) before anything starts."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from pdk.bots import BotSpecError, check_bot
+from pdk.bots import DIFFICULTIES, BotSpecError, bot_names, check_bot
 from pdk.bots.conformance import Report, run_check
 from pdk.bots.engines import EnginesFileError, engines_file, load_engines, logs_dir
 from pdk.bots.external import CMD_PREFIX, EngineError, EngineSpec, is_engine, named_engines, spec_of
-from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console
-from pdk.text.catalog import Lang, tr
+from pdk.cli.common import JsonOpt, LangOpt, data_dir, fail, lang_or_fail, out_console
+from pdk.text.catalog import Lang, excerpt, tr
 
 engine_app = typer.Typer(
     name="engine", help="Outside engines: check one against the protocol.", no_args_is_help=True
@@ -29,8 +30,6 @@ engine_app = typer.Typer(
 def prepare_engines(names: Iterable[str], lang: Lang) -> None:
     """Before any engine starts: its log folder in the data directory, and the named
     engines of the engines file if a name asks for one."""
-    from pdk.cli.play import data_dir  # here: play imports this module for its opponents
-
     names = [n for n in names if is_engine(n)]
     if not names:
         return
@@ -51,6 +50,20 @@ def check_engine(name: str, lang: Lang) -> str:
         return check_bot(name)
     except BotSpecError as exc:
         fail(exc.message(lang))
+
+
+def check_difficulty(name: str, lang: Lang) -> None:
+    """The opponents ``name`` names can play: a built-in level whose bot is installed, or an
+    engine that starts and says hello (one line and exit 2 otherwise)."""
+    if is_engine(name):
+        check_engine(name, lang)
+        return
+    if name not in DIFFICULTIES:
+        fail(tr("err_difficulty", lang, name=excerpt(name)))
+    known = bot_names()
+    if name not in known:
+        usable = ", ".join(d for d in DIFFICULTIES if d in known)
+        fail(tr("err_difficulty_missing", lang, name=excerpt(name), known=usable))
 
 
 def _spec_or_fail(command: str, lang: Lang) -> EngineSpec:

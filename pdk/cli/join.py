@@ -2,40 +2,36 @@
 
 The room lives on the server that made it (``pdk serve``); this is one more face of it,
 as the room page is: the seat's link (its key rides in the ``#k=`` part) takes the seat,
-the server sends the seat's table model (its own hand only) and this draws it with the
-very code ``pdk play`` uses (``pdk.cli.table``), with the same keys and help. Changes come
-by long polling (one request waits until the room moves); the seat's commands are posted
-with the key. Bots, 托管 and turn times are the server's; the terminal never moves for
-anyone. Each deal this seat finishes is added to this machine's history (``pdk stats``,
-as "friends"), the record being kept by the server.
+the server sends the seat's table model (its own hand only), and ``pdk play``'s own game
+loop (``pdk.cli.game``) drives it as a ``RoomSeat`` — the same keys, help and screens as a
+game in this process. Changes come by long polling (one request waits until the room
+moves); the seat's commands are posted with the key. Bots, 托管 and turn times are the
+server's; the terminal never moves for anyone. Each deal this seat finishes is added to
+this machine's history (``pdk stats``, as "friends"), the record being kept by the server.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import queue
 import secrets
-import select
-import sys
 import threading
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Group
-
-from pdk.cli.play import make_console
-from pdk.cli.play_input import Cmd, parse_command
-from pdk.cli.prose import Prose
-from pdk.cli.table import Frame, play_text, render_over, render_settlement, render_table
+from pdk.cli.game import Game, Ui
+from pdk.engine.events import Event
 from pdk.rooms.room import KEY, ROOM_ID
 from pdk.table.history import DealRow, History
+from pdk.table.seat import Refused, SeatHint
+from pdk.table.service import SeatTable
 from pdk.text.catalog import Lang, excerpt, tr
-from pdk.view.table_model import TableModel, model_from_json
+from pdk.view.table_model import model_from_json
 
 
 @dataclass(frozen=True)
@@ -99,18 +95,21 @@ class RoomClient:
 
 
 @dataclass
-class Remote:
-    """Keys in, frames out, over a room's seat on a server."""
+class RoomSeat:
+    """A room's seat on a server, as a ``pdk.table.seat.Seat``: the room is polled in the
+    background (``poll``), every answer kept if it is newer than the one on show; the
+    seat's commands are posted with its key. Each deal this seat sees settled is added to
+    this machine's history, once."""
 
     api: RoomClient
     history: History
     lang: Lang
-    console: Any = field(default_factory=make_console)
     room: dict[str, Any] | None = None
-    messages: list[str] = field(default_factory=list)
-    counter: bool = False
-    hint_at: tuple[int, int] = (-1, -1)  # (seq, index) of the hint on show
-    settled: set[int] = field(default_factory=set)  # deals already shown settled
+    table: SeatTable | None = None  # the room's table as this seat sees it (None: not dealt)
+    counter: bool = False  # the card counter is this terminal's (the room keeps none per seat)
+    cycle: tuple[tuple[int, int], int] = ((-1, -1), -1)  # (deal, seq) and index of the hint on show
+    settled: set[int] = field(default_factory=set)  # deals already added to the history
+    said: list[str] = field(default_factory=list)
     updates: queue.Queue[dict[str, Any] | str] = field(default_factory=queue.Queue)
     stop: threading.Event = field(default_factory=threading.Event)
 
@@ -133,8 +132,14 @@ class Remote:
             return tr("join_unreachable", self.lang, url=self.api.link.base, detail=exc)
         if status != 200:
             return str(data["error"]["text"])
-        self.room = data
+        self.keep(data)
         return None
+
+    def start(self) -> None:
+        threading.Thread(target=self.poll, daemon=True).start()
+
+    def close(self) -> None:
+        self.stop.set()
 
     def poll(self) -> None:
         """Long-poll the room in the background; every answer goes to ``updates``."""
@@ -153,152 +158,26 @@ class Remote:
                 self.updates.put(str(data.get("error", {}).get("text", status)))
                 self.stop.wait(2.0)
 
-    def command(self, path: str, body: dict[str, Any]) -> bool:
-        try:
-            status, data = self.api.call(path, body)
-        except Unreachable as exc:
-            self.messages.append(tr("join_lost", self.lang, detail=exc))
-            return False
-        if status == 200:
-            self.keep(data)
-            return True
-        err = data.get("error", {})
-        text = str(err.get("text", status))
-        key = str(err.get("key", ""))
-        plain = key.startswith("web_room_") or key == "web_bad_request" or status == 503
-        self.messages.append(text if plain else tr("refused", self.lang, reason=text))
-        if "room" in data:
-            self.keep(data["room"])
-        return False
-
     def keep(self, room: dict[str, Any]) -> bool:
         """Show ``room`` unless the one on show is newer (a command's answer can arrive
         after a poll already brought a later table); whether it was kept."""
         if self.room is not None and tuple(room["versions"]) < tuple(self.room["versions"]):
             return False
         self.room = room
+        self.table = _seat_table(room, self.counter)
+        self.keep_settled()
         return True
-
-    # -- drawing --------------------------------------------------------------------------
-
-    @property
-    def model(self) -> TableModel | None:
-        table = None if self.room is None else self.room.get("table")
-        return None if table is None else model_from_json(table["model"])
-
-    def draw(self) -> None:
-        room = self.room
-        assert room is not None
-        if self.console.is_terminal:
-            self.console.clear()
-        names = " · ".join(
-            f"{s['name'] or tr('web_room_free', self.lang)}{'*' if s['seat'] == room['you'] else ''}"
-            f" {s['total']:+d}{' ' + tr('web_auto', self.lang) if s['auto'] else ''}"
-            for s in room["seats"]
-        )
-        model = self.model
-        if model is None:
-            waiting = tr("web_room_waiting", self.lang)
-            self.console.print(
-                Group(Prose(names, style="bold"), Prose(waiting), *(Prose(m) for m in self.messages))
-            )
-            self.messages = []
-            return
-        table = room["table"]
-        if model.settlement is not None:
-            frame = Frame(model, self.lang, session_total=table["session_total"])
-            self.console.print(render_over(frame, self.console.width))
-            if self.messages:
-                self.console.print(Group(*(Prose(m, style="yellow") for m in self.messages)))
-            title = tr("settle_title", self.lang, n=model.deal_no)
-            self.console.print(render_settlement(model.settlement, title, self.lang, self.console.width))
-            self.console.print(Prose(names))
-            self.console.print(
-                tr("next_prompt", self.lang) if room["host"] else tr("web_room_next_host", self.lang)
-            )
-            self.messages = []
-            return
-        frame = Frame(
-            model,
-            self.lang,
-            session_total=table["session_total"],
-            auto=table["auto"],
-            counter=self.counter,
-            messages=tuple(self.messages),
-        )
-        self.messages = []
-        self.console.print(render_table(frame, self.console.width))
-        self.console.print(Prose(names))
-        self.console.print(tr("prompt", self.lang), end="")
-
-    # -- the loop ---------------------------------------------------------------------------
-
-    def run(self) -> None:
-        """Draw on every change, act on every line; Ctrl-C ends 托管, or quits otherwise."""
-        threading.Thread(target=self.poll, daemon=True).start()
-        self.draw()
-        try:
-            while True:
-                try:
-                    if not self.step():
-                        return
-                except KeyboardInterrupt:
-                    table = None if self.room is None else self.room.get("table")
-                    if table is None or not table["auto"]:
-                        return
-                    self.command("/auto", {"on": False})
-                    self.messages.append(tr("auto_off", self.lang))
-                    self.draw()
-        finally:
-            self.stop.set()
-
-    def step(self) -> bool:
-        if self.drain():
-            if self.room is not None and self.room["phase"] == "closed":
-                self.draw()
-                self.console.print(tr("web_room_closed", self.lang))
-                return False
-            self.keep_settled()
-            self.draw()
-        line = self.read_line(0.25)
-        if line is None:
-            return True
-        if not self.handle(line):
-            return False
-        self.draw()
-        return True
-
-    def drain(self) -> bool:
-        changed = False
-        while True:
-            try:
-                item = self.updates.get_nowait()
-            except queue.Empty:
-                return changed
-            if isinstance(item, str):
-                self.messages.append(item)
-            elif self.room is None or item["rev"] != self.room["rev"]:
-                self.keep(item)
-            changed = True
-
-    def read_line(self, timeout: float) -> str | None:
-        if sys.stdin.isatty() or _selectable():
-            ready, _, _ = select.select([sys.stdin], [], [], timeout)
-            if not ready:
-                return None
-        line = sys.stdin.readline()
-        if line == "":
-            raise EOFError
-        return line
 
     def keep_settled(self) -> None:
         """The seat's result of each deal it saw settled, once, in this machine's history."""
-        model = self.model
-        room = self.room
-        if model is None or model.settlement is None or room is None or model.deal_no in self.settled:
+        t, room = self.table, self.room
+        if t is None or room is None:
+            return
+        model, settlement = t.model, t.model.settlement
+        if settlement is None or model.deal_no in self.settled:
             return
         self.settled.add(model.deal_no)
-        row = next(r for r in model.settlement.rows if r.seat == room["you"])
+        row = next(r for r in settlement.rows if r.seat == room["you"])
         try:
             self.history.add(
                 DealRow(
@@ -313,84 +192,145 @@ class Remote:
                 )
             )
         except Exception as exc:  # a history that cannot be written loses no game
-            self.messages.append(tr("join_history_failed", self.lang, detail=excerpt(str(exc))))
+            self.said.append(tr("join_history_failed", self.lang, detail=excerpt(str(exc))))
 
-    def handle(self, line: str) -> bool:
-        """One line typed; False means quit."""
-        lang = self.lang
+    def send(self, path: str, body: dict[str, Any]) -> tuple[Event, ...]:
+        """One command posted; the room it answers with is kept. ``Refused`` says why a
+        command was not taken: the server's own words (a room's rule, or "the server is
+        busy", as a sentence of its own), or that the server cannot be reached."""
+        try:
+            status, data = self.api.call(path, body)
+        except Unreachable as exc:
+            raise Refused(tr("join_lost", self.lang, detail=exc), plain=True) from None
+        if status == 200:
+            self.keep(data)
+            return ()
+        err = data.get("error", {})
+        key = str(err.get("key", ""))
+        if "room" in data:
+            self.keep(data["room"])
+        plain = key.startswith("web_room_") or key == "web_bad_request" or status == 503
+        raise Refused(str(err.get("text", status)), plain=plain)
+
+    # -- the seat ---------------------------------------------------------------------------
+
+    @property
+    def runs_machine(self) -> bool:
+        return False  # the room's runner moves the bots, 托管 and 要不起
+
+    def snapshot(self) -> SeatTable | None:
+        return self.table
+
+    def moved(self) -> bool:
+        """Whether a poll answered since the last look: every answer is drawn again, even
+        one that brings the room unchanged (a poll that waited its time out), so a screen
+        that scrolled or was drawn over is redrawn within a poll's wait."""
+        answered = False
+        while True:
+            try:
+                item = self.updates.get_nowait()
+            except queue.Empty:
+                return answered
+            if isinstance(item, str):
+                self.said.append(item)
+            elif self.room is None or item["rev"] != self.room["rev"]:
+                self.keep(item)
+            answered = True
+
+    def news(self) -> list[str]:
+        said, self.said = self.said, []
+        return said
+
+    def gone(self) -> str | None:
+        closed = self.room is not None and self.room["phase"] == "closed"
+        return tr("web_room_closed", self.lang) if closed else None
+
+    def company(self) -> str | None:
         room = self.room
-        cmd = parse_command(line)
-        if cmd.kind is Cmd.QUIT:
-            return False
-        table = None if room is None else room.get("table")
-        model = self.model
-        if cmd.kind is Cmd.HELP:
-            self.messages.append(tr("help", lang))
-            return True
-        if table is None or model is None:
-            self.messages.append(tr("web_room_not_started", lang))
-            return True
-        seq = table["seq"]
-        if model.settlement is not None:
-            if cmd.kind is Cmd.EMPTY and room is not None and room["host"]:
-                self.command("/next", {})
-            return True
-        if cmd.kind is Cmd.COUNTER:
-            self.counter = not self.counter
-            self.messages.append(tr("counter_on" if self.counter else "counter_off", lang))
-        elif cmd.kind is Cmd.AUTO:
-            on = not table["auto"]
-            if self.command("/auto", {"on": on}):
-                self.messages.append(tr("auto_on" if on else "auto_off", lang))
-        elif cmd.kind is Cmd.AUTO_PASS:
-            on = not table["auto_pass"]
-            if self.command("/auto_pass", {"on": on}):
-                self.messages.append(tr("auto_pass_on" if on else "auto_pass_off", lang))
-        elif cmd.kind is Cmd.HINT:
-            self.hint(model, seq)
-        elif cmd.kind is Cmd.EMPTY:
-            at, index = self.hint_at
-            if at == seq and 0 <= index < len(model.hints):
-                self.command("/play", {"seq": seq, "cards": list(model.hints[index].cards)})
-            elif model.task.kind == "none":
-                self.command("/pass", {"seq": seq})
-        elif cmd.kind is Cmd.PASS:
-            self.command("/pass", {"seq": seq})
-        else:
-            self.command("/play", {"seq": seq, "text": cmd.text})
-        return True
-
-    def hint(self, model: TableModel, seq: int) -> None:
-        """The model's hints, best first (at most five); again for the next (as ``pdk play``)."""
-        lang = self.lang
-        if model.task.kind not in ("lead", "beat", "none") or not model.hints:
-            self.messages.append(tr("hint_none", lang))
-            return
-        at, index = self.hint_at
-        index = (index + 1) % len(model.hints) if at == seq else 0
-        self.hint_at = (seq, index)
-        play = model.hints[index]
-        why = model.hint_reasons[index].text(lang) if index < len(model.hint_reasons) else ""
-        cards = play_text(play, self.console.width).plain
-        self.messages.append(
-            tr(
-                "hint_show",
-                lang,
-                i=index + 1,
-                n=len(model.hints),
-                cards=cards,
-                kind=play.kind_name.text(lang),
-                why=why,
-            )
+        assert room is not None
+        return " · ".join(
+            f"{s['name'] or tr('web_room_free', self.lang)}{'*' if s['seat'] == room['you'] else ''}"
+            f" {s['total']:+d}{' ' + tr('web_auto', self.lang) if s['auto'] else ''}"
+            for s in room["seats"]
         )
 
+    def deals_next(self) -> bool:
+        return self.room is not None and bool(self.room["host"])
 
-def _selectable() -> bool:
-    try:
-        sys.stdin.fileno()
-    except (OSError, ValueError):
-        return False
-    return True
+    def play_text(self, seq: int, text: str) -> tuple[Event, ...]:
+        return self.send("/play", {"seq": seq, "text": text})
+
+    def play_cards(self, seq: int, cards: Sequence[str]) -> tuple[Event, ...]:
+        return self.send("/play", {"seq": seq, "cards": list(cards)})
+
+    def pass_turn(self, seq: int) -> tuple[Event, ...]:
+        return self.send("/pass", {"seq": seq})
+
+    def step(self, seq: int) -> tuple[Event, ...]:
+        """A seat cannot ask the room for the machine's move: its runner makes them."""
+        raise Refused(tr("web_not_bots_turn", self.lang))
+
+    def next_deal(self, seq: int) -> tuple[Event, ...]:
+        return self.send("/next", {})
+
+    def set_auto(self, on: bool) -> tuple[Event, ...]:
+        return self.send("/auto", {"on": on})
+
+    def set_auto_pass(self, on: bool) -> tuple[Event, ...]:
+        return self.send("/auto_pass", {"on": on})
+
+    def set_counter(self, on: bool) -> tuple[Event, ...]:
+        self.counter = on
+        if self.room is not None:
+            self.table = _seat_table(self.room, on)
+        return ()
+
+    def hint(self, seq: int) -> SeatHint | None:
+        """The model's hints, cheapest sensible first; again for the next (as ``pdk play``)."""
+        t = self.table
+        if t is None:
+            return None
+        model = t.model
+        if model.task.kind not in ("lead", "beat", "none") or not model.hints:
+            return None
+        at, index = self.cycle
+        index = (index + 1) % len(model.hints) if at == (t.deal_no, seq) else 0
+        self.cycle = ((t.deal_no, seq), index)
+        play = model.hints[index]
+        why = model.hint_reasons[index].text(self.lang) if index < len(model.hint_reasons) else ""
+        return SeatHint(index, len(model.hints), play, play.cards, play.kind_name.text(self.lang), why)
+
+
+def _seat_table(room: dict[str, Any], counter: bool) -> SeatTable | None:
+    """The room's table as its seat's snapshot (what the table service's ``snapshot`` gives
+    a face in this process), read back from the room's JSON."""
+    table = room.get("table")
+    if table is None:
+        return None
+    model = model_from_json(table["model"])
+    seats = room["seats"]
+    return SeatTable(
+        key=room["room"],
+        version=table["version"],
+        seq=table["seq"],
+        deal_no=model.deal_no,
+        difficulty=table["difficulty"],
+        next_difficulty=table["next_difficulty"],
+        totals=tuple(s["total"] for s in seats),
+        over=model.task.kind == "over",
+        settled=model.settlement is not None,
+        bot_turn=table["bot_turn"],
+        machine_turn=table["machine_turn"],
+        auto=table["auto"],
+        auto_pass=table["auto_pass"],
+        counter=counter,
+        model=model,
+        seat=room["you"],
+        auto_seats=tuple(s["seat"] for s in seats if s["auto"]),
+        turn=model.task.seat,
+        humans=tuple(s["seat"] for s in seats if not s["bot"]),
+        deals_done=room["deals"],
+    )
 
 
 def join(url: str, name: str | None, base: Path, lang: Lang) -> str | None:
@@ -398,13 +338,16 @@ def join(url: str, name: str | None, base: Path, lang: Lang) -> str | None:
     link = parse_link(url)
     if link is None:
         return tr("join_bad_link", lang, url=excerpt(url))
-    remote = Remote(RoomClient(link, lang), History(base / "history.sqlite3"), lang)
-    why = remote.enter(name)
+    seat = RoomSeat(RoomClient(link, lang), History(base / "history.sqlite3"), lang)
+    why = seat.enter(name)
     if why is not None:
         return why
-    with contextlib.suppress(EOFError):
-        remote.run()
+    seat.start()
+    try:
+        Game(seat, Ui(lang, 0.0)).run()
+    finally:
+        seat.close()
     return None
 
 
-__all__ = ["Link", "Remote", "RoomClient", "join", "parse_link"]
+__all__ = ["Link", "RoomClient", "RoomSeat", "join", "parse_link"]

@@ -24,6 +24,7 @@ from pdk.cli.common import (
     JsonOpt,
     LangOpt,
     VariantOpt,
+    data_dir,
     err_console,
     fail,
     lang_or_fail,
@@ -45,8 +46,6 @@ SaveDirOpt = Annotated[
 
 
 def _path(save_dir: str | None, lang: Lang) -> Path:
-    from pdk.cli.play import data_dir  # here: the same folder every command uses
-
     return data_dir(save_dir, lang) / "ladder.json"
 
 

@@ -21,8 +21,8 @@ from typing import Annotated
 import segno
 import typer
 
-from pdk.cli.common import fail, lang_or_fail, profile_or_fail
-from pdk.cli.play import check_difficulty, data_dir
+from pdk.cli.common import data_dir, fail, lang_or_fail, profile_or_fail
+from pdk.cli.engine import check_difficulty
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.files.atomic import remove_stale_temps
 from pdk.store.contract import StoreError

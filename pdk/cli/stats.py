@@ -13,8 +13,7 @@ from typing import Annotated
 import typer
 from rich.console import Console, Group
 
-from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail
-from pdk.cli.play import data_dir, make_console
+from pdk.cli.common import JsonOpt, LangOpt, data_dir, fail, lang_or_fail, make_console
 from pdk.cli.prose import Prose
 from pdk.cli.table import difficulty_name, fitted_table
 from pdk.table.history import DealRow, History, HistoryError, Person, Stats, title_for

@@ -5,8 +5,8 @@
     e.reset(seed=42)
     for agent in e.agent_iter():
         obs, reward, termination, truncation, info = e.last()
-        mask = obs["action_mask"]
-        e.step(None if termination or truncation else int(e.np_random.choice(mask.nonzero()[0])))
+        legal = info["legal_actions"]  # the legal action ids, ascending
+        e.step(None if termination or truncation else legal[e.np_random.integers(len(legal))])
 
 **Agents** ``player_0 … player_{n-1}`` are the profile's seats; the agent to act is the
 seat whose turn it is (the game's own order: turns skip no one in first-out profiles, and
@@ -14,7 +14,14 @@ skip the players already out where a deal plays on).
 
 **Actions** (``Discrete``): see ``pdk.rl.actions`` — 0 pass, 1 the whole hand (a short last
 hand), then one action per distinct (rank counts, kind) play of the profile. The
-``action_mask`` (int8) marks the legal ones; an action the mask forbids raises ``ValueError``.
+``action_mask`` (int8, as Gymnasium's ``Discrete.sample(mask)`` and PettingZoo's
+``api_test`` require) marks the legal ones; an action the mask forbids raises ``ValueError``.
+The agent to act also finds them in its ``info``, in the forms agents use best:
+``info["legal_actions"]``, the legal ids ascending (a list, as OpenSpiel's
+``rl_environment`` gives them), and ``info["action_mask"]``, the same mask as a bool array
+(the observation's mask and this one share one buffer, built once a turn: read them, do
+not write them). Searching an int8 mask of classic16's 51,429 actions with ``flatnonzero``
+costs about 80 µs, a bool one 3 µs, the list nothing.
 
 **Observation** (``Box`` of int8, ``observation_space(agent)["observation"]``), seats taken
 *from the observer's seat on* (index 0 is the observer, 1 the next seat in turn order …),
@@ -49,6 +56,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
+from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-untyped]
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from pdk.engine import counts as C
 from pdk.engine.combos import ComboKind, Move
@@ -113,6 +125,7 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal: dict[int, Move | None] = {}
+        self._mask: np.ndarray[Any, Any] = _NO_MASK
         self._played = [0] * self.profile.players  # each seat's played cards, as rank counts
         self._select()
 
@@ -125,6 +138,15 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         if state.can_pass(moves):
             legal[PASS] = None
         self._legal = legal
+        order = sorted(legal)
+        mask = np.zeros(self.table.size, dtype=np.bool_)
+        mask[order] = True
+        mask.flags.writeable = False
+        self._mask = mask
+        # The info dict is the agent's own and lives on: updated in place, not rebuilt.
+        info = self.infos[self.agent_selection]
+        info["legal_actions"] = order
+        info["action_mask"] = mask
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -140,6 +162,9 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         if move is not None:
             self._played[state.turn] += move.counts
+        info = self.infos[agent]
+        info.pop("legal_actions", None)  # no longer this agent's turn
+        info.pop("action_mask", None)
         state.step(move)
         if state.done:
             totals = state.settlement().totals
@@ -157,10 +182,10 @@ class PdkEnv(AECEnv):  # type: ignore[misc]
         state = self._state
         me = self.possible_agents.index(agent)
         obs = encode_played(self.profile, me, state.counts[me], state.sizes, self._played, state.prev)
-        mask = np.zeros(self.table.size, dtype=np.int8)
         if agent == self.agent_selection and not state.done:
-            for action in self._legal:  # a handful: item by item beats building an index array
-                mask[action] = 1
+            mask = self._mask.view(np.int8)  # the turn's mask, built once in ``_select``
+        else:
+            mask = np.zeros(self.table.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def render(self) -> str | None:
@@ -221,23 +246,45 @@ def encode_played(
 
 
 _NO_KIND = bytes(_KINDS)
+_NO_MASK = np.zeros(0, dtype=np.bool_)
 _KIND_ONE_HOT = tuple(bytes(int(k == i) for k in range(_KINDS)) for i in range(_KINDS))
+
+
+def _lanes(width: int, every: int) -> int:
+    """``width`` low bits set in every ``every``-bit lane of 128 bits."""
+    return sum(((1 << width) - 1) << at for at in range(0, 128, every))
+
+
+# Rank counts (a 5-bit field per rank, ``pdk.engine.counts``) to one byte per rank, on the
+# whole integer at once: the upper half of the fields moves up by 3 bits a field, then the
+# upper half of each half, and so on (four steps for sixteen fields).
+_SPREAD = (
+    ((1 << 40) - 1, (((1 << 80) - 1) >> 40) << 40, 24),
+    (_lanes(20, 64), _lanes(20, 64) << 20, 12),
+    (_lanes(10, 32), _lanes(10, 32) << 10, 6),
+    (_lanes(5, 16), _lanes(5, 16) << 5, 3),
+)
+assert C.BITS == 5
 
 
 class _RankBytes(dict[int, bytes]):
     """Rank counts -> the count of each of the first ``ranks`` ranks, a byte each;
     memoised, since the same hands and plays recur across observations (bounded: cleared
     past a million entries). A miss is worked out by ``__missing__``, so a hit is one
-    dictionary lookup."""
+    dictionary lookup; a miss moves every field to its byte at once (``_SPREAD``), at
+    about half the cost of reading the fields one by one."""
 
     def __init__(self, ranks: int) -> None:
         super().__init__()
-        self.shifts = [C.BITS * r for r in range(ranks)]  # where each rank's count field sits
+        self.ranks = ranks
 
     def __missing__(self, counts: int) -> bytes:
         if len(self) > 1_000_000:
             self.clear()
-        found = self[counts] = bytes([counts >> s & C.FIELD for s in self.shifts])
+        x = counts
+        for low, high, shift in _SPREAD:
+            x = (x & low) | (x & high) << shift
+        found = self[counts] = x.to_bytes(16, "little")[: self.ranks]
         return found
 
 
@@ -264,15 +311,50 @@ def raw_env(variant: str | Profile = "classic16", render_mode: str | None = None
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's order checks, with ``last`` answered by the environment itself after
-    the same check: PettingZoo's runs on the wrapper, where each of its six look-ups
-    (``agent_selection``, ``observe``, the rewards, ...) passes through the wrapper's
-    ``__getattr__``, a tenth of a masked random step for the same answer."""
+    """PettingZoo's order checks, with ``last``, ``step`` and the ``agent_iter`` loop
+    answered by the environment itself after the same checks: PettingZoo's run on the
+    wrapper, where each look-up (``agent_selection``, ``agents``, ``observe``, the
+    rewards, ...) passes through the wrapper's ``__getattr__``: ``last`` alone cost a tenth
+    of a masked random step for the same answer, the loop's and ``step``'s another tenth."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _Iterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-enforcing loop, reading the environment's own attributes."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return raw.agent_selection  # type: ignore[no-any-return]
 
 
 def env(variant: str | Profile = "classic16", render_mode: str | None = None) -> AECEnv:

@@ -82,6 +82,7 @@ class SeatTable:
     turn: int | None = None  # the seat to move (None once the deal is over)
     humans: tuple[int, ...] = (HUMAN,)  # the seats people play (the others are bots)
     deals_done: int = 0  # deals settled at this table
+    record: Path | None = None  # where the deal's record is kept, once it is over (None: elsewhere)
 
     @property
     def session_total(self) -> int:
@@ -476,6 +477,7 @@ class TableService:
             turn=None if over else state.turn,
             humans=s.humans,
             deals_done=s.deals_done,
+            record=self.archive.path(s) if over else None,
         )
 
 

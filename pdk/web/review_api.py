@@ -25,6 +25,7 @@ from pdk.engine.cards import CardParseError, CardPlace, cards_of
 from pdk.engine.combos import Move
 from pdk.engine.notation import typed_play
 from pdk.engine.position import IllegalPlay, check, resolve_cards
+from pdk.engine.record import GameRecord
 from pdk.engine.state import PlayerView
 from pdk.store.tokens import TOKEN_PATTERN
 from pdk.table.session import HUMAN
@@ -68,14 +69,19 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
     def error(key: str, lang: Lang, status: int) -> JSONResponse:
         return JSONResponse({"error": {"key": key, "text": tr(key, lang)}}, status)
 
-    @app.get("/api/table/{token}/review")
-    def review_deal(token: TokenP, lang: LangQ = "en") -> Response:
+    def finished(token: str, lang: Lang) -> GameRecord | JSONResponse:
+        """The table's finished deal, or the error to answer with."""
         table = store.get(token)
         if table is None:
             return error("web_no_table", lang, 404)
         record = table.finished()
-        if record is None:
-            return error("web_not_over", lang, 409)
+        return error("web_not_over", lang, 409) if record is None else record
+
+    @app.get("/api/table/{token}/review")
+    def review_deal(token: TokenP, lang: LangQ = "en") -> Response:
+        record = finished(token, lang)
+        if isinstance(record, JSONResponse):
+            return record
         key = (token, int(record.meta["deal"]))
         data = kept.get(key)
         if data is None:
@@ -100,12 +106,9 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
     @app.post("/api/table/{token}/retry/{number}")
     def retry_play(token: TokenP, number: NumberP, body: RetryBody, lang: LangQ = "en") -> Response:
         """A marked play tried again (``analysis.review.retry``): the same position and hands."""
-        table = store.get(token)
-        if table is None:
-            return error("web_no_table", lang, 404)
-        record = table.finished()
-        if record is None:
-            return error("web_not_over", lang, 409)
+        record = finished(token, lang)
+        if isinstance(record, JSONResponse):
+            return record
         if number > len(record.actions) or record.actions[number - 1].seat != HUMAN:
             return error("web_rv_not_your_turn", lang, 409)
         state = next(st for i, st in enumerate(record.states(), 1) if i == number)
