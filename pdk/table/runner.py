@@ -64,6 +64,11 @@ def hard(t: SeatTable) -> bool:
     return t.machine_turn and t.difficulty == HARD and (t.bot_turn or t.turn in t.auto_seats)
 
 
+def hard_level(t: SeatTable) -> bool:
+    """The table's machine plays at hard (托管 asked for at once is a hard search there)."""
+    return t.difficulty == HARD
+
+
 def due(
     t: SeatTable,
     *,
