@@ -125,14 +125,19 @@ def test_the_review_view_and_the_numbers_toggle_in_chromium(
         page.click("#menu-close")
         page.wait_for_selector('[data-testid="numbers"] .numbers-row', timeout=30_000)
         assert page.locator('[data-testid="numbers"] .numbers-row').count() >= 1
-        page.click('[data-testid="auto"]')  # 托管 to the end of the deal
+        # One play of the person's own (the first hint), then 托管 to the end of the deal:
+        # the review rates the person's plays only (issue 37), 托管's are shown apart.
+        page.click('[data-testid="hint"]')
+        page.click('[data-testid="play"]')
+        wait_for(page, "document.querySelector('[data-testid=hint]').disabled", timeout=20_000)
+        page.click('[data-testid="auto"]')
         page.wait_for_selector('[data-testid="settlement"]:not([hidden])', timeout=120_000)
         page.click('[data-testid="review-open"]')
         page.wait_for_selector("#review-plays li", timeout=120_000)
         assert page.locator('[data-testid="review"]').is_visible()
         assert "Accuracy" in page.locator("#review-summary").inner_text()
         rows = page.locator("#review-plays li").count()
-        assert rows >= 1
+        assert rows >= 1 and page.locator("#review-plays li.by-auto").count() >= 1
         if page.locator('[data-testid="review-graph"]').count():
             assert page.locator('[data-testid="review-graph"] polyline').count() == 1
         page.screenshot(path=str(tmp_path / "review.png"))
