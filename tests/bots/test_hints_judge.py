@@ -106,3 +106,31 @@ def test_the_hint_player_plays_the_first_hint() -> None:
 
 def test_no_time_at_easy() -> None:
     assert table_budget("easy") == 0 and table_budget("hard") == HINT_BUDGET
+
+
+def test_following_hint_1_agrees_with_the_review_on_a_fixed_set() -> None:
+    # The agreement figure on a small fixed set (benchmarks/bench_hint_agreement.py has the
+    # 500): two decisions of a seeded normal-bot deal, one where the old hint 1 (the
+    # planner's cheapest sensible play) is a ?? by the review's own judgement.
+    from pdk.analysis.review import TOP, mark_of, unit
+    from pdk.bots.hints import planner_order
+    from pdk.bots.valuation import DEFAULT_BUDGET
+    from pdk.engine.deal import deal, deal_seed
+    from pdk.engine.state import GameState
+
+    seed = deal_seed(37, 2)
+    state = GameState(PROFILE, deal(PROFILE, seed))
+    views = []
+    while not state.over:
+        v = state.view(state.turn)
+        legal = v.legal_moves()
+        if len(legal) + v.can_pass(legal) >= 2 and len(state.history) % 5 == 2:
+            views.append(v)
+        state.step(make_bot("normal", bot_seed(seed, state.turn)).choose(v))
+    marks = []
+    for v in views[:2]:
+        before, after = planner_order(v)[0], first_choice(v, HINT_BUDGET)
+        a = analyse(Spot.of_view(v), budget=DEFAULT_BUDGET, seed=0, top=TOP, include=(before, after))
+        marks.append((mark_of(a.loss(before), unit(PROFILE)), mark_of(a.loss(after), unit(PROFILE))))
+    assert [after for _, after in marks] == ["", ""]
+    assert "??" in [before for before, _ in marks]
