@@ -12,6 +12,7 @@ this machine's history (``pdk stats``, as "friends"), the record being kept by t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import queue
 import secrets
@@ -73,10 +74,10 @@ class RoomClient:
     def call(
         self, path: str, body: dict[str, Any] | None = None, timeout: float = 10.0, **query: Any
     ) -> tuple[int, Any]:
-        params = urllib.parse.urlencode({"key": self.link.key, "lang": self.lang, **query})
+        params = urllib.parse.urlencode({"lang": self.lang, **query})
         url = f"{self.link.base}api/room/{self.link.room}{path}?{params}"
         data = None
-        headers = {}
+        headers = {"X-PDK-Key": self.link.key}  # never in the URL, which proxies log
         if body is not None:
             data = json.dumps({"key": self.link.key, "client": self.client, **body}).encode()
             headers["content-type"] = "application/json"
@@ -132,6 +133,8 @@ class RoomSeat:
             return tr("join_unreachable", self.lang, url=self.api.link.base, detail=exc)
         if status != 200:
             return str(data["error"]["text"])
+        if data.get("key"):  # a seat a bot was playing is taken under a new key
+            self.api.link = dataclasses.replace(self.api.link, key=str(data["key"]))
         self.keep(data)
         return None
 

@@ -182,6 +182,9 @@ def serve(
         "log_level": "warning",
         "http": TimedProtocol,
         "timeout_keep_alive": 5,
+        # SIGTERM: open answers get this long to end (live streams end at once, told by
+        # the protocol), then they are cut, presence is withdrawn and the process exits.
+        "timeout_graceful_shutdown": 5,
         "limit_concurrency": max_connections,
     }
     os.environ[READ_TIMEOUT_ENV] = str(read_timeout)  # the workers' protocol reads them there

@@ -45,7 +45,7 @@ from typing import Any, Literal
 
 from pdk.bots import DIFFICULTIES
 from pdk.engine.profile import Profile
-from pdk.store.contract import Store, StoreUnavailable, VersionConflict
+from pdk.store.contract import Store, StoreUnavailable, VersionConflict, Write
 from pdk.store.presence import STALE, Beacon, Word
 from pdk.table import runner
 from pdk.table.history import HistoryError, Person, Stats
@@ -83,6 +83,8 @@ class RoomReason(Enum):
     TOO_MANY = "web_room_too_many"
     MOVED = "web_room_moved"
     NO_PERSON = "web_room_no_person"
+    BOT_SEAT = "web_room_bot_seat"
+    SEAT_TAKEN = "web_room_seat_taken"
 
 
 class RoomRefused(LocalizedError, ValueError):
@@ -282,11 +284,17 @@ class Room:
 
     @property
     def rev(self) -> int:
-        """Goes up with every change anyone can see (the room's facts, the table, who is
-        here): what a live connection compares to know it has something to send."""
+        """Goes up with every change of the room's facts or its table: what a live
+        connection compares to know it has something to send. Who is connected is not in
+        it (``here_now`` is): a stream opening or closing must not make every stream of
+        the room send the whole room again."""
         table = 0 if self.table is None else self.table.version
-        here = sum(1 for seat in range(len(self.info.seats)) if self.present(seat))
-        return (self.version + table) * 8 + here
+        return self.version + table
+
+    def here_now(self) -> tuple[bool, ...]:
+        """Which seats' people are connected now (the badges every viewer sees)."""
+        with self.lock:
+            return tuple(self.present(seat) for seat in range(len(self.info.seats)))
 
     # -- who is who -------------------------------------------------------------------------
 
@@ -406,8 +414,12 @@ class Room:
             s = self.info.seats[seat]
             wanted = clean_name(name) if name is not None else s.name or f"P{seat + 1}"
             who = person_id(person) if person is not None else s.person or seat_person(s.key)
+            # A seat a bot plays (dealt while nobody held it) is taken under a new key: the
+            # old one was on offer (the host's invites, a QR code) and must not keep
+            # reaching the seat once a person holds it.
+            fresh = new_key() if not s.taken and self.table is not None else s.key
             if not s.taken or wanted != s.name or who != s.person:
-                self._save_info(lambda info: _take(info, seat, wanted, who))
+                self._save_info(lambda info: _take(info, seat, wanted, who, fresh))
             p = self.presence.setdefault(seat, Presence())
             p.client = client
             if streaming:
@@ -427,9 +439,8 @@ class Room:
             free = [i for i, s in enumerate(self.info.seats) if not s.taken]
             if not free:
                 raise RoomRefused(RoomReason.FULL)
-            seat_key = self.info.seats[free[0]].key
-            self.join(seat_key, client, name, person=person)
-            return seat_key
+            seat = self.join(self.info.seats[free[0]].key, client, name, person=person)
+            return self.info.seats[seat].key
 
     def leave(self, seat: int, client: str) -> None:
         """A live connection of ``client`` ended (a tab closed, a phone asleep)."""
@@ -446,7 +457,9 @@ class Room:
         with self.lock:
             if self._held_elsewhere(seat, client):
                 raise RoomRefused(RoomReason.IN_USE)
-            p = self.presence.setdefault(seat, Presence())
+            # A first contact counts from now: a command before any stream or poll is not
+            # "away since the clock's zero" (that put a seat in 托管 at its first play).
+            p = self.presence.setdefault(seat, Presence(left=self.clock()))
             if p.client != client:
                 p.client = client
                 self._welcome_back(seat)
@@ -472,9 +485,20 @@ class Room:
             self.touch(seat, client, polling=False)
             if self.table is None:
                 raise RoomRefused(RoomReason.NOT_STARTED)
+            if not self.plays(seat):
+                raise RoomRefused(RoomReason.BOT_SEAT)
             result = run(self.table, seat)
             self._moved()
             return result
+
+    def plays(self, seat: int) -> bool:
+        """A person plays ``seat`` in the deal on the table (a seat taken mid-deal is the
+        bot's until the next deal: its key reaches nothing of the bot's hand)."""
+        table = self.table
+        return table is None or seat in table.session.humans
+
+    def plays_now(self, seat: int | None) -> bool:
+        return seat is not None and self.plays(seat)
 
     def _admit(self, seat: int) -> None:
         if self.info.phase == "closed":
@@ -518,13 +542,21 @@ class Room:
                 names=self._names(),
                 persons=self._persons(),
             )
-            table_key = f"rt-{self.id}"
+            draft = RoomInfo.from_json(self.info.to_json())
+            draft.phase = "playing"
+            # The table and the room's phase in one write: killed between two writes, the
+            # room said "waiting" over a dealt table, refused Deal and never moved again.
+            phase = Write(f"rm-{self.id}", draft.to_json(), self.version + 1, self.version)
             try:
-                table: TableService | None = TableService.create(self.store, table_key, self.archive, session)
-            except VersionConflict:  # another server dealt it first
-                table = TableService.open(self.store, table_key, self.archive)
-            assert table is not None
-            self._save_info(lambda info: setattr(info, "phase", "playing"))
+                table = TableService.create(
+                    self.store, f"rt-{self.id}", self.archive, session, along=(phase,)
+                )
+            except VersionConflict:  # another server dealt it (or moved the room) first
+                self.reload()
+                if self.table is not None and self.info.phase == "playing":
+                    return  # dealt there: the same deal for everyone
+                raise RoomRefused(RoomReason.MOVED) from None
+            self.info, self.version = draft, self.version + 1
             self.table = table
             self._moved()
 
@@ -677,7 +709,8 @@ class Room:
     def view(self, seat: int | None) -> RoomView:
         with self.lock:
             table = self.table
-            snap = None if table is None else table.snapshot(seat)
+            # A seat a bot plays this deal is shown as a spectator sees the table.
+            snap = None if table is None else table.snapshot(seat if self.plays_now(seat) else None)
             seats = tuple(
                 SeatView(
                     seat=i,
@@ -714,7 +747,8 @@ class Room:
             )
 
 
-def _take(info: RoomInfo, seat: int, name: str, person: str) -> None:
+def _take(info: RoomInfo, seat: int, name: str, person: str, key: str) -> None:
+    info.seats[seat].key = key
     info.seats[seat].taken = True
     info.seats[seat].name = name
     info.seats[seat].person = person

@@ -25,6 +25,16 @@ from typing import Protocol
 
 
 @dataclass(frozen=True)
+class Write:
+    """One save of ``Store.save_all``: ``save``'s arguments."""
+
+    key: str
+    data: str
+    version: int
+    expected: int | None
+
+
+@dataclass(frozen=True)
 class Stored:
     version: int  # +1 on every acknowledged change of the table
     data: str  # the table's save as JSON text (``Session.to_dict``)
@@ -100,6 +110,13 @@ class Store(Protocol):
         A failed save leaves the previous copy intact (``StoreUnavailable``)."""
         ...
 
+    def save_all(self, writes: list[Write]) -> None:
+        """Several saves as one: all durable together or none of them (``VersionConflict``
+        if any one's version check fails). What a room's Deal is (its table created and
+        its phase set), so a crash between the two cannot leave a dealt table under a room
+        that says "waiting"."""
+        ...
+
     def delete(self, key: str) -> None: ...
 
     def keys(self) -> list[str]: ...
@@ -111,7 +128,9 @@ class Store(Protocol):
         ...
 
     def expire(self, idle_seconds: float) -> list[str]:
-        """Delete the keys nobody saved for ``idle_seconds``; the keys deleted."""
+        """Delete the keys nobody saved for ``idle_seconds``; the keys deleted. A room's
+        two keys (``rm-<id>``, ``rt-<id>``) age together: its facts are saved seldom and
+        its table at every move, so a room is idle only when neither was saved."""
         ...
 
     def close(self) -> None: ...

@@ -20,7 +20,7 @@ from pathlib import Path
 from pdk.files.atomic import atomic_write
 from pdk.files.limits import RECORD_BYTES, LimitError, read_bounded
 from pdk.store.changes import Changes
-from pdk.store.contract import ChangeFeed, Stored, StoreUnavailable, VersionConflict
+from pdk.store.contract import ChangeFeed, Stored, StoreUnavailable, VersionConflict, Write
 
 _REV = re.compile(r'\{"rev": (\d{1,18})(?:, |(?=\}))')  # a lone {"rev": 1} is the save {}
 _KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -71,6 +71,17 @@ class FileStore:
             except OSError as exc:
                 raise StoreUnavailable(_oserror(exc)) from None
 
+    def save_all(self, writes: list[Write]) -> None:
+        """Every version checked first, then written in order: one process's files (``pdk
+        play``) are never a room's store, so nothing here waits on two files at once; a
+        crash between two writes can leave the first alone."""
+        for w in writes:
+            current = self._current(self.path(w.key))
+            if current != w.expected:
+                raise VersionConflict(f"{w.key} is at version {current}, not {w.expected}")
+        for w in writes:
+            self.save(w.key, w.data, w.version, w.expected)
+
     def delete(self, key: str) -> None:
         with self._locked(key), contextlib.suppress(FileNotFoundError):
             self.path(key).unlink()
@@ -90,6 +101,11 @@ class FileStore:
         cutoff = time.time() - idle_seconds
         gone = []
         for key in self.keys():
+            partner = {"rm-": "rt-", "rt-": "rm-"}.get(key[:3])
+            if partner is not None:  # a room's facts and its table age together
+                with contextlib.suppress(OSError):
+                    if self.path(partner + key[3:]).stat().st_mtime >= cutoff:
+                        continue
             with self._locked(key):  # looked at again under the lock: a save may just have landed
                 path = self.path(key)
                 try:

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from pdk.store.changes import Changes
-from pdk.store.contract import ChangeFeed, Stored, StoreError, StoreUnavailable, VersionConflict
+from pdk.store.contract import ChangeFeed, Stored, StoreError, StoreUnavailable, VersionConflict, Write
 from pdk.store.presence import FORGET, Sweep, Word, words
 
 CHANNEL = "pdk_changes"
@@ -100,23 +100,21 @@ class PostgresStore:
         return {str(k): int(v) for k, v in rows}
 
     def save(self, key: str, data: str, version: int, expected: int | None) -> None:
-        if expected is None:
-            sql = (
-                "WITH w AS (INSERT INTO pdk_tables (key, version, data) VALUES (%s, %s, %s)"
-                " ON CONFLICT (key) DO NOTHING RETURNING key, version)"
-            )
-            args: tuple[Any, ...] = (key, version, data)
-        else:
-            sql = (
-                "WITH w AS (UPDATE pdk_tables SET version = %s, data = %s, updated = now()"
-                " WHERE key = %s AND version = %s RETURNING key, version)"
-            )
-            args = (version, data, key, expected)
-        sql += f" SELECT pg_notify('{CHANNEL}', w.key || ':' || w.version) FROM w"
         with self._sql() as db:
-            written = db.execute(sql, args).fetchall()
+            written = db.execute(*_save_sql(key, data, version, expected)).fetchall()
         if len(written) != 1:
             raise VersionConflict(key)
+
+    def save_all(self, writes: list[Write]) -> None:
+        """One transaction; the first failed check rolls it back (nothing announced)."""
+        conflict = None
+        with self._sql() as db, db.transaction() as tx:
+            for w in writes:
+                if len(db.execute(*_save_sql(w.key, w.data, w.version, w.expected)).fetchall()) != 1:
+                    conflict = w.key
+                    raise self._pg.Rollback(tx)
+        if conflict is not None:
+            raise VersionConflict(conflict)
 
     def delete(self, key: str) -> None:
         with self._sql() as db:
@@ -130,7 +128,13 @@ class PostgresStore:
         """Delete the tables nobody has changed for ``idle_seconds``; their keys."""
         with self._sql() as db:
             rows = db.execute(
-                "DELETE FROM pdk_tables WHERE updated < now() - make_interval(secs => %s) RETURNING key",
+                "WITH cut AS (SELECT now() - make_interval(secs => %s) AS at)"
+                " DELETE FROM pdk_tables USING cut WHERE updated < cut.at"
+                " AND NOT (substr(key, 1, 3) IN ('rm-', 'rt-') AND EXISTS (SELECT 1 FROM pdk_tables AS t"
+                " WHERE t.updated >= cut.at AND t.key ="
+                " (CASE substr(pdk_tables.key, 1, 3) WHEN 'rm-' THEN 'rt-' ELSE 'rm-' END)"
+                " || substr(pdk_tables.key, 4)))"
+                " RETURNING key",
                 (idle_seconds,),
             ).fetchall()
         return [str(r[0]) for r in rows]
@@ -186,8 +190,10 @@ CREATE UNLOGGED TABLE IF NOT EXISTS pdk_presence (
     polled double precision NOT NULL,
     left_ago double precision NOT NULL,
     said timestamptz NOT NULL DEFAULT now(),
+    backend int,
     PRIMARY KEY (room, seat, worker)
-)
+);
+ALTER TABLE pdk_presence ADD COLUMN IF NOT EXISTS backend int
 """
 _PRESENCE_SCHEMA_LOCK = 0x70646C  # one worker creates the table while the others wait
 
@@ -225,8 +231,8 @@ class PostgresBoard:
             if rows:
                 with db.cursor() as cur:
                     cur.executemany(
-                        "INSERT INTO pdk_presence (room, seat, worker, client, streams, polled, left_ago)"
-                        " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                        "INSERT INTO pdk_presence (room, seat, worker, client, streams, polled, left_ago,"
+                        " backend) VALUES (%s, %s, %s, %s, %s, %s, %s, pg_backend_pid())",
                         rows,
                     )
             if self._sweep.due():
@@ -234,10 +240,14 @@ class PostgresBoard:
                 db.execute(forget, [FORGET])
 
     def hear(self, room: str, worker: str) -> dict[int, list[Word]]:
+        """What the other workers said, the words of a worker whose board connection is
+        gone left out (``pg_stat_activity``): a ``kill -9``'s connections close with it, so
+        its streams end now, not ``STALE`` seconds later."""
         with self._sql() as db:
             rows = db.execute(
                 "SELECT seat, client, streams, polled, left_ago, extract(epoch FROM now() - said)::float8"
-                " FROM pdk_presence WHERE room = %s AND worker <> %s",
+                " FROM pdk_presence WHERE room = %s AND worker <> %s"
+                " AND (backend IS NULL OR backend IN (SELECT pid FROM pg_stat_activity))",
                 (room, worker),
             ).fetchall()
         return words(rows)
@@ -254,6 +264,24 @@ class PostgresBoard:
         with self._lock:
             if self._db is not None:
                 self._db.close()
+
+
+def _save_sql(key: str, data: str, version: int, expected: int | None) -> tuple[str, tuple[Any, ...]]:
+    """The statement of one save: written only over the version it names, and announced
+    (``pg_notify``, delivered at the commit) in the same statement."""
+    if expected is None:
+        sql = (
+            "WITH w AS (INSERT INTO pdk_tables (key, version, data) VALUES (%s, %s, %s)"
+            " ON CONFLICT (key) DO NOTHING RETURNING key, version)"
+        )
+        args: tuple[Any, ...] = (key, version, data)
+    else:
+        sql = (
+            "WITH w AS (UPDATE pdk_tables SET version = %s, data = %s, updated = now()"
+            " WHERE key = %s AND version = %s RETURNING key, version)"
+        )
+        args = (version, data, key, expected)
+    return sql + f" SELECT pg_notify('{CHANNEL}', w.key || ':' || w.version) FROM w", args
 
 
 def _reason(exc: BaseException) -> str:

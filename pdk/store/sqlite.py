@@ -23,6 +23,7 @@ file beside it (``SqliteBoard``), and they hear each other's saves by polling th
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdk.store.changes import Changes
-from pdk.store.contract import ChangeFeed, Stored, StoreError, StoreUnavailable, VersionConflict
+from pdk.store.contract import ChangeFeed, Stored, StoreError, StoreUnavailable, VersionConflict, Write
 from pdk.store.presence import FORGET, Sweep, Word, words
 
 SCHEMA = """
@@ -138,19 +139,7 @@ class SqliteStore:
             with self._sql(write=True) as db:
                 db.execute("BEGIN IMMEDIATE")
                 for s in batch:
-                    if s.expected is None:
-                        cur = db.execute(
-                            "INSERT INTO tables (key, version, data, updated) VALUES (?, ?, ?, ?)"
-                            " ON CONFLICT (key) DO NOTHING",
-                            (s.key, s.version, s.data, s.now),
-                        )
-                    else:
-                        cur = db.execute(
-                            "UPDATE tables SET version = ?, data = ?, updated = ?"
-                            " WHERE key = ? AND version = ?",
-                            (s.version, s.data, s.now, s.key, s.expected),
-                        )
-                    if cur.rowcount != 1:
+                    if not _written(db, s.key, s.data, s.version, s.expected, s.now):
                         s.error = VersionConflict(s.key)
                 db.execute("COMMIT")
         except StoreUnavailable as exc:
@@ -164,6 +153,18 @@ class SqliteStore:
             for s in batch:
                 s.done = True
 
+    def save_all(self, writes: list[Write]) -> None:
+        """One transaction of its own (not the group commit's: one failed check there
+        fails that save alone, here it fails them all)."""
+        now = time.time()
+        with self._sql(write=True) as db:
+            db.execute("BEGIN IMMEDIATE")
+            for w in writes:
+                if not _written(db, w.key, w.data, w.version, w.expected, now):
+                    db.execute("ROLLBACK")
+                    raise VersionConflict(w.key)
+            db.execute("COMMIT")
+
     def delete(self, key: str) -> None:
         with self._sql(write=True) as db:
             db.execute("DELETE FROM tables WHERE key = ?", (key,))
@@ -176,7 +177,14 @@ class SqliteStore:
         """Delete the tables nobody has changed for ``idle_seconds``; their keys."""
         cutoff = time.time() - idle_seconds
         with self._sql(write=True) as db:
-            rows = db.execute("DELETE FROM tables WHERE updated < ? RETURNING key", (cutoff,)).fetchall()
+            rows = db.execute(
+                "DELETE FROM tables WHERE updated < ?1 AND NOT (substr(key, 1, 3) IN ('rm-', 'rt-')"
+                " AND EXISTS (SELECT 1 FROM tables AS t WHERE t.updated >= ?1 AND t.key ="
+                " (CASE substr(tables.key, 1, 3) WHEN 'rm-' THEN 'rt-' ELSE 'rm-' END)"
+                " || substr(tables.key, 4)))"
+                " RETURNING key",
+                (cutoff,),
+            ).fetchall()
         return [str(r[0]) for r in rows]
 
     def presence(self) -> SqliteBoard:
@@ -201,6 +209,7 @@ CREATE TABLE IF NOT EXISTS presence (
     polled REAL NOT NULL,
     left_ago REAL NOT NULL,
     said REAL NOT NULL,
+    pid INTEGER,
     PRIMARY KEY (room, seat, worker)
 )
 """
@@ -220,6 +229,8 @@ class SqliteBoard:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=OFF")
             self._db.execute(PRESENCE_SCHEMA)
+            with contextlib.suppress(sqlite3.OperationalError):  # a board file of an older pdk
+                self._db.execute("ALTER TABLE presence ADD COLUMN pid INTEGER")
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"{path}: {exc}") from None
 
@@ -236,23 +247,30 @@ class SqliteBoard:
 
     def say(self, room: str, worker: str, seats: dict[int, Word]) -> None:
         now = time.time()
-        rows = [(room, seat, worker, w.client, w.streams, w.polled, w.left, now) for seat, w in seats.items()]
+        pid = os.getpid()
+        rows = [
+            (room, seat, worker, w.client, w.streams, w.polled, w.left, now, pid) for seat, w in seats.items()
+        ]
         with self._sql() as db:
             db.execute("BEGIN IMMEDIATE")
             db.execute("DELETE FROM presence WHERE room = ? AND worker = ?", (room, worker))
-            db.executemany("INSERT INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            db.executemany("INSERT INTO presence VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             if self._sweep.due():
                 db.execute("DELETE FROM presence WHERE said < ?", (now - FORGET,))
             db.execute("COMMIT")
 
     def hear(self, room: str, worker: str) -> dict[int, list[Word]]:
+        """What the other processes said, the words of a process that no longer runs left
+        out: the processes sharing a store file share this machine, so a ``kill -9``'s
+        connections are gone at once, not ``STALE`` seconds later (a new device was refused
+        the seat meanwhile)."""
         with self._sql() as db:
             rows = db.execute(
-                "SELECT seat, client, streams, polled, left_ago, ? - said FROM presence"
+                "SELECT seat, client, streams, polled, left_ago, ? - said, pid FROM presence"
                 " WHERE room = ? AND worker <> ?",
                 (time.time(), room, worker),
             ).fetchall()
-        return words(rows)
+        return words([row[:6] for row in rows if row[6] is None or _running(int(row[6]))])
 
     def quit(self, worker: str) -> None:
         with self._sql() as db:
@@ -264,6 +282,34 @@ class SqliteBoard:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _written(
+    db: sqlite3.Connection, key: str, data: str, version: int, expected: int | None, now: float
+) -> bool:
+    """One save inside the caller's transaction; False when its version check fails."""
+    if expected is None:
+        cur = db.execute(
+            "INSERT INTO tables (key, version, data, updated) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (key) DO NOTHING",
+            (key, version, data, now),
+        )
+    else:
+        cur = db.execute(
+            "UPDATE tables SET version = ?, data = ?, updated = ? WHERE key = ? AND version = ?",
+            (version, data, now, key, expected),
+        )
+    return cur.rowcount == 1
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: running
+        return True
+    return True
 
 
 def _reason(exc: BaseException) -> str:

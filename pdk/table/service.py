@@ -36,7 +36,7 @@ from pdk.engine.events import Event
 from pdk.engine.notation import chosen_play, typed_play
 from pdk.engine.record import GameRecord, RecordError
 from pdk.engine.state import PlayerView
-from pdk.store.contract import Store, StoreUnavailable, VersionConflict
+from pdk.store.contract import Store, StoreUnavailable, VersionConflict, Write
 from pdk.table.archive import archive_deal, record_path
 from pdk.table.history import History
 from pdk.table.session import HUMAN, SaveError, Session, save_text, session_from_text
@@ -156,10 +156,22 @@ class TableService:
 
     @classmethod
     def create(
-        cls, store: Store, key: str, archive: Archive, session: Session, *, hints: bool = True
+        cls,
+        store: Store,
+        key: str,
+        archive: Archive,
+        session: Session,
+        *,
+        hints: bool = True,
+        along: tuple[Write, ...] = (),
     ) -> TableService:
-        """A new table, saved before it is handed out (``VersionConflict`` if ``key`` exists)."""
-        store.save(key, save_text(session), 1, None)
+        """A new table, saved before it is handed out (``VersionConflict`` if ``key`` exists);
+        ``along``: saves made in the same write (a room's phase, which must never say
+        "waiting" over a dealt table)."""
+        if along:
+            store.save_all([Write(key, save_text(session), 1, None), *along])
+        else:
+            store.save(key, save_text(session), 1, None)
         return cls(store, key, archive, session, 1, hints)
 
     @classmethod

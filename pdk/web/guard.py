@@ -123,7 +123,9 @@ def guarded(app: ASGIApp, max_body: int, hosts: frozenset[str] | None = None) ->
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS, *([NO_STORE] if api else [])]
+                own = list(message.get("headers", []))
+                cached = any(name.lower() == b"cache-control" for name, _ in own)  # said once
+                message["headers"] = [*own, *HEADERS, *([NO_STORE] if api and not cached else [])]
             await send(message)
 
         await app(scope, whole, with_headers)
@@ -174,10 +176,13 @@ class ThinkingQueue:
         self.waiting = 0
         self._sem: asyncio.Semaphore | None = None
 
-    async def run(self, work: Callable[[], Awaitable[T]]) -> T:
+    async def run(self, work: Callable[[], Awaitable[T]], max_waiting: int | None = None) -> T:
+        """``work`` once a slot is free; ``Busy`` if ``max_waiting`` (the queue's own bound
+        unless a smaller one is named: the analyses') wait already."""
         if self._sem is None:
             self._sem = asyncio.Semaphore(self.slots)
-        if self.waiting >= self.max_waiting:
+        bound = self.max_waiting if max_waiting is None else min(max_waiting, self.max_waiting)
+        if self.waiting >= bound:
             raise Busy
         self.waiting += 1
         try:

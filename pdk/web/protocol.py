@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -43,6 +44,14 @@ def _refusal(status: str, key: str) -> bytes:
 
 
 _REFUSED = _refusal("429 Too Many Requests", "web_too_many_connections")
+_STOPPING: list[Callable[[], None]] = []
+
+
+def when_stopping(callback: Callable[[], None]) -> None:
+    """Call ``callback`` (on the event loop) when the server begins its graceful shutdown:
+    uvicorn then waits for every open answer to end, and a live stream ends only when told
+    (``pdk serve`` also caps the wait, ``timeout_graceful_shutdown``)."""
+    _STOPPING.append(callback)
 
 
 class TimedProtocol(HttpToolsProtocol):
@@ -134,6 +143,11 @@ class TimedProtocol(HttpToolsProtocol):
             self._counted = None
         super().connection_lost(exc)
 
+    def shutdown(self) -> None:
+        while _STOPPING:  # once, at the first connection told to close
+            _STOPPING.pop()()
+        super().shutdown()
+
     def _too_slow(self) -> None:
         self._deadline = None
         if self.transport.is_closing():
@@ -143,4 +157,12 @@ class TimedProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
-__all__ = ["MAX_HEAD", "PER_CLIENT", "PER_CLIENT_ENV", "READ_TIMEOUT", "READ_TIMEOUT_ENV", "TimedProtocol"]
+__all__ = [
+    "MAX_HEAD",
+    "PER_CLIENT",
+    "PER_CLIENT_ENV",
+    "READ_TIMEOUT",
+    "READ_TIMEOUT_ENV",
+    "TimedProtocol",
+    "when_stopping",
+]

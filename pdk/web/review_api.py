@@ -1,12 +1,14 @@
 """The page's numbers: the 复盘 review of the deal just finished, and a candidate's numbers
-for the hint (``pdk.analysis.review``, ``pdk.bots.valuation``), as read-only endpoints; and a
-marked play tried again after the review (``retry``).
+for the hint (``pdk.analysis.review``, ``pdk.analysis.advise``), as two read-only endpoints.
 
 They live beside the table's endpoints (``server.create_app`` adds them) and read a table
 only under its lock; the search itself runs outside it. Only the human seat is valued: the
 review of its plays after the deal, the numbers of its choices while it is to move; both
 see only that seat's view, like every bot. A review is kept per table and deal (the last
-``KEEP``), so opening it twice costs one search.
+``KEEP``), so opening it twice costs one search. Each search waits for one of the
+server's thinking slots (``Machine.analyse``, the hard bots' slots), identical requests
+arriving together share one search, and past ``ANALYSES_WAITING`` waiting the answer is
+503 ``web_busy`` with a ``Retry-After``; meanwhile the page shows that it is thinking.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Path, Query
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from pdk.analysis.review import retry, review, to_dict
 from pdk.bots.hints import HINT_BUDGET, HINT_SEED, SEARCHED
@@ -32,6 +35,8 @@ from pdk.table.session import HUMAN
 from pdk.table.tables import TableStore
 from pdk.text.catalog import Lang, tr
 from pdk.view.table_model import card_name
+from pdk.web.guard import Busy
+from pdk.web.machine import Machine
 
 # The page's review of one seat in a few seconds; its numbers are the hint's own search
 # (``pdk.bots.hints``: budget, candidates and seed), so the two never disagree.
@@ -39,6 +44,7 @@ REVIEW_BUDGET = 6000
 KEEP = 64
 
 LangQ = Annotated[Literal["en", "zh"], Query()]
+TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
 NumberP = Annotated[int, Path(ge=1, le=10_000)]
 CardStr = Annotated[str, Field(pattern=r"^(?:[3-9TJQKA2][shcd]?|[BR])$")]
 
@@ -51,9 +57,6 @@ class RetryBody(BaseModel):
     text: Annotated[str, Field(max_length=80)] | None = None
 
 
-TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
-
-
 def _cards(view: PlayerView, move: Move | None) -> list[str] | None:
     """The cards of ``move`` from the seat's hand (a better play is shown on the very cards
     the seat held)."""
@@ -63,26 +66,40 @@ def _cards(view: PlayerView, move: Move | None) -> list[str] | None:
     return [card_name(c) for c in sorted(play.cards)]
 
 
-def add_review_routes(app: FastAPI, store: TableStore) -> None:
+def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None:
     kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 
     def error(key: str, lang: Lang, status: int) -> JSONResponse:
         return JSONResponse({"error": {"key": key, "text": tr(key, lang)}}, status)
 
-    def finished(token: str, lang: Lang) -> GameRecord | JSONResponse:
+    def busy(lang: Lang) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"key": "web_busy", "text": tr("web_busy", lang)}}, 503, headers={"Retry-After": "2"}
+        )
+
+    async def finished(token: str, lang: Lang) -> GameRecord | JSONResponse:
         """The table's finished deal, or the error to answer with."""
-        table = store.get(token)
+        table = await run_in_threadpool(store.get, token)
         if table is None:
             return error("web_no_table", lang, 404)
-        record = table.finished()
+        record = await run_in_threadpool(table.finished)
         return error("web_not_over", lang, 409) if record is None else record
 
     @app.get("/api/table/{token}/review")
-    def review_deal(token: TokenP, lang: LangQ = "en") -> Response:
-        record = finished(token, lang)
+    async def review_deal(token: TokenP, lang: LangQ = "en") -> Response:
+        record = await finished(token, lang)
         if isinstance(record, JSONResponse):
             return record
         key = (token, int(record.meta["deal"]))
+        data = kept.get(key)
+        if data is None:
+            try:
+                data = await machine.analyse(("review", key), lambda: reviewed(key, record))
+            except Busy:
+                return busy(lang)
+        return JSONResponse(data)
+
+    def reviewed(key: tuple[str, int], record: Any) -> dict[str, Any]:
         data = kept.get(key)
         if data is None:
             data = to_dict(review(record, seats={HUMAN}, budget=REVIEW_BUDGET, seed=record.seed or 0))
@@ -101,12 +118,12 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
             kept[key] = data
             while len(kept) > KEEP:
                 kept.popitem(last=False)
-        return JSONResponse(data)
+        return data
 
     @app.post("/api/table/{token}/retry/{number}")
-    def retry_play(token: TokenP, number: NumberP, body: RetryBody, lang: LangQ = "en") -> Response:
+    async def retry_play(token: TokenP, number: NumberP, body: RetryBody, lang: LangQ = "en") -> Response:
         """A marked play tried again (``analysis.review.retry``): the same position and hands."""
-        record = finished(token, lang)
+        record = await finished(token, lang)
         if isinstance(record, JSONResponse):
             return record
         if number > len(record.actions) or record.actions[number - 1].seat != HUMAN:
@@ -122,8 +139,14 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
         except (IllegalPlay, CardParseError) as exc:
             said = tr("pz_illegal", lang, reason=exc.message(lang))
             return JSONResponse({"error": {"key": "pz_illegal", "text": said}}, 422)
-        got = retry(record, number, None if played is None else played.move, budget=REVIEW_BUDGET,
-                    seed=record.seed or 0)  # fmt: skip
+        tried = None if played is None else played.move
+        try:
+            got = await machine.analyse(
+                ("retry", token, number, _notation(tried)),
+                lambda: retry(record, number, tried, budget=REVIEW_BUDGET, seed=record.seed or 0),
+            )
+        except Busy:
+            return busy(lang)
         verdict = "rv_retry_better" if got.better else "rv_retry_worse" if got.worse else "rv_retry_even"
         text = tr(verdict, lang, tried=_said(got.tried, lang), played=_said(got.played, lang),
                   gain=got.gain.mean, low=got.gain.low, high=got.gain.high)  # fmt: skip
@@ -134,15 +157,22 @@ def add_review_routes(app: FastAPI, store: TableStore) -> None:
                              "gain": gain, "real": points, "real_text": real})  # fmt: skip
 
     @app.get("/api/table/{token}/numbers")
-    def numbers(token: TokenP, lang: LangQ = "en") -> Response:
-        table = store.get(token)
+    async def numbers(token: TokenP, lang: LangQ = "en") -> Response:
+        table = await run_in_threadpool(store.get, token)
         if table is None:
             return error("web_no_table", lang, 404)
-        turn = table.turn_view(HUMAN)
+        turn = await run_in_threadpool(table.turn_view, HUMAN)
         if turn is None:
             return error("web_rv_not_your_turn", lang, 409)
         seq, view, _ = turn
-        a = analyse(Spot.of_view(view), budget=HINT_BUDGET, seed=HINT_SEED, top=SEARCHED)
+        spot = Spot.of_view(view)
+        try:
+            a = await machine.analyse(
+                ("numbers", token, seq),
+                lambda: analyse(spot, budget=HINT_BUDGET, seed=HINT_SEED, top=SEARCHED),
+            )
+        except Busy:
+            return busy(lang)
         plays = [
             {
                 "cards": _cards(view, p.move),

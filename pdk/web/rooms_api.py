@@ -35,10 +35,11 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, NamedTuple
 
 import segno
-from fastapi import FastAPI, Path, Query, Request
+from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
@@ -50,7 +51,6 @@ from pdk.rooms.room import (
     PERSON_PATTERN,
     ROOM_ID_PATTERN,
     TURN_TIMES,
-    Bucket,
     Room,
     RoomReason,
     RoomRefused,
@@ -63,18 +63,26 @@ from pdk.store.presence import BEAT as PRESENCE_BEAT
 from pdk.table.history import title_for
 from pdk.table.service import TableService
 from pdk.text.catalog import Lang, LocalizedError, tr
-from pdk.web.guard import Busy
+from pdk.web.guard import Busy, RateLimit
 from pdk.web.machine import Machine
+from pdk.web.protocol import when_stopping
 from pdk.web.wire import STATIC, CardStr, LangQ, replay_json, table_json
 
 RoomP = Annotated[str, Path(pattern=ROOM_ID_PATTERN)]
-KeyQ = Annotated[str, Query(pattern=KEY_PATTERN)]
+# A key travels in the ``X-PDK-Key`` header (a GET's) or the body (a POST's), never in a
+# request line a proxy logs; ``?key=`` is still read for one version (docs/rooms.md).
+KeyQ = Annotated[str | None, Query(pattern=KEY_PATTERN)]
+KeyH = Annotated[str | None, Header(alias="X-PDK-Key", pattern=KEY_PATTERN)]
 ClientQ = Annotated[str, Query(pattern=CLIENT_PATTERN)]
 Key = Annotated[str, Field(pattern=KEY_PATTERN)]
 Client = Annotated[str, Field(pattern=CLIENT_PATTERN)]
 log = logging.getLogger("pdk.rooms")
 POLL_WAIT = 15.0  # seconds a poll waits for a change before it answers "no change"
 BEAT = 10.0  # seconds between a quiet stream's keep-alive comments
+HERE_FOR = 0.05  # seconds one look at who is connected serves a wake-up's streams
+WAKE_BATCH = 50  # waiters woken per turn of the event loop
+SHOWN_FOR = 0.5  # seconds one render of the room serves every viewer of its kind
+PRESENCE_EVERY = 1.0  # a stream sends who is connected at most this often (changes coalesced)
 BEAT_ELSEWHERE = PRESENCE_BEAT  # seconds between this worker's words on who is connected here
 CHANGES_EVERY = 0.5  # seconds between two looks at the store where it cannot notify (SQLite)
 _STATUS = {
@@ -138,6 +146,28 @@ class SwitchBody(SeatBody):
     on: bool
 
 
+@dataclass(frozen=True)
+class RoomLimits:
+    """Per client address (a token bucket each, ``pdk.web.guard.RateLimit``; 0: no limit):
+    rooms made, live streams opened, polls asked."""
+
+    creates_per_minute: float = 20
+    creates_burst: int = 10
+    # A household behind one address: a few seats and spectators, reconnecting now and then.
+    streams_per_minute: float = 120
+    streams_burst: int = 60
+    # A poll answers at a change (or after ``POLL_WAIT``): about one per move and viewer.
+    polls_per_minute: float = 1200
+    polls_burst: int = 200
+
+
+class Shown(NamedTuple):
+    """The room for one kind of viewer: its JSON, and the same as a server-sent event."""
+
+    text: str
+    frame: bytes
+
+
 class Live:
     """Wake-ups per room, the runner that does each room's own moves, and the keeper that
     links a room held here to the other workers serving it."""
@@ -145,7 +175,7 @@ class Live:
     def __init__(self, rooms: Rooms, machine: Machine) -> None:
         self._rooms = rooms
         self._machine = machine
-        self._events: dict[str, asyncio.Event] = {}
+        self._events: dict[str, list[asyncio.Future[None]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._keepers: dict[str, asyncio.Task[None]] = {}
         self._nudges: dict[str, asyncio.Event] = {}
@@ -153,6 +183,58 @@ class Live:
         self._open: dict[str, int] = {}  # streams (a spectator's too) and waiting polls, per room
         self._changes: ChangeFeed | None = None
         self._changes_lock = threading.Lock()
+        # The room as each kind of viewer sees it, rendered once per (rev, who is here,
+        # viewer): a thousand spectators of one room cost one render a change, not 1,000.
+        self._shown: dict[str, dict[tuple[Any, ...], tuple[Any, float, asyncio.Future[Shown]]]] = {}
+        self._here: dict[str, tuple[int, float, tuple[bool, ...]]] = {}
+        self.stopping = False
+
+    def stop(self) -> None:
+        """The server is shutting down: every stream ends now (a service manager's SIGTERM
+        must not wait on spectators' open connections)."""
+        self.stopping = True
+        for room_id in list(self._events):
+            self._wake(room_id)
+
+    async def shown(
+        self, room: Room, seat: int | None, lang: Lang, base: str
+    ) -> tuple[int, tuple[bool, ...], Shown]:
+        """The room for ``seat``'s viewer as JSON text, with the revision and the presence
+        it shows; the same text for every viewer of the same kind meanwhile (for at most
+        ``SHOWN_FOR`` seconds: the turn time's countdown in it goes on)."""
+        loop = asyncio.get_running_loop()
+        rev, here = self.state(room)
+        kept = self._shown.setdefault(room.id, {})
+        key = (rev, here, seat, lang, base)
+        found = kept.get(key)
+        if found is not None and found[0] is loop and loop.time() - found[1] < SHOWN_FOR:
+            return rev, here, await asyncio.shield(found[2])
+        if len(kept) > 64 or any(k[:2] != (rev, here) for k in kept):
+            kept.clear()
+        made: asyncio.Future[Shown] = loop.create_future()
+        kept[key] = (loop, loop.time(), made)
+        try:
+            view = await run_in_threadpool(room.view, seat)
+            text = json.dumps(room_json(view, lang, base, self._rooms.pace_ms), ensure_ascii=False)
+            data = Shown(text, f"data: {text}\n\n".encode())
+        except BaseException as exc:
+            kept.pop(key, None)
+            made.set_exception(exc)
+            made.exception()  # retrieved: a failed render is each caller's to report
+            raise
+        made.set_result(data)
+        return rev, here, data
+
+    def state(self, room: Room) -> tuple[int, tuple[bool, ...]]:
+        """The room's revision and who is connected, the latter looked up once for all
+        the streams a wake-up runs (``HERE_FOR`` seconds) unless a connection changed."""
+        rev, now = room.rev, time.monotonic()
+        kept = self._here.get(room.id)
+        if kept is not None and kept[0] == rev and now - kept[1] < HERE_FOR:
+            return rev, kept[2]
+        here = room.here_now()
+        self._here[room.id] = (rev, now, here)
+        return rev, here
 
     def changed(self, room: Room) -> None:
         """The room moved: wake its streams, polls and runner."""
@@ -160,11 +242,13 @@ class Live:
         self.ensure(room)
 
     def nudge(self, room: Room) -> None:
-        """A connection here began or ended: the other workers are told now, not at the
-        next beat."""
+        """A seat's connection here began or ended: the other workers are told now, not at
+        the next beat; the streams look (they send who is here, coalesced, not the room's
+        revision) and the runner looks (an away timer may start or stop)."""
         event = self._nudges.get(room.id)
         if event is not None:
             event.set()
+        self._here.pop(room.id, None)
         self.changed(room)
 
     def ensure(self, room: Room) -> None:
@@ -295,15 +379,27 @@ class Live:
             self._rooms.beacon.close()
 
     def _wake(self, room_id: str) -> None:
-        event = self._events.pop(room_id, None)
-        if event is not None:
-            event.set()
+        """Wake the room's waiters, ``WAKE_BATCH`` at a time with the loop let go between
+        (a thousand streams woken at once would hold every player's request behind them)."""
+        waiting = self._events.pop(room_id, None)
+        if not waiting:
+            return
+        first, rest = waiting[:WAKE_BATCH], waiting[WAKE_BATCH:]
+        _release(first)
+        if rest:
+            asyncio.get_running_loop().create_task(_release_later(rest))
 
     async def wait(self, room_id: str, timeout: float) -> None:
         """Until the room's next wake-up, or ``timeout`` seconds."""
-        event = self._events.setdefault(room_id, asyncio.Event())
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+        mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._events.setdefault(room_id, []).append(mine)
+        try:
+            await asyncio.wait_for(mine, timeout)
+        except TimeoutError:
+            waiting = self._events.get(room_id)
+            if waiting is not None:
+                with contextlib.suppress(ValueError):
+                    waiting.remove(mine)
 
     async def _run(self, room: Room) -> None:
         """The room's runner: what is due (``Room.due``, ``pdk.table.runner``), carried out
@@ -327,6 +423,28 @@ class Live:
             if delay is None and not room.here():
                 return  # nothing due and nobody here: the next command starts it again
             await self.wait(room.id, 30.0 if delay is None else delay)
+
+
+def _release(waiting: list[asyncio.Future[None]]) -> None:
+    here = asyncio.get_running_loop()
+    for fut in waiting:
+        loop = fut.get_loop()
+        if loop is here:
+            _done(fut)
+        else:  # a waiter of another loop (a test client's): woken on its own thread
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_done, fut)
+
+
+def _done(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
+
+
+async def _release_later(waiting: list[asyncio.Future[None]]) -> None:
+    for at in range(0, len(waiting), WAKE_BATCH):
+        await asyncio.sleep(0)
+        _release(waiting[at : at + WAKE_BATCH])
 
 
 def room_json(
@@ -383,12 +501,32 @@ def qr_svg(text: str) -> bytes:
     return out.getvalue()
 
 
-def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
+def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine, limits: RoomLimits | None = None) -> Live:
     """Add the room page and its API to ``app``; ``machine`` makes the rooms' machine moves
     (the server's, shared with its single tables)."""
     live = Live(rooms, machine)
-    made = Bucket(rate=1.0, burst=10.0, tokens=10.0)
+    when_stopping(live.stop)
+    bounds = limits or RoomLimits()
+    made = RateLimit(bounds.creates_per_minute, bounds.creates_burst)
+    opened = RateLimit(bounds.streams_per_minute, bounds.streams_burst)
+    polled = RateLimit(bounds.polls_per_minute, bounds.polls_burst)
     pace_ms = rooms.pace_ms
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "-"
+
+    def slow_down(request: Request, wait: float) -> Response:
+        s = max(1, round(wait))
+        err = RoomRefused(RoomReason.TOO_FAST)
+        body = {"error": {"key": err.reason.value, "text": err.message(lang_of(request))}}
+        return JSONResponse(body, 429, headers={"Retry-After": str(s)})
+
+    def key_of(header: str | None, query: str | None) -> str:
+        """The key a GET carries: its header, else (for one version) its query."""
+        key = header or query
+        if key is None:
+            raise RoomRefused(RoomReason.BAD_KEY)
+        return key
 
     def lang_of(request: Request) -> Lang:
         return "zh" if request.query_params.get("lang") == "zh" else "en"
@@ -410,14 +548,14 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
             body["room"] = room_json(room.view(seat), lang, base_of(request), pace_ms)
         return JSONResponse(body, 200 if verdict and status == 409 else status)
 
-    def found(room_id: str) -> Room:
+    def found_room(room_id: str) -> Room:
         room = rooms.get(room_id)
         if not live.watching(room.id):  # another worker may have moved it on meanwhile
             room.catch_up()
         return room
 
     async def find(room_id: str) -> Room:
-        return await run_in_threadpool(found, room_id)
+        return await run_in_threadpool(found_room, room_id)
 
     async def viewed(room: Room, key: str) -> int | None:
         return await run_in_threadpool(room.viewer, key)
@@ -429,20 +567,26 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
         run: Callable[[TableService, int], Any],
         verdict: bool = False,
     ) -> Response:
-        room = None
-        seat = None
+        found: list[Any] = [None, None]  # the room and the seat, once known
+        lang, base = lang_of(request), base_of(request)
+
+        def at_once() -> dict[str, Any]:
+            # One trip to a thread for the whole command: each trip waits its turn on the
+            # event loop, which a crowded room's streams keep busy.
+            room = found[0] = found_room(room_id)
+            seat = found[1] = room.seat_of(body.key)
+            result = room.command(body.key, body.client, run)
+            events = getattr(result, "events", ())
+            return room_json(room.view(seat), lang, base, pace_ms, events)
+
         try:
-            room = await find(room_id)
-            seat = await run_in_threadpool(room.seat_of, body.key)
-            result = await run_in_threadpool(room.command, body.key, body.client, run)
+            answer = await run_in_threadpool(at_once)
         except LocalizedError as exc:
-            if room is not None:
-                live.changed(room)
-            return refused(exc, request, room, seat, verdict)
-        live.changed(room)
-        events = getattr(result, "events", ())
-        view = await run_in_threadpool(room.view, seat)
-        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms, events))
+            if found[0] is not None:
+                live.changed(found[0])
+            return refused(exc, request, found[0], found[1], verdict)
+        live.changed(found[0])
+        return JSONResponse(answer)
 
     async def host_command(
         room_id: str, body: SeatBody, request: Request, run: Callable[[Room], None]
@@ -483,8 +627,9 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
                 "text": tr("web_bad_request", lang_of(request), detail="turn_time"),
             }
             return JSONResponse({"error": err}, 422)
-        if not made.take(time.monotonic()):
-            return refused(RoomRefused(RoomReason.TOO_FAST), request)
+        wait = made.wait(address(request))
+        if wait:
+            return slow_down(request, wait)
         try:
             room, key = await run_in_threadpool(
                 rooms.create, body.variant, body.difficulty, body.turn_time, body.name, body.person
@@ -519,8 +664,11 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
         )
 
     @app.get("/api/room/{room_id}")
-    async def get_room(room_id: RoomP, key: KeyQ, request: Request) -> Response:
+    async def get_room(
+        room_id: RoomP, request: Request, x_pdk_key: KeyH = None, key: KeyQ = None
+    ) -> Response:
         try:
+            key = key_of(x_pdk_key, key)
             room = await find(room_id)
             seat = await viewed(room, key)
         except LocalizedError as exc:
@@ -540,7 +688,9 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
             return refused(exc, request)
         live.changed(room)
         view = await run_in_threadpool(room.view, seat)
-        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+        answer = room_json(view, lang_of(request), base_of(request), pace_ms)
+        answer["key"] = room.info.seats[seat].key  # a bot's seat is taken under a new key
+        return JSONResponse(answer)
 
     @app.post("/api/room/{room_id}/claim")
     async def claim(room_id: RoomP, body: ClaimBody, request: Request) -> Response:
@@ -554,36 +704,57 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
         return JSONResponse({"key": key})
 
     @app.get("/api/room/{room_id}/live")
-    async def stream(room_id: RoomP, key: KeyQ, client: ClientQ, request: Request) -> Response:
-        """Server-sent events: the room for this viewer, every time it changes."""
+    async def stream(
+        room_id: RoomP, client: ClientQ, request: Request, x_pdk_key: KeyH = None, key: KeyQ = None
+    ) -> Response:
+        """Server-sent events: the room for this viewer each time it changes (a change
+        arriving while one is sent is coalesced into the next), who is connected at most
+        once every ``PRESENCE_EVERY`` seconds, a keep-alive after ``BEAT`` quiet seconds."""
+        wait = opened.wait(address(request))
+        if wait:
+            return slow_down(request, wait)
         try:
+            key = key_of(x_pdk_key, key)
             room = await find(room_id)
             seat = await viewed(room, key)
             if seat is not None:
-                await run_in_threadpool(lambda: room.join(key, client, None, streaming=True))
+                await run_in_threadpool(functools.partial(room.join, key, client, None, streaming=True))
         except LocalizedError as exc:
             return refused(exc, request)
-        live.nudge(room)
+        if seat is not None:
+            live.nudge(room)
+        else:
+            live.ensure(room)
         lang, base = lang_of(request), base_of(request)
+        loop = asyncio.get_running_loop()
 
-        async def events() -> AsyncIterator[str]:
-            sent = -1
+        async def events() -> AsyncIterator[bytes]:
+            sent: tuple[int, tuple[bool, ...]] | None = None
+            wrote = told = loop.time()
             live.hold(room)
             try:
-                while True:
-                    if room.rev != sent:
-                        view = await run_in_threadpool(room.view, seat)
-                        sent = view.rev
-                        data = json.dumps(room_json(view, lang, base, pace_ms), ensure_ascii=False)
-                        yield f"data: {data}\n\n"
+                while not live.stopping:
+                    now = loop.time()
+                    rev, here = live.state(room)
+                    fresh = sent is None or rev != sent[0]
+                    if fresh or (here != sent[1] and now - told >= PRESENCE_EVERY):  # type: ignore[index]
+                        rev, here, data = await live.shown(room, seat, lang, base)
+                        yield data.frame
+                        sent, wrote = (rev, here), loop.time()
+                        if not fresh:
+                            told = wrote
                         continue
-                    if await request.is_disconnected():
-                        return
-                    before = room.rev
-                    await live.wait(room.id, BEAT)
-                    if room.rev == before:
-                        live.ensure(room)
-                        yield ": still here\n\n"
+                    assert sent is not None
+                    if here != sent[1]:
+                        pause = PRESENCE_EVERY - (now - told)
+                    else:
+                        pause = BEAT - (now - wrote)
+                        if pause <= 0:
+                            live.ensure(room)
+                            yield b": still here\n\n"
+                            wrote = loop.time()
+                            continue
+                    await live.wait(room.id, max(0.05, pause))
             finally:
                 live.release(room)
                 if seat is not None:
@@ -596,29 +767,38 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
     @app.get("/api/room/{room_id}/poll")
     async def poll(
         room_id: RoomP,
-        key: KeyQ,
         client: ClientQ,
         request: Request,
         since: Annotated[int, Query(ge=-1)] = -1,
+        x_pdk_key: KeyH = None,
+        key: KeyQ = None,
     ) -> Response:
         """The fallback of a client without a stream: the room once it differs from
-        ``since`` (at once if it already does), else after ``POLL_WAIT`` seconds."""
+        ``since`` (at once if it already does), else after ``POLL_WAIT`` seconds. A poll
+        wakes nobody unless it changed who is here."""
+        wait = polled.wait(address(request))
+        if wait:
+            return slow_down(request, wait)
         try:
+            key = key_of(x_pdk_key, key)
             room = await find(room_id)
             seat = await viewed(room, key)
             if seat is not None:
+                was = room.present(seat)
                 await run_in_threadpool(room.touch, seat, client)
+                if not was:
+                    live.nudge(room)
         except LocalizedError as exc:
             return refused(exc, request)
-        live.changed(room)
-        if room.rev == since:
+        live.ensure(room)
+        if room.rev == since and not live.stopping:
             live.hold(room)
             try:
                 await live.wait(room.id, POLL_WAIT)
             finally:
                 live.release(room)
-        view = await run_in_threadpool(room.view, seat)
-        return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
+        _, _, data = await live.shown(room, seat, lang_of(request), base_of(request))
+        return Response(data.text, media_type="application/json")
 
     @app.post("/api/room/{room_id}/play")
     async def play(room_id: RoomP, body: PlayBody, request: Request) -> Response:
@@ -673,9 +853,10 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
         return await host_command(room_id, body, request, lambda r: r.close(body.key))
 
     @app.get("/api/room/{room_id}/replay")
-    async def replay(room_id: RoomP, key: KeyQ, request: Request) -> Response:
+    async def replay(room_id: RoomP, request: Request, x_pdk_key: KeyH = None, key: KeyQ = None) -> Response:
         """The finished deal with every hand face up: only once it is over."""
         try:
+            key = key_of(x_pdk_key, key)
             room = await find(room_id)
             await viewed(room, key)
         except LocalizedError as exc:
@@ -691,29 +872,35 @@ def mount_rooms(app: FastAPI, rooms: Rooms, machine: Machine) -> Live:
 
     @app.get("/api/room/{room_id}/qr/{seat}")
     async def qr(
-        room_id: RoomP, seat: Annotated[int, Path(ge=0, le=3)], key: KeyQ, request: Request
+        room_id: RoomP,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        request: Request,
+        x_pdk_key: KeyH = None,
+        key: KeyQ = None,
     ) -> Response:
         """The QR code of a free seat's link (the host's key asks), or of the watch link
-        (``seat`` 0 stands for it, since the host's own seat is never free)."""
+        (``seat`` 0 stands for it, since the host's own seat is never free); a seat taken
+        meanwhile is refused, its link no longer on offer. Never cached (the guard's
+        ``no-store``): a seat's key changes when a person takes a bot's seat."""
         try:
             room = await find(room_id)
-            if room.seat_of(key) != 0:
+            if room.seat_of(key_of(x_pdk_key, key)) != 0:
                 raise RoomRefused(RoomReason.NOT_HOST)
         except LocalizedError as exc:
             return refused(exc, request)
         if seat >= len(room.info.seats):
             return refused(RoomRefused(RoomReason.NO_ROOM), request)
+        if seat and room.info.seats[seat].taken:
+            return refused(RoomRefused(RoomReason.SEAT_TAKEN), request)
         base = base_of(request)
         url = (
             watch_url(base, room.id, room.info.watch)
             if seat == 0
             else invite_url(base, room.id, room.info.seats[seat].key)
         )
-        return Response(
-            qr_svg(url), media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"}
-        )
+        return Response(qr_svg(url), media_type="image/svg+xml")
 
     return live
 
 
-__all__ = ["Live", "invite_url", "mount_rooms", "qr_svg", "room_json", "watch_url"]
+__all__ = ["Live", "RoomLimits", "invite_url", "mount_rooms", "qr_svg", "room_json", "watch_url"]

@@ -20,7 +20,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Path, Request
@@ -45,7 +45,7 @@ from pdk.web.guard import Busy, RateLimit, guarded
 from pdk.web.machine import Machine
 from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
-from pdk.web.rooms_api import mount_rooms
+from pdk.web.rooms_api import RoomLimits, mount_rooms
 from pdk.web.wire import STATIC, CardStr, LangQ, labels, replay_json, table_json
 
 MAX_BODY = 4096
@@ -126,6 +126,7 @@ class WebLimits:
     opens_per_minute: float = 30  # new tables per client address (0: no limit)
     hard_slots: int = 1  # hard bots thinking at once in this process
     idle_seconds: float = 14 * 86400  # a table nobody moved for this long is cleared (0: never)
+    rooms: RoomLimits = field(default_factory=RoomLimits)  # per-client room budgets
 
 
 def idle_text(seconds: float, lang: Lang) -> str:
@@ -355,11 +356,11 @@ def create_app(
             return JSONResponse({"error": err}, 409)
         return JSONResponse(replay_json(record, lang))
 
-    add_review_routes(app, store)
+    add_review_routes(app, store, machine)
     add_puzzle_routes(app)
     if rooms is None:
         rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)
-    closing.append(mount_rooms(app, rooms, machine).close)
+    closing.append(mount_rooms(app, rooms, machine, bounds.rooms).close)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return guarded(app, bounds.max_body, bounds.hosts)
 

@@ -76,9 +76,10 @@ def test_the_same_seed_gives_the_same_numbers_and_more_budget_narrower_intervals
     for _ in range(6):
         state.step(bots[state.turn].choose(state.view(state.turn)))
     spot = Spot.of_view(state.view(state.turn))
-    a, b = analyse(spot, seed=5, top=4), analyse(spot, seed=5, top=4)
+    # Reproducibility does not need the default budget: a small one samples deals the same way.
+    a, b = analyse(spot, seed=5, top=4, budget=2000), analyse(spot, seed=5, top=4, budget=2000)
     assert a == b
-    small, big = analyse(spot, seed=5, top=4, budget=800), analyse(spot, seed=5, top=4, budget=40_000)
+    small, big = analyse(spot, seed=5, top=4, budget=800), analyse(spot, seed=5, top=4, budget=8000)
     width = lambda an: sum(p.points.high - p.points.low for p in an.plays)  # noqa: E731
     assert big.deals > small.deals and width(big) < width(small)
 
@@ -141,7 +142,8 @@ def test_advise_from_a_record_and_a_move_number_as_json() -> None:
     assert first["points"][1] <= first["points"][0] <= first["points"][2]
     assert 0 <= first["win"][1] <= first["win"][0] <= first["win"][2] <= 1
     assert P.parse(data["position"], C16).format() == data["position"]
-    table = run_pdk("advise", data["position"], "--top", "3", "--lang", "zh")
+    # The table's words, not its numbers, are checked here: a small budget shows them as well.
+    table = run_pdk("advise", data["position"], "--top", "3", "--lang", "zh", "--budget", "2000")
     assert table.returncode == 0 and "期望得分" in table.stdout
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from pdk.analysis.puzzles import choices, open_position, open_sim, solve
-from pdk.analysis.review import annotate, marks, review
+from pdk.analysis.review import Review, annotate, marks, review
 from pdk.bots import make_bot
 from pdk.bots.simple import RandomBot
 from pdk.bots.valuation import same_play
@@ -26,9 +27,12 @@ from tests.support.cli import run_pdk
 REPLAYS = ROOT / "replays"
 
 
+@cache
 def blundered_record() -> tuple[GameRecord, int, int]:
     """A game of normal bots in which, at the first position where exactly one play
-    forces the win (open-handed, proven by the solver), the seat plays another one."""
+    forces the win (open-handed, proven by the solver), the seat plays another one.
+    Made once per process (the solver's proofs cost seconds): the record is frozen and
+    every test reads it the same way."""
     profile = load_profile("classic16")
     seed = deal_seed(5, 33)
     state = GameState(profile, deal(profile, seed))
@@ -47,9 +51,17 @@ def blundered_record() -> tuple[GameRecord, int, int]:
     return GameRecord.of(state, seed, source="test"), blunder[0], blunder[1]
 
 
+@cache
+def blunder_reviewed() -> Review:
+    """The blundering seat's review of ``blundered_record`` at the default budget, made
+    once per process: two tests read it (the marks, and the replay screen showing them)."""
+    record, _, seat = blundered_record()
+    return review(record, seats={seat})
+
+
 def test_a_deliberately_bad_play_is_marked_double_question() -> None:
-    record, number, seat = blundered_record()
-    rv = review(record, seats={seat})
+    _, number, seat = blundered_record()
+    rv = blunder_reviewed()
     bad = next(p for p in rv.plays if p.number == number)
     assert bad.mark == "??" and bad.loss.low > 0
     assert not same_play(bad.best, bad.played)
@@ -134,8 +146,8 @@ def test_the_replay_screen_shows_a_marked_play() -> None:
 
     from pdk.cli.replay_view import Frame, render_frame
 
-    record, number, seat = blundered_record()
-    annotated = annotate(record, review(record, seats={seat}))
+    record, number, _ = blundered_record()
+    annotated = annotate(record, blunder_reviewed())
     console = Console(width=120, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     console.print(render_frame(annotated, list(annotated.states()), Frame("g", number, None), "en"))
     assert "Review: ?? better was" in console.export_text()

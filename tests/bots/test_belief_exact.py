@@ -19,7 +19,7 @@ from pdk.engine import counts as C
 from pdk.engine.deal import Rng, deal, derive_seed
 from pdk.engine.state import GameState, PlayerView
 from pdk.variants.registry import load_profile
-from tests.support.cli import needs_binary, run_pdk_binary
+from tests.support.cli import run_pdk
 
 
 def normal_positions(variant: str, deals: int, seed: int = 3) -> list[tuple[PlayerView, dict[int, int]]]:
@@ -94,16 +94,16 @@ def test_hard_uses_them_and_the_baselines_never_do(level: str, exact: bool) -> N
 
 
 @pytest.mark.slow
-@needs_binary
 def test_replay_explain_reproduces_hard_and_hard_exact(tmp_path: Path) -> None:
-    """``pdk replay --explain --bot B`` replays B's own plays exactly: no note under them."""
+    """``pdk replay --explain --bot B`` replays B's own plays exactly: no note under them.
+    In this process (``run_pdk``, one worker): the plays do not depend on the process."""
     games = tmp_path / "g.jsonl"
-    made = run_pdk_binary(
-        "selfplay", "-n", "1", "-p", "hard-exact,hard,normal", "--seed", "8", "--out", str(games)
+    made = run_pdk(
+        "selfplay", "-n", "1", "-p", "hard-exact,hard,normal", "--seed", "8", "-w", "1", "--out", str(games)
     )
     assert made.returncode == 0, made.stderr
     for seat, bot in ((0, "hard-exact"), (1, "hard")):
-        shown = run_pdk_binary(
+        shown = run_pdk(
             "replay", str(games), "--game", "1", "--print", "--explain", "--bot", bot, "--lang", "en"
         )
         assert shown.returncode == 0, shown.stderr

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import ROOT
-from tests.support.cli import run_pdk_binary
+from tests.support.cli import run_pdk, run_pdk_binary
 
 GREEDY_PY = f"{sys.executable} {ROOT / 'examples/engines/greedy.py'}"
 FAULTY_PY = str(ROOT / "tests/support/engines/faulty.py")
@@ -40,7 +40,7 @@ def greedy_c(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.mark.parametrize("which", ["python", "c"])
 def test_reference_engines_conform(which: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     command = GREEDY_PY if which == "python" else request.getfixturevalue("greedy_c")
-    proc = run_pdk_binary("engine", "check", command, "--json", env=env(tmp_path), timeout=120)
+    proc = run_pdk("engine", "check", command, "--json", env=env(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(proc.stdout)
     assert report["passed"] and report["engine"] == f"greedy-{'py' if which == 'python' else 'c'}"
@@ -48,7 +48,7 @@ def test_reference_engines_conform(which: str, tmp_path: Path, request: pytest.F
 
 
 def test_check_lists_the_mistakes_of_a_broken_engine(tmp_path: Path) -> None:
-    proc = run_pdk_binary("engine", "check", f"{FAULTY} illegal", env=env(tmp_path), timeout=120)
+    proc = run_pdk("engine", "check", f"{FAULTY} illegal", env=env(tmp_path))
     assert proc.returncode == 1
     assert "9999, which is not one of its" in proc.stdout and "does not conform" in proc.stdout
 
@@ -56,7 +56,7 @@ def test_check_lists_the_mistakes_of_a_broken_engine(tmp_path: Path) -> None:
 def test_both_reference_engines_are_the_same_bot(tmp_path: Path, greedy_c: str) -> None:
     players = f"cmd:{greedy_c},cmd:{GREEDY_PY},random"
     args = ["selfplay", "-p", players, "-n", "60", "--duplicate", "--workers", "1", "--json"]
-    proc = run_pdk_binary(*args, env=env(tmp_path), timeout=120)
+    proc = run_pdk(*args, env=env(tmp_path))  # in this process: one worker, the engines its children
     assert proc.returncode == 0, proc.stderr
     bots = {b["bot"]: b for b in json.loads(proc.stdout)["bots"]}
     assert bots["greedy-c"]["score_mean"] == bots["greedy-py"]["score_mean"]

@@ -43,7 +43,7 @@ class Bot:
         CALLS[0] += 1
         if CALLS[0] > {after}:
             try:
-                time.sleep(60)
+                time.sleep(60)  # the fault itself: a bot that hangs (the move timeout stops it)
             except Exception:  # a bot that swallows errors is stopped all the same
                 pass
         moves = view.legal_moves()

@@ -5,6 +5,7 @@ traceback; nothing read from a file names a path; a failed save is never called 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -23,7 +24,7 @@ from typer.testing import CliRunner
 from pdk.cli.app import app, main
 from tests.support import ROOT
 from tests.support.cli import pdk_env
-from tests.support.tooling import running_in_group
+from tests.support.tooling import running_in_group, until
 
 RECORD = ROOT / "replays" / "shut_out.json"
 runner = CliRunner()
@@ -320,7 +321,6 @@ def test_selfplay_workers_of_a_killed_parent_exit_quietly() -> None:
         env=pdk_env(),
         start_new_session=True,
     )
-    import time
 
     # Killed once both workers are busy playing (each has used half a second of CPU),
     # not after a guessed three seconds; then they have ten seconds to notice and go.
@@ -331,16 +331,13 @@ def test_selfplay_workers_of_a_killed_parent_exit_quietly() -> None:
             return False
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= 0.5
 
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if sum(busy(pid) for pid in running_in_group(proc.pid) if pid != proc.pid) >= 2:
-            break
-        time.sleep(0.05)
+    workers_busy = lambda: sum(busy(pid) for pid in running_in_group(proc.pid) if pid != proc.pid) >= 2  # noqa: E731
+    until(workers_busy, 60, "two workers at work", every=0.05)
     proc.kill()
     _, err = proc.communicate(timeout=60)
-    deadline = time.monotonic() + 10
-    while (alive := running_in_group(proc.pid)) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    with contextlib.suppress(TimeoutError):  # what is left is killed, then reported below
+        until(lambda: not running_in_group(proc.pid), 10, "the workers ended", every=0.05)
+    alive = running_in_group(proc.pid)
     for pid in alive:
         os.kill(pid, 9)
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 
 from pdk.engine.record import loads
 from tests.support.cli import PDK, needs_binary, pdk_env, run_pdk
+from tests.support.tooling import until
 
 ENV = pdk_env(120)
 
@@ -128,9 +128,7 @@ def test_ctrl_c_prints_summary_and_keeps_records(tmp_path: Path, workers: str) -
         env=ENV,
         start_new_session=True,  # a terminal's Ctrl-C reaches the whole process group
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 20000):
-        time.sleep(0.05)
+    until(lambda: out.exists() and out.stat().st_size >= 20000, 30, "records written", every=0.05)
     os.killpg(proc.pid, signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130, stderr

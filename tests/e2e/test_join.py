@@ -26,7 +26,7 @@ from pdk.rooms.room import Rooms
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
-from tests.support.tooling import served
+from tests.support.tooling import served, until
 
 pytestmark = pytest.mark.e2e
 
@@ -70,7 +70,7 @@ def host_plays(base: str, rid: str, key: str, stop: threading.Event) -> None:
                 f"api/room/{rid}/" + ("play" if hints else "pass"),
                 body | ({"cards": hints[0]["cards"]} if hints else {}),
             )
-        time.sleep(0.05)
+        stop.wait(0.05)  # between polls; ends as soon as the test is done
 
 
 def spawn(save_dir: Path, *args: str) -> pexpect.spawn:
@@ -123,8 +123,7 @@ def test_the_terminal_joins_a_room_and_plays_a_deal(server: str, tmp_path: Path)
             child.sendline("h")
             child.sendline("")
         child.expect("The host deals the next deal")
-        time.sleep(0.3)
-        child.sendline("q")
+        child.sendline("q")  # a room's terminal keeps keys typed ahead of its prompt
         child.expect(pexpect.EOF)
     finally:
         stop.set()
@@ -143,7 +142,6 @@ def test_the_terminal_joins_a_room_and_plays_a_deal(server: str, tmp_path: Path)
 @pytest.mark.parametrize(
     "link", ["http://x/room/abc#k=1", "ftp://h/room/AAAAAAAAAAAAAAAA#k=" + "A" * 32, "nonsense"]
 )
-
 def test_a_bad_link_is_one_line(tmp_path: Path, link: str) -> None:
     r = subprocess.run(
         ["pdk", "play", "--join", link, "--save-dir", str(tmp_path)], capture_output=True, text=True
@@ -173,15 +171,16 @@ def test_serve_on_every_interface_prints_the_address_and_its_qr_code(tmp_path: P
         url = child.match.group(1)
         assert url.endswith(f":{port}/")
         child.expect("▀▀▀▀▀▀▀▀▀▀")  # the QR code's last row, drawn in the terminal
-        for _ in range(100):  # uvicorn starts once the address is printed
+
+        def room_page() -> bytes | bool:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/room", timeout=20) as res:
-                    assert b'data-testid="create-room"' in res.read()
-                    break
+                    return bytes(res.read())
             except urllib.error.URLError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the room page was not served")
+                return False
+
+        # uvicorn starts once the address is printed
+        assert b'data-testid="create-room"' in until(room_page, 20, "the room page is served", every=0.1)
     finally:
         child.kill(2)
         child.close()

@@ -11,7 +11,6 @@ a short absence limit. Without a Chromium binary these tests skip.
 from __future__ import annotations
 
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from pdk.rooms.room import Rooms, person_id
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
-from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
+from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, served, until, wait_for
 
 CHROMIUM = next(
     (p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None
@@ -100,17 +99,21 @@ def take_turn(page: Any) -> None:
 
 
 def play_to_settlement(pages: list[Any], watcher: Any | None = None, limit: float = 90.0) -> None:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
+    def settled() -> bool:
+        """True once every page shows the settlement; else each takes its turn if it has one."""
         if all(p.is_visible('[data-testid="settlement"]') for p in pages):
-            return
+            return True
         for p in pages:
             take_turn(p)
         if watcher is not None and not watcher.is_visible('[data-testid="settlement"]'):
             assert watcher.locator('[data-testid="hand"] [data-testid="card"]').count() == 0
-        time.sleep(0.05)
-    said = [(p.inner_text('[data-testid="message"]'), p.errors) for p in pages]
-    raise AssertionError(f"no settlement; the pages say {said}")
+        return False
+
+    try:
+        until(settled, limit, "the settlement on every page", every=0.05)
+    except TimeoutError:
+        said = [(p.inner_text('[data-testid="message"]'), p.errors) for p in pages]
+        raise AssertionError(f"no settlement; the pages say {said}") from None
 
 
 def test_the_form_makes_a_room_with_links_codes_and_a_watch_link(
@@ -143,8 +146,7 @@ def test_people_play_whole_deals_to_the_settlement(
         g.wait_for_selector('[data-testid="seat-name"]')
     watcher = person(browser, watch, "portrait")
     # everyone has sat down before the host deals
-    wait_for(host, f"document.querySelectorAll('.invite [data-testid=invite-link]').length === {3 - people}"
-    )
+    wait_for(host, f"document.querySelectorAll('.invite [data-testid=invite-link]').length === {3 - people}")
     host.click('[data-testid="start-room"]')
     pages = [host, *guests]
     for p in pages:
@@ -191,8 +193,7 @@ def test_a_closed_page_goes_to_auto_and_comes_back_from_another_device(
     assert again.locator('[data-testid="hand"] [data-testid="card"]').count() > 0
     # the seat link opened twice at once: the second device is told why
     third = person(browser, links[0], "portrait")
-    wait_for(third, "document.querySelector('[data-testid=message]').textContent.includes('another device')"
-    )
+    wait_for(third, "document.querySelector('[data-testid=message]').textContent.includes('another device')")
     for p in (host, again, third):
         p.context.close()
 
@@ -216,7 +217,9 @@ def test_a_turn_time_running_out_puts_the_seat_in_auto_for_all_to_see(
     # whoever it was takes the seat back with the 托管 button
     mine = next(p for p in (host, guest) if p.get_attribute('[data-testid="auto"]', "aria-pressed") == "true")
     mine.click('[data-testid="auto"]')
-    wait_for(mine, "document.querySelector('[data-testid=auto]').getAttribute('aria-pressed') === 'false'",
+    wait_for(
+        mine,
+        "document.querySelector('[data-testid=auto]').getAttribute('aria-pressed') === 'false'",
         timeout=10_000,
     )
     for p in (host, guest):

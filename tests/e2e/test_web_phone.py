@@ -55,8 +55,7 @@ def phone(browser: Any, url: str, size: tuple[int, int], locale: str = "en-US", 
 
 def settled(page: Any) -> None:
     """Wait until the hand's cards have been dealt (their deal animation is over)."""
-    wait_for(page, "document.querySelector('[data-testid=hand]').getAnimations({subtree: true}).length === 0"
-    )
+    wait_for(page, "document.querySelector('[data-testid=hand]').getAnimations({subtree: true}).length === 0")
 
 
 def play_one(page: Any) -> None:
@@ -67,7 +66,9 @@ def play_one(page: Any) -> None:
     else:
         page.click('[data-testid="hint"]')
         page.click('[data-testid="play"]')
-    wait_for(page, f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
+    wait_for(
+        page,
+        f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
         " || document.querySelector('[data-testid=hint]').disabled",
         timeout=30_000,
     )
@@ -106,7 +107,9 @@ def test_tapping_pass_before_the_pages_own_pass_never_stalls_the_table(browser: 
             seq = len(hand(page))
             raced += 1
             # The table goes on: the bots move and it is the player's turn again (or over).
-            wait_for(page, "() => !document.querySelector('[data-testid=hint]').disabled"
+            wait_for(
+                page,
+                "() => !document.querySelector('[data-testid=hint]').disabled"
                 " || !document.querySelector('[data-testid=settlement]').hidden",
                 timeout=8_000,
             )
@@ -245,8 +248,7 @@ def test_settlement_shows_every_hand_and_keeps_the_header_in_reach(browser: Any,
     play_one(page)
     assert wait_my_turn(page)  # the computer players have moved: a new level waits for the next deal
     page.locator("#difficulty").select_option("hard")
-    wait_for(page, "document.querySelector('[data-testid=message]').textContent.includes('next deal')"
-    )
+    wait_for(page, "document.querySelector('[data-testid=message]').textContent.includes('next deal')")
     assert "(next deal)" in page.locator("#difficulty option:checked").inner_text()
     play_out(page)
     settlement = page.locator('[data-testid="settlement"]')
@@ -360,7 +362,9 @@ def test_no_text_under_14px_and_the_counter_reads_rank_then_count(
     assert page.evaluate(SMALL_TEXT) == []
     page.keyboard.press("Escape")
     play_out(page)
-    page.wait_for_timeout(300)
+    # the settlement drawn whole (its table and the line under it) before its text is measured
+    drawn = "document.querySelector('#settle-table td.total')"
+    wait_for(page, f"{drawn} && document.querySelector('#settle-next').textContent !== ''")
     assert page.evaluate(SMALL_TEXT) == []
 
 

@@ -40,12 +40,17 @@ def test_a_refused_open_shows_the_reason_and_retries(tmp_path: Path) -> None:
         page.goto(f"{up.url}?lang=zh")
         banner = page.locator("#offline")
         said = tr("web_slow_down", "zh", s=999).split("999")[0]  # the words before the seconds
-        wait_for(
-            page,
+        shown = (
             f"!document.querySelector('#offline').hidden && "
-            f"document.querySelector('#offline').textContent.includes({said!r})",
+            f"document.querySelector('#offline').textContent.includes({said!r})"
         )
+        wait_for(page, shown)
         assert page.locator('[data-testid="card"]').count() == 0
-        page.wait_for_timeout(3500)  # retried: still refused, still said, nothing broke
+        # retried (the next open's answer, rather than a fixed wait): still refused, still said, nothing broke
+        with page.expect_response(lambda r: "/api/open" in r.url, timeout=30_000) as retried:
+            pass
+        assert retried.value.status == 429
+        wait_for(page, shown)
         assert banner.is_visible() and errors == []
+        assert page.locator('[data-testid="card"]').count() == 0
         browser.close()

@@ -25,6 +25,7 @@ import httpx
 import pytest
 
 from tests.support.serving import Server
+from tests.support.tooling import until
 
 pytestmark = pytest.mark.slow
 
@@ -145,9 +146,7 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
         streams += [ann_live, bee_live, watcher]
         for s in streams:
             s.start()
-        deadline = time.monotonic() + 20
-        while not all(s.got for s in streams) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        until(lambda: all(s.got for s in streams), 20, "every stream's first message")
         start = {"key": ann, "client": "ann-client"}
         assert httpx.post(f"{one.base}/api/room/{rid}/start", json=start, timeout=30).status_code == 200
         waited = False
@@ -163,7 +162,8 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
                 if not waited:
                     # Ann thinks past --away, connected to the first server only: the
                     # second server (whose runner runs: Bee is connected there) must
-                    # hear that she is here.
+                    # hear that she is here. Elapsed time is what is tested: AWAY is the
+                    # smallest --away, and 3 s more let the second server's runner look past it.
                     time.sleep(AWAY + 3)
                     seen = httpx.get(f"{two.base}/api/room/{rid}", params={"key": bee}, timeout=30).json()
                     assert seen["seats"][0]["auto"] is False and seen["seats"][0]["present"] is True
@@ -171,18 +171,20 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
                     waited = True
                     continue
                 act(one.base, rid, ann, "ann-client", a)
-                time.sleep(0.3)
+                until(lambda a=a: ann_live.latest() is not a, 30, "Ann's stream after her move")
             elif my_turn(b):
                 # Bee's plays go through either server: no sticky sessions
                 base = (two.base, one.base)[bee_server % 2]
                 bee_server += 1
                 act(base, rid, bee, "bee-client", b)  # type: ignore[arg-type]
-                time.sleep(0.3)
-            else:
-                time.sleep(0.05)
+                until(lambda b=b: bee_live.latest() is not b, 30, "Bee's stream after her move")
+            else:  # the bot's turn, or a stream not yet caught up: wait for the next message
+                new = lambda a=a, b=b: ann_live.latest() is not a or bee_live.latest() is not b  # noqa: E731
+                until(new, 30, "a new message")
         else:
             raise AssertionError("the deal did not end")
-        time.sleep(PROMPT)
+        same = lambda: len({str(s.latest()["versions"]) for s in streams}) == 1  # type: ignore[index]  # noqa: E731
+        until(same, PROMPT, "the last version on every stream")
         assert waited, "Ann never had a move to think over"
         check_prompt(bee_live, ann_live, "from the second server to the first")
         check_prompt(ann_live, bee_live, "from the first server to the second")

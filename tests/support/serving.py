@@ -8,11 +8,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from tests.support.tooling import until
 
 
 def free_port() -> int:
@@ -36,18 +37,19 @@ class Server:
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
         )
-        deadline = time.monotonic() + timeout
-        while probe and time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"pdk serve ended: {self.proc.stdout.read() if self.proc.stdout else ''}")
-            try:
-                if httpx.get(self.base + "/api/labels", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        if not probe:
-            return self
-        raise RuntimeError("pdk serve did not answer")
+        if probe:
+            until(self.answers, timeout, "pdk serve answers on 127.0.0.1", every=0.05)
+        return self
+
+    def answers(self) -> bool:
+        """Whether it answers a request now; raises if it has ended instead."""
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"pdk serve ended: {self.proc.stdout.read() if self.proc.stdout else ''}")
+        try:
+            return httpx.get(self.base + "/api/labels", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
 
     def workers(self) -> list[int]:
         """The pids of uvicorn's worker processes (the children of pdk serve)."""

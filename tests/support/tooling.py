@@ -10,10 +10,12 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 # Headless Chromium as Debian packages it, run as root on CI, without the background
 # traffic (updates, sync, QUIC) that makes page timings noisy.
@@ -42,6 +44,19 @@ def running_in_group(pgid: int) -> list[int]:
         if int(fields[2]) == pgid and fields[0] != "Z":
             found.append(int(stat.parent.name))
     return found
+
+
+def until(condition: Callable[[], T], timeout: float = 30, what: str = "", every: float = 0.02) -> T:
+    """Wait until ``condition()`` is true and return what it returned: the one polling
+    loop of the tests outside a page (``wait_for`` is the page's). A test waits on what it
+    needs, never for a fixed time: fast on an idle machine, still correct on a loaded one.
+    Raises ``TimeoutError`` (naming ``what``) after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not (got := condition()):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not true after {timeout:g} s: {what or condition}")
+        time.sleep(every)
+    return got
 
 
 def wait_for(page: Any, expression: str, timeout: float = 30_000) -> None:
@@ -87,9 +102,7 @@ class Served:
         self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
-        deadline = time.monotonic() + 30
-        while not self._server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
+        until(lambda: self._server.started, 30, "uvicorn started")
 
     def stop(self) -> None:
         self._server.should_exit = True

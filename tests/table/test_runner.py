@@ -26,6 +26,7 @@ from pdk.table.service import SeatTable
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.server import WebLimits, create_app
+from tests.support.tooling import until
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -99,6 +100,8 @@ class Searches:
                     searches.now += 1
                     searches.most = max(searches.most, searches.now)
                 try:
+                    # Elapsed time is the point: a search that lasts (20 ms, as short as
+                    # lets two overlap) is what the hard-bot slots must keep one at a time.
                     time.sleep(0.02)
                     return bot.choose(view)  # type: ignore[no-any-return]
                 finally:
@@ -107,13 +110,6 @@ class Searches:
                         searches.made += 1
 
         return Slow()
-
-
-def until(done: Any, seconds: float = 60.0) -> None:
-    end = time.monotonic() + seconds
-    while not done():
-        assert time.monotonic() < end, "the deals did not end"
-        time.sleep(0.02)
 
 
 @pytest.mark.parametrize("with_table", [False, True], ids=["two-rooms", "two-rooms-and-a-table"])
@@ -147,6 +143,6 @@ def test_hard_slots_bound_the_hard_bots_of_rooms(
             tables = [rooms.get(rid).table for rid, _ in made]
             return all(t is not None and t.snapshot(None).over for t in tables)
 
-        until(over)
+        until(over, 60, "the deals ended")
     assert searches.made >= 20  # the bots' moves were searches, many of them
     assert searches.most == 1

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +31,7 @@ from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.view.table_model import TableModel
 from pdk.web.server import create_app
-from tests.support.tooling import served
+from tests.support.tooling import served, until
 
 SEED = 11
 WIDTH = 80
@@ -96,17 +95,19 @@ def faceless(model: TableModel) -> TableModel:
 def settle(seat: Seat, wait: float = 30.0) -> SeatTable:
     """The seat's table once it is the seat's to act (or the deal is over): the driver
     makes the machine's moves where the seat leaves them to it, else waits for the room."""
-    deadline = time.monotonic() + wait
-    while True:
+
+    def back() -> tuple[SeatTable] | None:
         t = seat.snapshot()
-        assert time.monotonic() < deadline, "the table did not come back to the seat"
         if t is not None and (t.model.task.kind == "over" or not t.machine_turn):
             if t.model.task.kind == "over" or t.model.task.seat == t.model.viewer:
-                return t
+                return (t,)
         if t is not None and t.machine_turn and seat.runs_machine:
             seat.step(t.seq)
-        elif not seat.moved():
-            time.sleep(0.01)
+        else:
+            seat.moved()  # news of the room, looked at (a face would draw it again)
+        return None
+
+    return until(back, wait, "the table came back to the seat", every=0.01)[0]
 
 
 def script(seat: Seat, deals: int) -> list[Any]:

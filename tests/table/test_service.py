@@ -3,10 +3,10 @@ racing on one directory, and the browser tables' cache over the store."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from pdk.table.session import HUMAN, new_session, save_text, session_from_dict, 
 from pdk.table.tables import TableStore
 from pdk.text.catalog import LocalizedError
 from pdk.variants.registry import load_profile
+from tests.support.tooling import until
 
 PROFILE = load_profile("classic16")
 
@@ -397,9 +398,9 @@ def test_every_get_is_one_consistent_snapshot(tmp_path: Path) -> None:
         while not t.session.state.over:
             t.step(t.seq)
             read_so_far = len(seen)
-            deadline = time.monotonic() + 2
-            while len(seen) == read_so_far and time.monotonic() < deadline:
-                time.sleep(0.001)  # the reader gets its turn between moves, however slow it runs
+            # the reader gets its turn between moves, however slow it runs
+            with contextlib.suppress(TimeoutError):
+                until(lambda n=read_so_far: len(seen) > n, 2, every=0.001)
     finally:
         stop.set()
         reader.join()
@@ -417,7 +418,6 @@ def test_two_pdk_serve_processes_on_one_save_dir_never_both_accept_a_move(tmp_pa
     import socket
     import subprocess
     import sys
-    import time
 
     import httpx
 
@@ -429,14 +429,20 @@ def test_two_pdk_serve_processes_on_one_save_dir_never_both_accept_a_move(tmp_pa
         cmd += ["--save-dir", str(tmp_path), "--seed", "3", "--difficulty", "easy"]
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
+
+        def answers() -> bool:
             try:
                 httpx.get(base + "/api/labels", timeout=1)
-                return proc, base
+                return True
             except httpx.HTTPError:
-                time.sleep(0.1)
-        proc.kill()
-        raise AssertionError("pdk serve did not start")
+                return False
+
+        try:
+            until(answers, 30, "pdk serve answers", every=0.1)
+        except TimeoutError:
+            proc.kill()
+            raise
+        return proc, base
 
     (a, url_a), (b, url_b) = serve(), serve()
     try:

@@ -22,6 +22,7 @@ from pdk.web.address import listen
 from pdk.web.guard import Busy, ThinkingQueue
 from pdk.web.server import MAX_BODY, WebLimits, create_app
 from tests.support.serving import Server
+from tests.support.tooling import until
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -136,7 +137,7 @@ def test_hard_bots_think_one_at_a_time_and_the_queue_is_bounded() -> None:
         nonlocal running, most
         running += 1
         most = max(most, running)
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0)  # not a wait: it lets the others try the queue while this one thinks
         running -= 1
         return 1
 
@@ -186,14 +187,15 @@ def test_printed_urls_bracket_ipv6_and_warn_for_all_interfaces(tmp_path: Path) -
             url = f"http://{shown}:{server.port}/"
             assert url in lines[0]
             assert ("every network interface" in "".join(lines)) == warned
-            for _ in range(100):  # the printed address is one a browser can open
+
+            def answered(url: str = url) -> int | bool:
                 try:
-                    assert httpx.get(url + "api/labels", timeout=2).status_code == 200
-                    break
+                    return httpx.get(url + "api/labels", timeout=2).status_code
                 except httpx.HTTPError:
-                    time.sleep(0.1)
-            else:
-                raise AssertionError(f"{url} did not answer")
+                    return False
+
+            # the printed address is one a browser can open
+            assert until(answered, 20, f"{url} answers", every=0.1) == 200
         finally:
             server.stop()
 
@@ -302,10 +304,19 @@ def test_one_address_cannot_hold_every_connection(tmp_path: Path) -> None:
             s = socket.create_connection(("127.0.0.1", server.port))
             s.sendall(b"GET / HTTP/1.1\r\nHo")
             held.append(s)
-        time.sleep(0.3)
-        with socket.create_connection(("127.0.0.1", server.port)) as fourth:
-            fourth.settimeout(10)
-            assert fourth.recv(4096).startswith(b"HTTP/1.1 429")
+
+        def fourth_answer() -> bytes | bool:
+            """What a fourth connection is told at once (False while the server, not yet
+            counting the three, still waits for its request: then it is closed, freeing
+            its place, and tried again)."""
+            with socket.create_connection(("127.0.0.1", server.port)) as fourth:
+                fourth.settimeout(0.5)
+                try:
+                    return fourth.recv(4096) or False
+                except TimeoutError:
+                    return False
+
+        assert until(fourth_answer, 20, "a fourth connection is answered").startswith(b"HTTP/1.1 429")
         other = httpx.AsyncHTTPTransport(local_address="127.0.0.9")  # another client is served
 
         async def get() -> int:

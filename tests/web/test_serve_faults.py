@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +20,7 @@ import httpx
 import pytest
 
 from tests.support.serving import Server, next_request
+from tests.support.tooling import until
 
 pytestmark = pytest.mark.slow
 
@@ -55,7 +55,7 @@ def burst(base: str, tokens: list[str]) -> Iterator[dict[str, tuple[int, int]]]:
                         r = http.post(f"/api/table/{token}/{kind}", json=body)
                 except httpx.HTTPError:
                     table = None
-                    time.sleep(0.05)
+                    stop.wait(0.05)  # a pause before retrying the killed server; ends with the burst
                     continue
                 data = r.json()
                 table = data.get("table") if r.status_code == 409 else data if r.status_code == 200 else None
@@ -74,13 +74,17 @@ def burst(base: str, tokens: list[str]) -> Iterator[dict[str, tuple[int, int]]]:
 
 
 def under_way(acked: dict[str, tuple[int, int]], timeout: float = 30) -> None:
-    """Return once every table of the burst has had a move acknowledged, and a moment more,
+    """Return once every table of the burst has had a move acknowledged, and then another,
     so that the kill lands while moves are in flight (rather than after a fixed wait: fast
     on an idle machine, still mid-burst on a loaded one)."""
-    deadline = time.monotonic() + timeout
-    while len(acked) < BURST_TABLES and time.monotonic() < deadline:
-        time.sleep(0.02)
-    time.sleep(0.3)
+    until(lambda: len(acked) == BURST_TABLES, timeout, "every table of the burst had a move")
+    moved_on(acked, timeout)
+
+
+def moved_on(acked: dict[str, tuple[int, int]], timeout: float = 30) -> None:
+    """Return once every table has had a move acknowledged after this call."""
+    before = dict(acked)
+    until(lambda: all(acked[t] > before[t] for t in before), timeout, "every table moved on")
 
 
 def opened(base: str, n: int) -> list[str]:
@@ -121,7 +125,7 @@ def test_kill_9_of_a_worker_loses_no_acknowledged_move_on_postgresql(tmp_path: P
                 workers = server.workers()
                 assert len(workers) == 2, workers
                 os.kill(workers[0], signal.SIGKILL)  # one worker, mid-burst; the other serves on
-                time.sleep(1.0)
+                moved_on(acked)
             check_kept(server.base, acked)
     finally:
         server.stop()

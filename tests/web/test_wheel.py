@@ -17,13 +17,13 @@ import socket
 import subprocess
 import sys
 import sysconfig
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests.support import ROOT
+from tests.support.tooling import until
 
 SKIP = shutil.ignore_patterns(
     ".git", "__pycache__", "*.egg-info", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis",
@@ -107,15 +107,18 @@ def test_the_wheel_serves_the_page_from_a_fresh_venv(tmp_path: Path) -> None:
     ]
     server = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        page = b""
-        for _ in range(300):  # a loaded machine takes seconds to start Python and uvicorn
+
+        def page_or_ended() -> bytes | bool:
+            """The page once it is served (a blank if the server ended first), else False."""
             if server.poll() is not None:
-                break
+                return b" "
             try:
-                page = _get(f"http://127.0.0.1:{port}/")
-                break
+                return _get(f"http://127.0.0.1:{port}/")
             except OSError:
-                time.sleep(0.1)
+                return False
+
+        # a loaded machine takes seconds to start Python and uvicorn
+        page = until(page_or_ended, 30, "the wheel's pdk serve answers", every=0.1)
         assert b'data-testid="hand"' in page, server.stdout.read() if server.poll() is not None else ""
         for name in ("app.js", "cards.js", "style.css"):
             assert _get(f"http://127.0.0.1:{port}/static/{name}")

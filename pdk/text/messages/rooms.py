@@ -35,6 +35,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Your record here: {games} games, {wins} won, total {total:+d}, title {zh} ({en}).",
         "你在这里的战绩：{games} 局，赢 {wins} 局，累计 {total:+d} 分，称号 {zh}（{en}）。",
     ),
+    "web_room_bot_seat": (
+        "A bot plays this seat until the next deal; its hand stays hidden until then.",
+        "本局由机器人代打此座位；下一局开始前看不到它的手牌。",
+    ),
+    "web_room_seat_taken": (
+        "That seat is taken: its link is no longer on offer.",
+        "该座位已有人：链接不再提供。",
+    ),
     "web_room_moved": ("The room moved on meanwhile; look and try again.", "房间状态已更新；请看一下再试。"),
     # the page
     "web_room_friends": ("Play with friends", "和朋友玩"),

@@ -74,10 +74,11 @@ export function onReach(up, down) {
 
 // GET `path` (POST with `body`) under /api, in the page's language: {ok, status, data}.
 // A fetch that fails (the server is down) is told to `onReach` and thrown on.
-export async function api(path, body) {
+// `headers`: a GET's own (a room's key travels in X-PDK-Key, never in the URL).
+export async function api(path, body, headers = {}) {
   const sep = path.includes("?") ? "&" : "?";
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  const init = body === undefined ? { headers } : {
+    method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body),
   };
   let res;
   try {

@@ -9,9 +9,9 @@ let timer = null;
 let t = (k) => k;
 
 // `url`: where the page's replay is (a table's, or a room seat's with its key).
-export async function openReplay(url, translate) {
+export async function openReplay(url, translate, headers = {}) {
   t = translate;
-  const res = await fetch(url);
+  const res = await fetch(url, { headers });
   if (!res.ok) return;
   replay = { ...(await res.json()), i: 0 };
   $("#replay").hidden = false;

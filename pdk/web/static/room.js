@@ -13,7 +13,7 @@ import { onOff, seatController } from "./seat.js";
 const roomId = location.pathname.split("/")[2] || null;
 let key = null; // this viewer's key: a seat's, or the watch key
 let room = null; // the last room the server sent
-let source = null; // the EventSource while it is open
+let source = null; // the live stream's AbortController while it is open
 let polling = false;
 let inviteOpen = false;
 // One id per tab (kept across reloads): the server lets one device hold a seat at a time.
@@ -125,16 +125,29 @@ async function enter() {
   key = found.key;
   if (!found.watching) {
     const name = store.getItem("pdk.name");
-    const first = await api(`room/${roomId}?key=${key}`);
+    const first = await api(`room/${roomId}`, undefined, keyed());
     if (!first.ok) { fail(first.data); return; }
     const mine = first.data.seats[first.data.you];
     const body = { key, client, person };
     if (!mine.taken) body.name = name || t("room_seat", { n: first.data.you + 1 });
     const { ok, data } = await api(`room/${roomId}/join`, body);
     if (!ok) { fail(data); return; }
+    adopt(data.key);
     show(data);
   }
   connect();
+}
+
+// The seat's key, for a GET: in a header, never in a URL (a proxy's log keeps those).
+function keyed() {
+  return { "X-PDK-Key": key };
+}
+
+// A seat a bot was playing is taken under a new key (the old one was on offer): keep it.
+function adopt(newKey) {
+  if (!newKey || newKey === key) return;
+  key = newKey;
+  store.setItem(`pdk.room.${roomId}`, key);
 }
 
 function fail(data) {
@@ -143,25 +156,48 @@ function fail(data) {
 }
 
 function liveUrl(kind, extra = "") {
-  return `/api/room/${roomId}/${kind}?key=${encodeURIComponent(key)}&client=${client}&lang=${lang()}${extra}`;
+  return `/api/room/${roomId}/${kind}?client=${client}&lang=${lang()}${extra}`;
 }
 
-function connect() {
-  if (!window.EventSource || store.getItem("pdk.nolive") === "1") { poll(); return; }
+// The live stream: server-sent events read from a fetch's body as they arrive (an
+// EventSource cannot send the key's header). Refused or not streamable: poll instead;
+// dropped after it opened: said, and opened again, as an EventSource would.
+async function connect() {
+  if (!window.ReadableStream || store.getItem("pdk.nolive") === "1") { poll(); return; }
+  const mine = new AbortController();
+  source = mine;
   let opened = false;
-  source = new EventSource(liveUrl("live"));
-  source.onopen = () => { opened = true; };
-  source.onmessage = (e) => { opened = true; show(JSON.parse(e.data)); };
-  source.onerror = () => {
-    if (source.readyState === EventSource.CLOSED || !opened) {
-      // The stream was refused or cannot be held open: ask by polling instead.
-      source.close();
-      source = null;
-      poll();
-    } else {
-      say(t("room_live_lost"), true);
+  try {
+    const res = await fetch(liveUrl("live"), { headers: keyed(), signal: mine.signal });
+    if (!res.ok || !res.body) throw new Error(`live ${res.status}`);
+    opened = true;
+    const reader = res.body.getReader();
+    const text = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buf += text.decode(value, { stream: true });
+      let end;
+      while ((end = buf.indexOf("\n\n")) >= 0) {
+        const event = buf.slice(0, end);
+        buf = buf.slice(end + 2);
+        const data = event.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+        if (data) show(JSON.parse(data));
+      }
     }
-  };
+  } catch (e) {
+    // aborted on purpose, refused, or the connection dropped
+  }
+  if (source !== mine) return; // closed on purpose (another stream replaced it)
+  source = null;
+  if (!opened) { poll(); return; }
+  say(t("room_live_lost"), true);
+  setTimeout(() => { if (!source && !polling) connect(); }, 2000);
+}
+
+function hangUp() {
+  if (source) { const s = source; source = null; s.abort(); }
 }
 
 async function poll() {
@@ -170,7 +206,7 @@ async function poll() {
   while (polling) {
     try {
       const since = room ? room.rev : -1;
-      const { ok, status, data } = await api(`room/${roomId}/poll?key=${encodeURIComponent(key)}&client=${client}&since=${since}`);
+      const { ok, status, data } = await api(`room/${roomId}/poll?client=${client}&since=${since}`, undefined, keyed());
       if (ok) show(data);
       else {
         fail(data);
@@ -316,7 +352,7 @@ function renderLobby() {
         if (!name) return;
         store.setItem("pdk.name", name);
         const { ok, data } = await api(`room/${roomId}/join`, { key, client, name, person });
-        if (ok) show(data); else fail(data);
+        if (ok) { adopt(data.key); show(data); } else fail(data);
       });
       li.append(input);
     }
@@ -329,6 +365,18 @@ function renderLobby() {
   if (room.watch) box.append(inviteRow(t("room_watch"), room.watch, 0, "watch-link"));
 }
 
+// The QR code is asked for with the key's header, then shown as data (an <img src> could
+// only carry the key in its URL).
+async function qrOf(img, seat) {
+  try {
+    const res = await fetch(`/api/room/${roomId}/qr/${seat}`, { headers: keyed() });
+    if (!res.ok) return;
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(await res.text())}`;
+  } catch (e) {
+    // unreachable: the page says so elsewhere
+  }
+}
+
 function inviteRow(title, url, seat, testid) {
   const row = document.createElement("div");
   row.className = "invite";
@@ -336,7 +384,7 @@ function inviteRow(title, url, seat, testid) {
   const img = document.createElement("img");
   img.className = "qr";
   img.alt = title;
-  img.src = `/api/room/${roomId}/qr/${seat}?key=${encodeURIComponent(key)}`;
+  qrOf(img, seat);
   img.dataset.testid = "qr";
   img.setAttribute("data-testid", "qr");
   const text = document.createElement("div");
@@ -418,7 +466,7 @@ $("#take-seat").addEventListener("click", async () => {
   const { ok, data } = await api(`room/${roomId}/claim`, { key, client, name, person });
   if (!ok) { fail(data); return; }
   store.setItem(`pdk.room.${roomId}`, data.key);
-  if (source) { source.close(); source = null; }
+  hangUp();
   polling = false;
   room = null;
   await enter();
@@ -463,13 +511,13 @@ $("#lang-toggle").addEventListener("click", async () => {
   seat.note = null;
   recordDeal = null; // the record is asked for again, in the new language
   if (!roomId) { openForm(); return; }
-  if (source) { source.close(); source = null; connect(); }
+  if (source) { hangUp(); connect(); }
 });
 
 // -- replay of the deal just finished -------------------------------------------------------
 
 $("#replay-open").addEventListener("click", () => {
-  openReplay(`/api/room/${roomId}/replay?key=${encodeURIComponent(key)}&lang=${lang()}`, t);
+  openReplay(`/api/room/${roomId}/replay?lang=${lang()}`, t, keyed());
 });
 
 // The turn clock counts down between messages.

@@ -16,7 +16,7 @@ def main() -> None:
         with open(starts, "a") as fh:
             fh.write(f"{os.getpid()}\n")
     if mode == "nohello":
-        time.sleep(60)
+        time.sleep(60)  # the fault itself, not a wait: an engine that never says hello (it is killed first)
     deals = 0
     for line in sys.stdin:
         msg = json.loads(line)
@@ -32,7 +32,7 @@ def main() -> None:
                 if mode == "crash":
                     sys.exit(3)
                 if mode == "hang":
-                    time.sleep(60)
+                    time.sleep(60)  # the fault itself: an engine that never answers (it is killed first)
                 if mode == "garbage":
                     print("I resign", flush=True)
                     continue
