@@ -41,7 +41,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("moves", "moves", "moves"),
     ("selfplay", "selfplay", "selfplay"),
     ("replay", "replay", "replay"),
-    ("serve", "serve", "serve"),
+    ("serve", "serve", "serve_app"),
     ("advise", "advise", "advise"),
     ("review", "review", "review_cmd"),
     ("train", "train", "train"),

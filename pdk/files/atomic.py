@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -25,12 +26,21 @@ def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` so that ``path`` holds either the old or the new content, never a mix,
     even if the process is killed or the machine loses power mid-write. If the write
     fails (a full disk) the temporary file is removed and the error raised."""
+    with atomic_replace(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+@contextlib.contextmanager
+def atomic_replace(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` for the caller to write whole (a file, or a
+    database another library writes, as ``pdk serve backup`` does); once the block ends
+    it is synced and renamed over ``path``, with ``atomic_write``'s guarantee. If the
+    block fails the temporary file is removed and the error raised."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temp_name(path)
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
+        yield tmp
+        with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:

@@ -127,6 +127,12 @@ class Store(Protocol):
         ``pdk.store.changes`` polls)."""
         ...
 
+    def saved_at(self, keys: list[str]) -> dict[str, float]:
+        """When each of those of ``keys`` that exist was last saved, in seconds since the
+        epoch (the clock ``expire`` ages by): how ``pdk serve rooms`` tells a room's last
+        activity without reading its save."""
+        ...
+
     def expire(self, idle_seconds: float) -> list[str]:
         """Delete the keys nobody saved for ``idle_seconds``; the keys deleted. A room's
         two keys (``rm-<id>``, ``rt-<id>``) age together: its facts are saved seldom and

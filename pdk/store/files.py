@@ -96,6 +96,18 @@ class FileStore:
         found = {key: self._current(self.path(key)) for key in keys}
         return {key: v for key, v in found.items() if v is not None}
 
+    def saved_at(self, keys: list[str]) -> dict[str, float]:
+        """Each file's modification time (``atomic_write`` replaces it whole on every save)."""
+        found = {}
+        for key in keys:
+            try:
+                found[key] = self.path(key).stat().st_mtime
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise StoreUnavailable(_oserror(exc)) from None
+        return found
+
     def expire(self, idle_seconds: float) -> list[str]:
         """The files not written for ``idle_seconds`` (their modification time) deleted."""
         cutoff = time.time() - idle_seconds

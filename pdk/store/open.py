@@ -22,12 +22,18 @@ def open_store(spec: str | None, data_dir: Path) -> Store:
     PostgreSQL database (the ``postgres`` extra). ``StoreUnavailable`` (with the reason)
     when it cannot open. The web saves of earlier versions are not looked at here: ``pdk
     serve`` moves them in once when it starts (``pdk.store.migrate``)."""
+    path = sqlite_file(spec, data_dir)
+    return PostgresStore(str(spec)) if path is None else SqliteStore(path)
+
+
+def sqlite_file(spec: str | None, data_dir: Path) -> Path | None:
+    """The SQLite file ``spec`` names (what ``pdk serve backup`` copies), None for a
+    PostgreSQL database; ``StoreUnavailable`` for anything else."""
     if spec is not None and spec.startswith(POSTGRES_SCHEMES):
-        return PostgresStore(spec)
+        return None
     if spec is None or spec == "sqlite" or spec.startswith("sqlite:"):
-        path = data_dir / "tables.sqlite3" if spec in (None, "sqlite") else Path(spec.removeprefix("sqlite:"))
-        return SqliteStore(path)
+        return data_dir / "tables.sqlite3" if spec in (None, "sqlite") else Path(spec.removeprefix("sqlite:"))
     raise StoreUnavailable(f"unknown store {spec!r}: sqlite, sqlite:PATH or postgresql://...")
 
 
-__all__ = ["POSTGRES_SCHEMES", "open_store"]
+__all__ = ["POSTGRES_SCHEMES", "open_store", "sqlite_file"]

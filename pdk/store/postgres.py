@@ -99,6 +99,15 @@ class PostgresStore:
             rows = db.execute("SELECT key, version FROM pdk_tables WHERE key = ANY(%s)", (keys,)).fetchall()
         return {str(k): int(v) for k, v in rows}
 
+    def saved_at(self, keys: list[str]) -> dict[str, float]:
+        if not keys:
+            return {}
+        with self._sql() as db:
+            rows = db.execute(
+                "SELECT key, extract(epoch FROM updated) FROM pdk_tables WHERE key = ANY(%s)", (keys,)
+            ).fetchall()
+        return {str(k): float(at) for k, at in rows}
+
     def save(self, key: str, data: str, version: int, expected: int | None) -> None:
         with self._sql() as db:
             written = db.execute(*_save_sql(key, data, version, expected)).fetchall()

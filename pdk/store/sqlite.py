@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pdk.store.changes import Changes
 from pdk.store.contract import ChangeFeed, Stored, StoreError, StoreUnavailable, VersionConflict, Write
@@ -105,12 +106,18 @@ class SqliteStore:
         return None if row is None else Stored(int(row[0]), str(row[1]))
 
     def versions(self, keys: list[str]) -> dict[str, int]:
+        return {str(k): int(v) for k, v in self._column("version", keys)}
+
+    def saved_at(self, keys: list[str]) -> dict[str, float]:
+        return {str(k): float(at) for k, at in self._column("updated", keys)}
+
+    def _column(self, column: str, keys: list[str]) -> list[tuple[Any, Any]]:
+        """(key, ``column``) of those of ``keys`` that exist (``column`` is this module's own)."""
         if not keys:
-            return {}
+            return []
         marks = ",".join("?" * len(keys))
         with self._sql() as db:
-            rows = db.execute(f"SELECT key, version FROM tables WHERE key IN ({marks})", keys).fetchall()
-        return {str(k): int(v) for k, v in rows}
+            return db.execute(f"SELECT key, {column} FROM tables WHERE key IN ({marks})", keys).fetchall()
 
     def save(self, key: str, data: str, version: int, expected: int | None) -> None:
         mine = _Save(key, data, version, expected, time.time())

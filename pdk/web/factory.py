@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from pdk.rooms.room import Rooms
+from pdk.store.counted import CountedStore
 from pdk.store.open import open_store
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
+from pdk.web.forwarded import DEFAULT_TRUSTED
+from pdk.web.metrics import Metrics, MetricsAccess, log_access
 from pdk.web.server import WebLimits, create_app
 
 SETTINGS_ENV = "PDK_SERVE_SETTINGS"
@@ -40,6 +43,9 @@ class ServeSettings:
     hard_slots: int
     idle_seconds: float
     away: int = 30  # seconds a friend's seat may be unconnected before 托管 plays it
+    forwarded: str = DEFAULT_TRUSTED  # --forwarded-allow-ips
+    metrics: MetricsAccess = "local"  # --metrics
+    access_log: bool = False  # --access-log
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -51,6 +57,9 @@ class ServeSettings:
 
 def build_app(settings: ServeSettings) -> Any:
     base = Path(settings.data_dir)
+    metrics = Metrics()
+    if settings.access_log:  # here, not in pdk serve: each worker process writes its own lines
+        log_access()
     tables = TableStore(
         base,
         load_profile(settings.profile),
@@ -58,7 +67,7 @@ def build_app(settings: ServeSettings) -> Any:
         seed=settings.seed,
         max_live=settings.max_tables,
         difficulty=settings.difficulty,
-        store=open_store(settings.store, base),
+        store=CountedStore(open_store(settings.store, base), metrics.store_failed),
         shared=settings.shared,
     )
     limits = WebLimits(
@@ -67,11 +76,13 @@ def build_app(settings: ServeSettings) -> Any:
         opens_per_minute=settings.opens_per_minute,
         hard_slots=settings.hard_slots,
         idle_seconds=settings.idle_seconds,
+        forwarded=settings.forwarded,
+        metrics=settings.metrics,
     )
     rooms = Rooms(
         tables.saves, tables.archive, pace_ms=settings.pace_ms, away_after=settings.away, seed=settings.seed
     )
-    return create_app(tables, settings.pace_ms, limits, rooms)
+    return create_app(tables, settings.pace_ms, limits, rooms, metrics)
 
 
 def app_from_env() -> Any:

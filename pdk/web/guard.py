@@ -174,6 +174,7 @@ class ThinkingQueue:
         self.slots = slots
         self.max_waiting = max_waiting
         self.waiting = 0
+        self.running = 0  # thinking now (what /healthz and /metrics show)
         self._sem: asyncio.Semaphore | None = None
 
     async def run(self, work: Callable[[], Awaitable[T]], max_waiting: int | None = None) -> T:
@@ -189,9 +190,11 @@ class ThinkingQueue:
             await self._sem.acquire()
         finally:
             self.waiting -= 1
+        self.running += 1
         try:
             return await work()
         finally:
+            self.running -= 1
             self._sem.release()
 
     def __repr__(self) -> str:

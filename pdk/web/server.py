@@ -41,8 +41,10 @@ from pdk.table.service import Reply, SeatTable, TableService
 from pdk.table.tables import TableStore
 from pdk.text.catalog import Lang, LocalizedError, tr
 from pdk.view.rules_in_words import sections
+from pdk.web.forwarded import DEFAULT_TRUSTED, Trusted, forwarded
 from pdk.web.guard import Busy, RateLimit, guarded
 from pdk.web.machine import Machine
+from pdk.web.metrics import Metrics, MetricsAccess, mount_operator, observed
 from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
 from pdk.web.rooms_api import RoomLimits, mount_rooms
@@ -127,6 +129,8 @@ class WebLimits:
     hard_slots: int = 1  # hard bots thinking at once in this process
     idle_seconds: float = 14 * 86400  # a table nobody moved for this long is cleared (0: never)
     rooms: RoomLimits = field(default_factory=RoomLimits)  # per-client room budgets
+    forwarded: str = DEFAULT_TRUSTED  # whose X-Forwarded-* headers are believed (pdk.web.forwarded)
+    metrics: MetricsAccess = "local"  # who may read /metrics (pdk.web.metrics)
 
 
 def idle_text(seconds: float, lang: Lang) -> str:
@@ -140,10 +144,15 @@ def idle_text(seconds: float, lang: Lang) -> str:
 
 
 def create_app(
-    store: TableStore, pace_ms: int = 700, limits: WebLimits | None = None, rooms: Rooms | None = None
+    store: TableStore,
+    pace_ms: int = 700,
+    limits: WebLimits | None = None,
+    rooms: Rooms | None = None,
+    metrics: Metrics | None = None,
 ) -> Any:
     """The app for one store; ``pace_ms`` is how long the page shows each bot move.
-    ``rooms`` are the tables for friends (by default kept in the same store)."""
+    ``rooms`` are the tables for friends (by default kept in the same store); ``metrics``
+    the counters ``/metrics`` shows (given when the store counts its errors into them)."""
     bounds = limits or WebLimits()
     opens = RateLimit(bounds.opens_per_minute)
     machine = Machine(bounds.hard_slots)  # every machine move of this process, rooms' too
@@ -361,8 +370,11 @@ def create_app(
     if rooms is None:
         rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)
     closing.append(mount_rooms(app, rooms, machine, bounds.rooms).close)
+    counters = metrics or Metrics()
+    mount_operator(app, counters, store, rooms, machine.thinking, bounds.metrics)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    return guarded(app, bounds.max_body, bounds.hosts)
+    inner = forwarded(app, Trusted(bounds.forwarded))
+    return observed(guarded(inner, bounds.max_body, bounds.hosts), app, counters)
 
 
 async def _sweep(store: TableStore, idle_seconds: float) -> None:

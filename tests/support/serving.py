@@ -70,15 +70,21 @@ class Server:
         self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        if self.proc is not None:
+            stop_group(self.proc)
         if self.proc is not None and self.proc.stdout:
             self.proc.stdout.close()
+
+
+def stop_group(proc: subprocess.Popen[Any], grace: float = 15) -> None:
+    """SIGTERM to the process group started for ``proc``, SIGKILL after ``grace`` seconds."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
 
 
 def _cmdline(proc: Path) -> str:

@@ -181,4 +181,49 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--workers {n} 需要 --store postgresql://...：SQLite 只能供一个进程使用。",
     ),
     "serve_store": ("cannot open the store: {detail}", "无法打开存储：{detail}"),
+    "serve_bad_metrics": (
+        "--metrics {value}: local, any or off",
+        "--metrics {value}：应为 local、any 或 off",
+    ),
+    "serve_bad_forwarded": (
+        "--forwarded-allow-ips: {detail} (addresses or networks, comma-separated, or *)",
+        "--forwarded-allow-ips：{detail}（以逗号分隔的地址或网段，或 *）",
+    ),
+    # pdk serve backup / restore / rooms
+    "serve_backup_done": (
+        "backed up {tables} tables and {rooms} rooms ({bytes} bytes) from {store} to {file}",
+        "已备份 {tables} 张牌桌、{rooms} 个房间（{bytes} 字节）：{store} → {file}",
+    ),
+    "serve_backup_failed": ("cannot back up: {detail}", "无法备份：{detail}"),
+    "serve_backup_postgres": (
+        "the store is PostgreSQL: back it up with"
+        " pg_dump --format=custom --table=pdk_tables --file {file} DBURL",
+        "存储是 PostgreSQL：请用 pg_dump --format=custom --table=pdk_tables --file {file} DBURL 备份",
+    ),
+    "serve_restore_done": (
+        "restored {tables} tables and {rooms} rooms from {file} into {store};",
+        "已从 {file} 恢复 {tables} 张牌桌、{rooms} 个房间到 {store}；",
+    ),
+    "serve_restore_kept": ("the store it replaced is kept as {kept}", "被替换的存储保留为 {kept}"),
+    "serve_restore_new": ("there was no store before", "此前没有存储"),
+    "serve_restore_failed": ("cannot restore: {detail}", "无法恢复：{detail}"),
+    "serve_restore_postgres": (
+        "the store is PostgreSQL: restore with pg_restore --clean --dbname DBURL {file}, servers stopped",
+        "存储是 PostgreSQL：请先停止服务，再用 pg_restore --clean --dbname DBURL {file} 恢复",
+    ),
+    "serve_rooms_none": ("no rooms in {store}", "{store} 中没有房间"),
+    "serve_rooms_title": ("Rooms in {store}", "{store} 中的房间"),
+    "serve_rooms_id": ("id", "编号"),
+    "serve_rooms_phase": ("phase", "状态"),
+    "serve_rooms_variant": ("variant", "规则"),
+    "serve_rooms_seats": ("seats", "座位"),
+    "serve_rooms_active": ("last activity (UTC)", "最近活动（UTC）"),
+    "serve_rooms_free": ("(free)", "（空）"),
+    "serve_phase_waiting": ("waiting", "等待开局"),
+    "serve_phase_playing": ("playing", "对局中"),
+    "serve_phase_closed": ("closed", "已关闭"),
+    "serve_phase_unreadable": ("unreadable", "无法读取"),
+    "serve_room_none": ("no room {id} in {store}", "{store} 中没有房间 {id}"),
+    "serve_room_closed": ("room {id} closed (its deals stay kept)", "房间 {id} 已关闭（牌局记录保留）"),
+    "serve_room_was_closed": ("room {id} was closed already", "房间 {id} 早已关闭"),
 }
