@@ -136,7 +136,8 @@ def stream_events(
 
     def read() -> None:
         try:
-            with client.stream("GET", url, params=params, headers=headers, timeout=httpx.Timeout(20, read=60)) as answer:
+            wait = httpx.Timeout(20, read=60)
+            with client.stream("GET", url, params=params, headers=headers, timeout=wait) as answer:
                 views.put(answer.status_code)
                 for line in answer.iter_lines():
                     if line.startswith("data: "):
