@@ -1,5 +1,5 @@
 """The page's numbers: the 复盘 review of the deal just finished, and a candidate's numbers
-for the hint (``pdk.analysis.review``, ``pdk.analysis.advise``), as two read-only endpoints.
+for the hint (``pdk.analysis.review``, ``pdk.bots.valuation``), as two read-only endpoints.
 
 They live beside the table's endpoints (``server.create_app`` adds them) and read a table
 only under its lock; the search itself runs outside it. Only the human seat is valued: the
