@@ -4,10 +4,12 @@
     python benchmarks/bench_review.py advise --positions 20    # s per pdk advise analysis
     python benchmarks/bench_review.py mine --deals 20          # puzzles found per minute
     python benchmarks/bench_review.py accuracy --deals 100     # easy / normal / hard accuracy
+    python benchmarks/bench_review.py accuracy --levels easy,normal,hard,hint   # the hint player too
     python benchmarks/bench_review.py puzzles                  # re-prove every shipped puzzle
 
 Everything runs in this one process (one core). ``accuracy`` plays each deal with the three
-levels seated in turn (deal k rotates easy, normal, hard by k), reviews every seat at the
+levels seated in turn (deal k rotates easy, normal, hard by k; ``--levels`` names others,
+the seats taking them in turn), reviews every seat at the
 default budget and reports each level's mean accuracy over deals with a 95% interval (one
 sample per deal: the level's accuracy in that deal).
 """
@@ -20,9 +22,9 @@ import statistics
 import sys
 import time
 
-from pdk.analysis.advise import ADVISE_BUDGET, DEFAULT_BUDGET, Spot, analyse
 from pdk.analysis.puzzles import load, mine, prove
 from pdk.analysis.review import review
+from pdk.bots.valuation import ADVISE_BUDGET, DEFAULT_BUDGET, Spot, analyse
 from pdk.engine.deal import deal_seed
 from pdk.engine.record import GameRecord
 from pdk.match.run import GameTask, mean_ci, play_game
@@ -33,12 +35,13 @@ LEVELS = ("easy", "normal", "hard")
 
 
 def records(
-    variant: str, deals: int, seed: int, rotate: bool = True
+    variant: str, deals: int, seed: int, rotate: bool = True, levels: tuple[str, ...] = LEVELS
 ) -> list[tuple[tuple[str, ...], GameRecord]]:
     profile = load_profile(variant)
     out = []
     for k in range(deals):
-        lineup = tuple(LEVELS[(i + k) % 3] for i in range(3)) if rotate else LEVELS
+        seats = range(profile.players)
+        lineup = tuple(levels[(i + k) % len(levels)] for i in seats) if rotate else levels
         res = play_game(profile, GameTask(k, k, 0, deal_seed(seed, k), lineup, True))
         assert res.record is not None
         out.append((lineup, parse(res.record)))
@@ -71,9 +74,10 @@ def advise(args: argparse.Namespace) -> None:
 
 
 def accuracy(args: argparse.Namespace) -> None:
-    per: dict[str, list[float]] = {lv: [] for lv in LEVELS}
+    levels = tuple(args.levels.split(","))
+    per: dict[str, list[float]] = {lv: [] for lv in levels}
     t0 = time.time()
-    for k, (lineup, rec) in enumerate(records(args.variant, args.deals, args.seed)):
+    for k, (lineup, rec) in enumerate(records(args.variant, args.deals, args.seed, levels=levels)):
         rv = review(rec, budget=args.budget)
         for s in rv.seats:
             if s.accuracy is not None:
@@ -115,6 +119,7 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--levels", default=",".join(LEVELS), help="accuracy: the levels seated in turn")
     args = ap.parse_args()
     modes = {"speed": speed, "advise": advise, "accuracy": accuracy, "mine": mine_rate, "puzzles": reprove}
     modes[args.what](args)

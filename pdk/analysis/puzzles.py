@@ -17,11 +17,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pdk.analysis.advise import Spot, sim_at
 from pdk.bots import make_bot
 from pdk.bots.endgame import Endgame, OutOfNodes
 from pdk.bots.hard import Solver
 from pdk.bots.sim import Sim
+from pdk.bots.valuation import Spot, sim_at
+from pdk.engine.cards import cards_of, rank_of
 from pdk.engine.combos import Move
 from pdk.engine.deal import bot_seed, deal, deal_seed
 from pdk.engine.position_text import TablePosition, of_view, parse, variant_of
@@ -68,6 +69,32 @@ class Puzzle:
         if move is None:
             return self.answer is None
         return self.answer is not None and move.notation() == self.answer and move.kind.label == self.kind
+
+
+# What a puzzle is about, for a player to pick (message keys ``pz_theme_<name>``): a 全关,
+# a rival on one card (报单), the seat's last bomb as the answer, one lone single to shed.
+THEMES = ("sweep", "bao_dan", "last_bomb", "only_single")
+
+
+def themes(p: Puzzle) -> tuple[str, ...]:
+    """The puzzle's themes (``THEMES``), read from its position and answer."""
+    pos = p.table()
+    held = [_rank_counts(h or 0) for h in pos.hands]
+    found = {
+        "sweep": p.goal == "sweep",
+        "bao_dan": any(size == 1 for s, size in enumerate(pos.sizes) if s != pos.turn),
+        # One bomb left among every hand, and it is in play here.
+        "last_bomb": sum(1 for h in held for n in h.values() if n == 4) == 1,
+        "only_single": sum(1 for n in held[pos.turn].values() if n == 1) == 1,
+    }
+    return tuple(t for t in THEMES if found[t])
+
+
+def _rank_counts(hand: int) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for c in cards_of(hand):
+        out[rank_of(c)] = out.get(rank_of(c), 0) + 1
+    return out
 
 
 class PuzzleFileError(ValueError):

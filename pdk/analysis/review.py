@@ -1,4 +1,4 @@
-"""Deal review: every play of a record valued by the analysis (``pdk.analysis.advise``).
+"""Deal review: every play of a record valued by the analysis (``pdk.bots.valuation``).
 
 For each play with a real choice, the seat's view before it is analysed (the normal
 judgement's best ``TOP`` choices plus the play made, all in the same deals), and the play
@@ -12,7 +12,12 @@ gets:
 * a move accuracy, ``100 · max(0, 1 − loss / (SCALE units))``. A seat's accuracy is the
   mean over its decisions (forced plays are not rated), so it is comparable across deals
   and profiles: 100 is the analysis's own choice every time; a play losing four cards'
-  worth or more scores 0.
+  worth or more scores 0;
+* who made it (``by``): the seat's own player (``""``), or for a person's seat 托管
+  (``record.AUTO``) or 要不起 auto-pass (``record.AUTO_PASS``), as the record says
+  (``GameRecord.made_by``). Those are judged and shown, never held against the person: a
+  seat's accuracy and marks count its player's own decisions only, and the turning points
+  are chosen among them.
 
 The turning points are the (at most three) marked plays that lost the most. A review is
 kept in a record's ``meta["review"]`` (``annotate``), which ``pdk replay`` shows beside
@@ -25,7 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pdk.analysis.advise import DEFAULT_BUDGET, Interval, Spot, analyse
+from pdk.bots.valuation import DEFAULT_BUDGET, Interval, Spot, analyse
+from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord
@@ -54,10 +60,16 @@ class PlayReview:
     best_value: Interval
     best_win: Interval
     choices: int
+    by: str = ""  # "" the seat's player; record.AUTO (托管) or record.AUTO_PASS
 
     @property
     def forced(self) -> bool:
         return self.accuracy is None
+
+    @property
+    def own(self) -> bool:
+        """A decision of the seat's own player, rated in its accuracy."""
+        return not self.forced and not self.by
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +122,7 @@ def review(
     u = unit(record.profile)
     out: list[PlayReview] = []
     total = len(record.actions)
+    made_by = record.made_by()
     for number, (state, action) in enumerate(zip(record.states(), record.actions, strict=False), 1):
         if seats is None or action.seat in seats:
             view = state.view(action.seat)
@@ -118,7 +131,8 @@ def review(
             choices = len(legal) + (1 if view.can_pass(legal) else 0)
             if choices < 2:
                 z = Interval(0.0, 0.0, 0.0)
-                out.append(PlayReview(number, action.seat, played, played, z, "", None, z, z, z, z, choices))
+                out.append(PlayReview(number, action.seat, played, played, z, "", None, z, z, z, z, choices,
+                                      made_by.get(number, "")))  # fmt: skip
             else:
                 a = analyse(Spot.of_view(view), budget=budget, seed=seed, top=TOP, include=(played,))
                 mine = a.find(played)
@@ -126,18 +140,68 @@ def review(
                 loss = a.loss(played)
                 score = 100.0 * max(0.0, 1.0 - max(0.0, loss.mean) / (SCALE * u))
                 out.append(PlayReview(number, action.seat, played, a.best.move, loss, mark_of(loss, u), score,
-                                      mine.points, mine.win, a.best.points, a.best.win, choices))  # fmt: skip
+                                      mine.points, mine.win, a.best.points, a.best.win, choices,
+                                      made_by.get(number, "")))  # fmt: skip
         if progress is not None:
             progress(number, total)
     seat_reviews = []
     for seat in range(record.profile.players):
-        rated = [p for p in out if p.seat == seat and p.accuracy is not None]
+        rated = [p for p in out if p.seat == seat and p.own]
         acc: float | None = sum(p.accuracy or 0.0 for p in rated) / len(rated) if rated else None
         seat_reviews.append(SeatReview(seat, acc, len(rated), sum(p.mark == "?" for p in rated),
                                        sum(p.mark == "??" for p in rated)))  # fmt: skip
-    marked = sorted((p for p in out if p.mark), key=lambda p: -p.loss.mean)[:TURNING]
+    marked = sorted((p for p in out if p.mark and p.own), key=lambda p: -p.loss.mean)[:TURNING]
     turning = tuple(sorted(p.number for p in marked))
     return Review(tuple(out), tuple(seat_reviews), turning, budget, seed)
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """A marked play tried again: the same position and the same hands. ``gain`` is what
+    the analysis (the review's own, both plays in the same sampled deals) says the new play
+    gains over the one made, with its 95% interval; ``real`` the points each makes for the
+    seat on the deal's true hands, every seat then playing the normal judgement."""
+
+    number: int
+    seat: int
+    played: Move | None
+    tried: Move | None
+    best: Move | None
+    gain: Interval
+    real: tuple[float, float]  # (played, tried)
+
+    @property
+    def better(self) -> bool:
+        return self.gain.low > 0
+
+    @property
+    def worse(self) -> bool:
+        return self.gain.high < 0
+
+
+def retries(rv: Review) -> list[PlayReview]:
+    """The person's own marked plays, each one to try again (``retry``)."""
+    return [p for p in rv.plays if p.mark and p.own]
+
+
+def retry(record: GameRecord, number: int, tried: Move | None, *, budget: int = DEFAULT_BUDGET,
+          seed: int = 0) -> Retry:  # fmt: skip
+    """Play ``number`` of ``record`` made as ``tried`` instead (a legal choice there; see
+    ``Retry``). ``ValueError`` when ``tried`` is not legal in that position."""
+    state = next(s for i, s in enumerate(record.states(), 1) if i == number)
+    action = record.actions[number - 1]
+    view = state.view(action.seat)
+    legal = view.legal_moves()
+    if (tried is None and not view.can_pass(legal)) or (tried is not None and tried not in legal):
+        raise ValueError("not a legal play there")
+    played = action.play.move if action.play is not None else None
+    a = analyse(Spot.of_view(view), budget=budget, seed=seed, top=TOP, include=(played, tried))
+    hands = {s: C.from_mask(h) for s, h in enumerate(state.hands) if s != action.seat}
+    truth = analyse(Spot(view, 0, hands), budget=budget, seed=seed, top=0, include=(played, tried))
+    real = tuple(truth.find(m).points.mean for m in (played, tried))  # type: ignore[union-attr]
+    return Retry(
+        number, action.seat, played, tried, a.best.move, a.difference(tried, played), (real[0], real[1])
+    )
 
 
 def _move_json(move: Move | None) -> str | None:
@@ -167,6 +231,7 @@ def to_dict(rv: Review) -> dict[str, Any]:
                 "best_value": _iv(p.best_value),
                 "best_win": _iv(p.best_win),
                 "choices": p.choices,
+                "by": p.by,
             }
             for p in rv.plays
         ],

@@ -21,6 +21,7 @@ from pathlib import Path
 from pdk.bots.base import Bot, BotFactory
 from pdk.bots.external import ENGINE_PREFIX, EngineError, is_engine, named_engines, spec_of
 from pdk.bots.hard import HardBot, hard_exact, hard_v1, hard_v2
+from pdk.bots.hints import HintBot
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
 from pdk.engine.profile import Profile
@@ -56,6 +57,8 @@ _REGISTRY: dict[str, BotFactory] = {
     "hard-exact": hard_exact,
     # The learned value's own choice, no search (issue 27; weights per profile, pdk train).
     "learned": learned,
+    # Follows the table's first hint (issue 37): how often the review marks a followed hint.
+    "hint": HintBot,
 }
 
 

@@ -1,4 +1,4 @@
-"""``pdk advise``: a position in, ranked plays with their numbers out (``pdk.analysis.advise``).
+"""``pdk advise``: a position in, ranked plays with their numbers out (``pdk.bots.valuation``).
 
 The position is a position text (``pdk.engine.position_text``, docs/position.md) or a
 record and a move number (the position before that play, seen by the seat to move). For
@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from pdk.analysis.advise import ADVISE_BUDGET, Analysis, Interval, PlayValue, Proof, Spot, analyse
+from pdk.bots.valuation import ADVISE_BUDGET, Analysis, Interval, PlayValue, Proof, Spot, analyse
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
 from pdk.cli.replay import load_or_fail
 from pdk.engine import position_text as P
@@ -40,7 +40,7 @@ def play_said(move: Move | None, lang: Lang) -> str:
     """A candidate as the tables write it: the play and its kind, or pass."""
     if move is None:
         return tr("adv_pass", lang)
-    return f"{move.shown()}  {move.kind.said.text(lang)}"
+    return f"{move.shown()}  {move.said.text(lang)}"
 
 
 def interval_said(iv: Interval, percent: bool = False) -> str:

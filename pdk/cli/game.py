@@ -369,8 +369,8 @@ class Game:
         return tr("enter_must" if not task.can_pass else "enter_free", lang, cards=cards)
 
     def hint(self, t: SeatTable) -> None:
-        """Repeated presses cycle through the legal plays, cheapest sensible first, each
-        with its reason (must-beat and 报单 obeyed)."""
+        """Repeated presses cycle through the hints (at most five, the analysis's best
+        first: ``pdk.bots.hints``), each with its reason (must-beat and 报单 obeyed)."""
         lang = self.ui.lang
         try:
             shown = self.seat.hint(t.seq)

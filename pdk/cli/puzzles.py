@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from pdk.analysis.puzzles import Puzzle, PuzzleFileError, dumps, line, load, mine, prove
+from pdk.analysis.puzzles import THEMES, Puzzle, PuzzleFileError, dumps, line, load, mine, prove, themes
 from pdk.cli.advise import play_said
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console, profile_or_fail
 from pdk.cli.play_input import PASS_WORDS
@@ -23,6 +23,7 @@ from pdk.engine.position import IllegalPlay, Reason, check, resolve_cards
 from pdk.engine.position_text import TablePosition
 from pdk.files.atomic import atomic_write
 from pdk.text.catalog import Lang, excerpt, tr
+from pdk.view.table_model import seat_names
 
 puzzles_app = typer.Typer(
     name="puzzles",
@@ -59,6 +60,13 @@ def puzzles(
         str | None,
         typer.Option("--answer", "-a", help="Answer at once (cards or 'pass') instead of being asked."),
     ] = None,
+    theme: Annotated[
+        str | None,
+        typer.Option("--theme", "-t", help=f"Only puzzles of this theme: {', '.join(THEMES)}."),
+    ] = None,
+    position: Annotated[
+        bool, typer.Option("--position", help="Also print the position text (for pdk advise).")
+    ] = False,
     file: FileOpt = None,
     lang: LangOpt = None,
 ) -> None:
@@ -71,12 +79,17 @@ def puzzles(
         pool = [p for p in pool if p.id == number]
     if level is not None:
         pool = [p for p in pool if p.level == level]
+    if theme is not None:
+        if theme not in THEMES:
+            fail(tr("usage_bad_value", language, hint="--theme", detail=", ".join(THEMES)))
+        pool = [p for p in pool if theme in themes(p)]
     if not pool:
         fail(tr("pz_none", language, level=level or "-"))
     pick = pool[Rng(seed if seed is not None else time.time_ns()).below(len(pool))]
     pos = pick.table()
     console = out_console()
-    show(pick, pos, language)
+    show(pick, pos, language, position)
+    names = _names(pos, language)
     if answer is None:
         try:
             answer = input(tr("pz_prompt", language))
@@ -84,38 +97,52 @@ def puzzles(
             answer = "q"
     if answer.strip().lower() in ("q", "quit"):
         console.print(tr("pz_answer", language, play=_answer_said(pick, pos, language)), markup=False)
-        _print_line(line(pos, _answer_move(pick, pos), pick.goal), language)
+        _print_line(line(pos, _answer_move(pick, pos), pick.goal), names, language)
         return
     move = _read(answer, pos, language)
     if pick.is_answer(move):
         console.print(tr("pz_right", language, play=play_said(move, language)), style="bold green")
-        _print_line(line(pos, move, pick.goal), language)
+        _print_line(line(pos, move, pick.goal), names, language)
         return
     console.print(tr("pz_wrong", language, play=play_said(move, language)), style="bold red")
-    _print_line(line(pos, move, pick.goal), language)
+    _print_line(line(pos, move, pick.goal), names, language)
     console.print(tr("pz_answer", language, play=_answer_said(pick, pos, language)), markup=False)
-    _print_line(line(pos, _answer_move(pick, pos), pick.goal), language)
+    _print_line(line(pos, _answer_move(pick, pos), pick.goal), names, language)
     raise typer.Exit(1)
 
 
-def show(p: Puzzle, pos: TablePosition, lang: Lang) -> None:
+def _names(pos: TablePosition, lang: Lang) -> list[str]:
+    """The seats as the solver's table names them: 你, 下家, 上家 (who plays after whom)."""
+    return seat_names(pos.sizes, pos.turn, lang)
+
+
+def show(p: Puzzle, pos: TablePosition, lang: Lang, position: bool = False) -> None:
+    """The puzzle in the solver's words: its seats from where the solver sits, in turn
+    order from them; the position text only when asked (``--position``)."""
     console = out_console()
-    who = tr("rp_seat", lang, seat=pos.turn)
+    names = _names(pos, lang)
+    who = names[pos.turn]
     level = tr(f"pz_level_{p.level}", lang)
     console.print(
         tr("pz_title", lang, id=p.id, level=level, goal=tr(f"pz_goal_{p.goal}", lang, who=who)), style="bold"
     )
-    for seat, hand in enumerate(pos.hands):
-        label = Text(f"{tr('rp_seat', lang, seat=seat)}: ", style="bold cyan" if seat == pos.turn else "bold")
-        label.append_text(cards_text(cards_of(hand or 0)))
+    n = len(pos.hands)
+    for seat in ((pos.turn + k) % n for k in range(n)):
+        label = Text(f"{names[seat]}: ", style="bold cyan" if seat == pos.turn else "bold")
+        label.append_text(cards_text(cards_of(pos.hands[seat] or 0)))
         console.print(label)
     if pos.beat is not None and pos.beat_seat is not None:
-        table = Text(f"{tr('rp_trick', lang)}: {tr('rp_seat', lang, seat=pos.beat_seat)} ", style="bold")
+        table = Text(f"{tr('rp_trick', lang)}: {names[pos.beat_seat]} ", style="bold")
         table.append_text(cards_text(pos.beat))
         console.print(table)
     else:
         console.print(tr("rp_trick_empty", lang, who=who), style="dim")
-    console.print(f"{p.position}", style="dim", markup=False, highlight=False)
+    found = themes(p)
+    if found:
+        said = ", ".join(tr(f"pz_theme_{t}", lang) for t in found)
+        console.print(tr("pz_themes", lang, themes=said), style="dim", markup=False)
+    if position:
+        console.print(tr("pz_position", lang, text=p.position), style="dim", markup=False, highlight=False)
 
 
 def _answer_move(p: Puzzle, pos: TablePosition) -> Move | None:
@@ -129,10 +156,10 @@ def _answer_said(p: Puzzle, pos: TablePosition, lang: Lang) -> str:
     return play_said(_answer_move(p, pos), lang)
 
 
-def _print_line(moves: list[tuple[int, Move | None]], lang: Lang) -> None:
+def _print_line(moves: list[tuple[int, Move | None]], names: list[str], lang: Lang) -> None:
     console = out_console()
     for seat, m in moves:
-        console.print(tr("pz_line", lang, who=tr("rp_seat", lang, seat=seat), play=play_said(m, lang)),
+        console.print(tr("pz_line", lang, who=names[seat], play=play_said(m, lang)),
                       markup=False, highlight=False)  # fmt: skip
 
 

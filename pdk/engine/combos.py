@@ -56,7 +56,6 @@ class ComboKind(IntEnum):
         return Said(f"kind_{self.label}")
 
 
-
 BOMB = ComboKind.BOMB
 STRAIGHT = ComboKind.STRAIGHT
 STRAIGHT_FLUSH = ComboKind.STRAIGHT_FLUSH
@@ -130,6 +129,20 @@ class Move(NamedTuple):
             body = run if len(run) == self.trios else body[-self.trios :]
         return tuple(body)
 
+    @property
+    def said(self) -> Said:
+        """The play's name for players: its kind's, except a short last hand (a trio or a
+        plane carrying fewer kickers than the kind asks, allowed only as the last play),
+        named by what it holds: ``333 + 4`` out is a trio with one as the last hand, never
+        a 三带二."""
+        total = C.total(self.counts)
+        if self.kind == ComboKind.TRIO_WITH_TWO and total < 5:
+            held = ComboKind.TRIO if total == 3 else ComboKind.TRIO_WITH_ONE
+            return Said.of("kind_last_hand", kind=held.said)
+        if self.kind == ComboKind.PLANE and total < 5 * self.trios:
+            return Said.of("kind_last_hand", kind=Said("kind_plane_short"))
+        return self.kind.said
+
     def shown(self) -> str:
         """The play as players read it, as the table shows it: the body, then the kickers
         (``555 + 4 9``, ``10 10``, ``9 10 J Q K``, a low chain ``A 2 3 4 5``); messages
@@ -200,6 +213,8 @@ def counts_notation(counts: int) -> str:
 def move_of(counts: int, reading: Reading) -> Move:
     """The move that plays ``counts`` as ``reading``."""
     return Move(counts, reading.kind, reading.top, reading.units)
+
+
 # A bomb's units: 1 + BOMB_TIER * (rank of its kind in the profile's bomb order) + size term.
 BOMB_TIER = 32
 _TRIO_KINDS = (ComboKind.TRIO, ComboKind.TRIO_WITH_ONE, ComboKind.TRIO_WITH_TWO)

@@ -28,6 +28,12 @@ from pdk.text.catalog import LocalizedError, Said
 
 FORMAT = "pdk-record"
 VERSION = 1
+# Who made a play, where it was not the seat's own player (a person's seat under 托管, or
+# 要不起 auto-pass): ``meta["made_by"]`` maps each to the play numbers (1 = the first play).
+# A record without it (every older one) has every play made by its seat's player.
+MADE_BY = "made_by"
+AUTO = "auto"
+AUTO_PASS = "auto_pass"
 
 
 class RecordReason(Enum):
@@ -100,6 +106,19 @@ class GameRecord:
         # the deal again (a table saved after every move would otherwise replay it each time).
         record.__dict__["settlement"] = state.settlement() if state.over else None
         return record
+
+    def made_by(self) -> dict[int, str]:
+        """The plays not made by their seat's player (play number -> ``AUTO`` or
+        ``AUTO_PASS``), read defensively: anything malformed in ``meta`` is skipped."""
+        data = self.meta.get(MADE_BY)
+        out: dict[int, str] = {}
+        if not isinstance(data, dict):
+            return out
+        for who in (AUTO, AUTO_PASS):
+            numbers = data.get(who)
+            if isinstance(numbers, list):
+                out.update((n, who) for n in numbers if type(n) is int and 1 <= n <= len(self.actions))
+        return out
 
     @cached_property
     def _final(self) -> GameState:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from pdk.store.contract import Board, ChangeFeed, Store, Stored, StoreUnavailable
+from pdk.store.contract import Board, ChangeFeed, Store, Stored, StoreUnavailable, Write
 
 
 class CountedStore:
@@ -39,6 +39,10 @@ class CountedStore:
     def save(self, key: str, data: str, version: int, expected: int | None) -> None:
         with self._counted():
             self.inner.save(key, data, version, expected)
+
+    def save_all(self, writes: list[Write]) -> None:
+        with self._counted():
+            self.inner.save_all(writes)
 
     def delete(self, key: str) -> None:
         with self._counted():

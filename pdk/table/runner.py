@@ -59,8 +59,14 @@ def pause(t: SeatTable, pace: float) -> float:
 
 
 def hard(t: SeatTable) -> bool:
-    """The machine's move is a hard bot's search (托管 and 要不起 use the hint bot)."""
-    return t.machine_turn and t.bot_turn and t.difficulty == HARD
+    """The machine's move is a hard bot's search: a bot's or 托管's at a hard table (托管
+    plays the table's level; 要不起 is a pass)."""
+    return t.machine_turn and t.difficulty == HARD and (t.bot_turn or t.turn in t.auto_seats)
+
+
+def hard_level(t: SeatTable) -> bool:
+    """The table's machine plays at hard (托管 asked for at once is a hard search there)."""
+    return t.difficulty == HARD
 
 
 def due(

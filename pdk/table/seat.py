@@ -27,7 +27,6 @@ from pdk.bots.external import EngineError
 from pdk.engine.events import Event
 from pdk.table.service import Reply, SeatTable, TableService
 from pdk.text.catalog import Lang, LocalizedError
-from pdk.view.rules_in_words import reason_text
 from pdk.view.table_model import PlayModel
 
 
@@ -198,8 +197,8 @@ class LocalSeat:
             shown.count,
             shown.play,
             shown.cards,
-            h.move.kind.said.text(self.lang),
-            reason_text(h.reason, h.params, self.lang),
+            h.move.said.text(self.lang),  # a short last hand by what it holds
+            shown.reason.text(self.lang),  # what it does, why now, the search's verdict
         )
 
 

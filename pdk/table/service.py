@@ -31,7 +31,7 @@ from enum import Enum
 from pathlib import Path
 
 from pdk.bots import DIFFICULTIES
-from pdk.bots.hints import Hint, hint_list
+from pdk.bots.hints import Hint, hint_list, table_budget
 from pdk.engine.events import Event
 from pdk.engine.notation import chosen_play, typed_play
 from pdk.engine.record import GameRecord, RecordError
@@ -299,19 +299,19 @@ class TableService:
             if turn not in s.humans:
                 return s.state.act_move(s.bot_move())[1]
             if turn in s.auto_seats:
-                return s.state.act_move(s.auto_move())[1]
+                return s.play_auto()
             if _nothing_beats(s):
-                return s.state.act(None)[1]
+                return s.pass_auto()
             raise TableRefused(TableReason.NOT_BOTS_TURN)
 
         return self._commit(seq, change, seat)
 
     def auto_move(self, seq: int, seat: int = HUMAN) -> Reply:
-        """托管 for one move: the player's seat played as the hint bot would."""
+        """托管 for one move: the player's seat played as the table's bots would."""
 
         def change(s: Session) -> tuple[Event, ...]:
             _human_turn(s, seat)
-            return s.state.act_move(s.auto_move())[1]
+            return s.play_auto()
 
         return self._commit(seq, change, seat)
 
@@ -386,8 +386,19 @@ class TableService:
 
         return self._commit(seq, change)
 
+    def set_auto_level(self, level: str | None, seq: int | None = None) -> Reply:
+        """The level 托管 plays at (None: the table's difficulty)."""
+        if level is not None and level not in DIFFICULTIES:
+            raise ValueError(level)
+
+        def change(s: Session) -> tuple[Event, ...]:
+            s.auto_level = level
+            return ()
+
+        return self._commit(seq, change)
+
     def hint(self, seq: int, seat: int = HUMAN) -> HintShown | None:
-        """The next of the seat's hints, cheapest sensible first (repeated presses cycle);
+        """The next of the seat's hints, best first (``pdk.bots.hints``; repeated presses cycle);
         None when nothing can be played. Changes nothing."""
         with self.lock:
             if seq != self.seq:
@@ -396,7 +407,8 @@ class TableService:
             view = self.session.state.view(seat)
             at, index, moves = self._hint
             if at != (self.version, seq):
-                at, index, moves = (self.version, seq), -1, hint_list(view)
+                budget = table_budget(self.session.difficulty)
+                at, index, moves = (self.version, seq), -1, hint_list(view, budget)
             if not moves:
                 self._hint = (at, index, moves)
                 return None
@@ -452,6 +464,7 @@ class TableService:
             totals=s.totals if over else None,
             auto=s.auto_seats,
             hints_for_viewer=self.hints,
+            hint_budget=table_budget(s.difficulty),
             deal_no=s.deal_no,
             difficulty=s.difficulty,
             variant=s.variant,
@@ -495,11 +508,7 @@ def _nothing_beats(s: Session) -> bool:
     """要不起 with auto-pass on: a person's turn, a play to beat, and no legal play."""
     st = s.state
     turn = st.turn
-    return (
-        turn in s.humans and turn not in s.no_auto_pass and st.prev is not None and not st.legal_moves()
-    )
-
-
+    return turn in s.humans and turn not in s.no_auto_pass and st.prev is not None and not st.legal_moves()
 
 
 __all__ = [

@@ -24,17 +24,17 @@ import re
 import secrets
 import time
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-from pdk.bots import make_bot
-from pdk.bots.hints import hints
+from pdk.bots import DIFFICULTIES, make_bot
 from pdk.engine.combos import Move
 from pdk.engine.deal import bot_seed, deal, deal_seed, next_leader
+from pdk.engine.events import Event
 from pdk.engine.profile import Profile
-from pdk.engine.record import GameRecord, RecordError, from_dict
+from pdk.engine.record import AUTO, AUTO_PASS, MADE_BY, GameRecord, RecordError, from_dict
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import GameState
 from pdk.files.atomic import atomic_write, remove_stale_temps
@@ -67,8 +67,6 @@ class SaveReason(Enum):
     SLOTS_BUSY = "save_err_slots_busy"
     ID = "save_err_id"
     RANGE = "save_err_range"
-
-
 
 
 class SaveError(LocalizedError, ValueError):
@@ -107,6 +105,11 @@ class Session:
     # A table for friends: each seat's person (a public id, '' for a bot), so that each
     # person's deals go into the server's history under them.
     persons: tuple[str, ...] = ()
+    # The deal's plays a person did not make (play number -> record.AUTO / AUTO_PASS), kept
+    # in the deal's record so that its review holds 托管's plays against nobody; and the
+    # level 托管 plays at (None: the table's difficulty).
+    made_by: dict[int, str] = field(default_factory=dict)
+    auto_level: str | None = None
 
     @property
     def auto(self) -> bool:
@@ -134,7 +137,7 @@ class Session:
     def copy(self) -> Session:
         """A copy to change: the table service computes an action on it and keeps it only
         once it is saved (memory never runs ahead of disk)."""
-        return replace(self, state=self.state.clone(), totals=list(self.totals))
+        return replace(self, state=self.state.clone(), totals=list(self.totals), made_by=dict(self.made_by))
 
     # -- deals -----------------------------------------------------------------------------
 
@@ -161,6 +164,7 @@ class Session:
         self.state = GameState(self.profile, deal(self.profile, self.seed, leader))
         self.settled = False
         self.auto_seats = frozenset()  # 托管 ends with the deal, as it always has on every face
+        self.made_by = {}
         if self.next_difficulty is not None:
             self.difficulty, self.next_difficulty = self.next_difficulty, None
 
@@ -173,7 +177,15 @@ class Session:
             difficulty=self.difficulty,
             variant=self.variant,
             players=list(self.names) or [HUMAN_NAME] + [self.difficulty] * (self.state.players - 1),
+            **self._made_by_meta(),
         )
+
+    def _made_by_meta(self) -> dict[str, Any]:
+        """The record's ``made_by`` (absent when a person made every play, as before)."""
+        if not self.made_by:
+            return {}
+        made = {who: sorted(n for n, w in self.made_by.items() if w == who) for who in (AUTO, AUTO_PASS)}
+        return {MADE_BY: made}
 
     # -- moves -----------------------------------------------------------------------------
 
@@ -184,9 +196,21 @@ class Session:
         return bot.choose(self.state.view(seat))
 
     def auto_move(self) -> Move | None:
-        """托管: the hint bot plays the human seat (its first hint, or a pass)."""
-        options = hints(self.state.view(self.state.turn))
-        return options[0] if options else None
+        """托管: the person's seat played as the table's bots play (``auto_level``, else the
+        table's difficulty), from what that seat may see."""
+        seat = self.state.turn
+        bot = make_bot(self.auto_level or self.difficulty, bot_seed(self.seed, seat))
+        return bot.choose(self.state.view(seat))
+
+    def play_auto(self) -> tuple[Event, ...]:
+        """One 托管 move, marked as 托管's in the deal's record."""
+        self.made_by[len(self.state.history) + 1] = AUTO
+        return self.state.act_move(self.auto_move())[1]
+
+    def pass_auto(self) -> tuple[Event, ...]:
+        """要不起 auto-pass, marked as such in the deal's record."""
+        self.made_by[len(self.state.history) + 1] = AUTO_PASS
+        return self.state.act(None)[1]
 
     def settle(self) -> Settlement:
         """Add the finished deal to the running totals and mark it settled (the table
@@ -217,11 +241,11 @@ class Session:
                 "auto": self.auto,
                 "auto_pass": self.auto_pass,
                 "settled": self.settled,
+                **({"auto_level": self.auto_level} if self.auto_level else {}),
                 **self._seats_dict(),
             },
             "record": self.record().to_dict(),
         }
-
 
     def _seats_dict(self) -> dict[str, Any]:
         """A table for friends keeps who plays each seat; a ``pdk play`` save is unchanged."""
@@ -294,6 +318,7 @@ def session_from_dict(data: Any) -> Session:
         state=state,
         totals=totals,
         deals_done=_typed(s, "deals_done", int),
+        made_by=record.made_by(),
         **_settings(s),
     )
     if sess.settled and not sess.state.over:
@@ -338,6 +363,10 @@ def _settings(s: dict[str, Any]) -> dict[str, Any]:
     if nd is not None and not isinstance(nd, str):
         raise SaveError(SaveReason.FIELD, field="next_difficulty", kind="str")
     out["next_difficulty"] = nd
+    level = s.get("auto_level")  # absent: 托管 at the table's difficulty
+    if level is not None and level not in DIFFICULTIES:
+        raise SaveError(SaveReason.FIELD, field="auto_level", kind="str")
+    out["auto_level"] = level
     auto, auto_pass = out.pop("auto"), out.pop("auto_pass")
     out["auto_seats"] = frozenset({HUMAN} if auto else ())
     out["no_auto_pass"] = frozenset(() if auto_pass else {HUMAN})

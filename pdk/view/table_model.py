@@ -27,7 +27,7 @@ notation strings with suit: ``"3s"``, ``"Th"``, jokers ``"B"``/``"R"``, and
       trick: TrickModel           leader + actions in play order (this trick only)
       task: TaskModel             whose turn, what they must do, the status message
       counter: tuple[CounterRank] 记牌器 per rank of the profile's deck
-      hints: tuple[PlayModel]     viewer's legal plays, cheapest sensible first (their turn only)
+      hints: tuple[PlayModel]     viewer's hints, best first, at most five (their turn only)
       hint_reasons: tuple[Said]   why each hint is offered ("keeps your pair of 9s whole")
       settlement: SettlementModel | None   after the deal, every number explained
     SeatModel: seat, offset (places after the viewer: a face seats offset 1 as 下家 and
@@ -112,7 +112,7 @@ def play_model(play: Play) -> PlayModel:
         body=tuple(names[0]),
         kickers=tuple(names[1]),
         kind=play.kind.label,
-        kind_name=Said(f"kind_{play.kind.label}"),
+        kind_name=play.move.said,  # a short last hand by what it holds (333 + 4 out: 三带一)
         text=" + ".join(" ".join(part) for part in (_rank_text(body), _rank_text(pool)) if part),
     )
 
@@ -295,6 +295,11 @@ def seat_name(sizes: Sequence[int], viewer: int, seat: int) -> Said:
     if rel == "out":
         rel = relation([1] * len(sizes), viewer, seat)
     return Said(_NAME_KEYS[rel])
+
+
+def seat_names(sizes: Sequence[int], viewer: int, lang: Lang) -> list[str]:
+    """Every seat's name as the viewer's table says it (你 / 下家 / 上家 / 对家), in seat order."""
+    return [seat_name(sizes, viewer, s).text(lang) for s in range(len(sizes))]
 
 
 def _action(view: PlayerView, action: Action, sizes: Sequence[int], names: Sequence[Said]) -> ActionModel:
@@ -500,6 +505,7 @@ def table_model(
     totals: Sequence[int] | None = None,
     auto: Collection[int] = (),
     hints_for_viewer: bool = True,
+    hint_budget: int = 0,
     deal_no: int = 1,
     difficulty: str = "",
     variant: str = "",
@@ -511,7 +517,8 @@ def table_model(
     ``turn`` is the seat to move (None once the deal is
     over); ``settlement`` the engine's result once it is; ``totals`` the running session
     totals; ``auto`` the seats in 托管; ``hints_for_viewer`` computes the hints on the
-    viewer's turn (the normal bot's ranking of every legal play); ``hands`` every seat's
+    viewer's turn (``pdk.bots.hints``: searched within ``hint_budget`` rollout-cards, the
+    planner's order when it is 0); ``hands`` every seat's
     cards, shown at the settlement once the deal is over (never before)."""
     if watching:
         view = view._replace(hand=0, legal=None)
@@ -555,7 +562,7 @@ def table_model(
     hints: tuple[PlayModel, ...] = ()
     reasons: tuple[Said, ...] = ()
     if hints_for_viewer and task.kind in ("lead", "beat"):
-        offered = hint_list(view)
+        offered = hint_list(view, hint_budget)
         hints = tuple(play_model(move_play(view, h.move)) for h in offered)
         reasons = tuple(hint_reason(h) for h in offered)
     return TableModel(
@@ -588,16 +595,25 @@ def _cards(mask: int) -> list[int]:
 
 
 def hint_reason(hint: Hint) -> Said:
-    """Why a hint is offered, as a message: ranks by their labels, groups by name."""
+    """Why a hint is offered, as one message: what the play does, then each clause of why
+    now (``Hint.also``) joined on."""
+    said = _clause(hint.reason, hint.params)
+    for key, params in hint.also:
+        said = Said.of("hint_join", a=said, b=_clause(key, params))
+    return said
+
+
+def _clause(key: str, raw: dict[str, int | str]) -> Said:
+    """One reason's message: ranks by their labels, groups by name."""
     params: dict[str, Param] = {}
-    for k, v in hint.params.items():
+    for k, v in raw.items():
         if k in ("rank", "high") and isinstance(v, int):
             params[k] = rank_label(v)
         elif k == "group":
             params[k] = Said(f"hint_group_{v}")
         else:
             params[k] = v
-    return Said.of(hint.reason, **params)
+    return Said.of(key, **params)
 
 
 __all__ = [

@@ -13,14 +13,14 @@ from fastapi import FastAPI, Path, Query
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from pdk.analysis.puzzles import Puzzle, line, load
+from pdk.analysis.puzzles import THEMES, Puzzle, line, load, themes
 from pdk.engine import counts as C
 from pdk.engine.cards import CardParseError, CardPlace, cards_of, rank_of
 from pdk.engine.combos import Move
 from pdk.engine.position import IllegalPlay, check, resolve_cards
 from pdk.engine.position_text import TablePosition
 from pdk.text.catalog import Lang, tr
-from pdk.view.table_model import card_name
+from pdk.view.table_model import card_name, seat_names
 
 STATIC = FilePath(__file__).parent / "static"
 LangQ = Annotated[Literal["en", "zh"], Query()]
@@ -72,7 +72,8 @@ def add_puzzle_routes(app: FastAPI) -> None:
 
     @app.get("/api/puzzles")
     def puzzle_list() -> dict[str, Any]:
-        return {"puzzles": [{"id": p.id, "level": p.level} for p in shipped]}
+        return {"puzzles": [{"id": p.id, "level": p.level, "themes": list(themes(p))} for p in shipped],
+                "themes": list(THEMES)}  # fmt: skip
 
     @app.get("/api/puzzles/{number}")
     def puzzle(number: IdP, lang: LangQ = "en") -> Response:
@@ -80,7 +81,7 @@ def add_puzzle_routes(app: FastAPI) -> None:
         if p is None:
             return no_puzzle(lang)
         pos = p.table()
-        names = [tr("rp_seat", lang, seat=s) for s in range(len(pos.hands))]
+        names = seat_names(pos.sizes, pos.turn, lang)  # 你 / 下家 / 上家: who plays after whom
         level = tr(f"pz_level_{p.level}", lang)
         goal = tr(f"pz_goal_{p.goal}", lang, who=names[pos.turn])
         return JSONResponse(
@@ -96,6 +97,7 @@ def add_puzzle_routes(app: FastAPI) -> None:
                 if pos.beat is None
                 else {"seat": pos.beat_seat, "cards": [card_name(c) for c in pos.beat]},
                 "position": p.position,
+                "themes": [{"key": t, "text": tr(f"pz_theme_{t}", lang)} for t in themes(p)],
             }
         )
 

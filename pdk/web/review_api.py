@@ -1,5 +1,5 @@
 """The page's numbers: the 复盘 review of the deal just finished, and a candidate's numbers
-for the hint (``pdk.analysis.review``, ``pdk.analysis.advise``), as two read-only endpoints.
+for the hint (``pdk.analysis.review``, ``pdk.bots.valuation``), as two read-only endpoints.
 
 They live beside the table's endpoints (``server.create_app`` adds them) and read a table
 only under its lock; the search itself runs outside it. Only the human seat is valued: the
@@ -18,12 +18,17 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Query
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from pdk.analysis.advise import Spot, analyse, same_play
-from pdk.analysis.review import review, to_dict
-from pdk.engine.cards import cards_of
+from pdk.analysis.review import retry, review, to_dict
+from pdk.bots.hints import HINT_BUDGET, HINT_SEED, SEARCHED
+from pdk.bots.valuation import Spot, analyse, same_play
+from pdk.engine.cards import CardParseError, CardPlace, cards_of
 from pdk.engine.combos import Move
+from pdk.engine.notation import typed_play
+from pdk.engine.position import IllegalPlay, check, resolve_cards
+from pdk.engine.record import GameRecord
 from pdk.engine.state import PlayerView
 from pdk.store.tokens import TOKEN_PATTERN
 from pdk.table.session import HUMAN
@@ -33,14 +38,23 @@ from pdk.view.table_model import card_name
 from pdk.web.guard import Busy
 from pdk.web.machine import Machine
 
-# Budgets for the page: a review of one seat in a few seconds, a hint's numbers in about one.
+# The page's review of one seat in a few seconds; its numbers are the hint's own search
+# (``pdk.bots.hints``: budget, candidates and seed), so the two never disagree.
 REVIEW_BUDGET = 6000
-HINT_BUDGET = 4000
-HINT_TOP = 5
 KEEP = 64
 
 LangQ = Annotated[Literal["en", "zh"], Query()]
 TokenP = Annotated[str, Path(pattern=TOKEN_PATTERN)]
+NumberP = Annotated[int, Path(ge=1, le=10_000)]
+CardStr = Annotated[str, Field(pattern=r"^(?:[3-9TJQKA2][shcd]?|[BR])$")]
+
+
+class RetryBody(BaseModel):
+    """The play tried: its cards, or the terminal notation as typed (``text``); neither: pass."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    cards: Annotated[list[CardStr], Field(max_length=40)] | None = None
+    text: Annotated[str, Field(max_length=80)] | None = None
 
 
 def _cards(view: PlayerView, move: Move | None) -> list[str] | None:
@@ -63,14 +77,19 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
             {"error": {"key": "web_busy", "text": tr("web_busy", lang)}}, 503, headers={"Retry-After": "2"}
         )
 
-    @app.get("/api/table/{token}/review")
-    async def review_deal(token: TokenP, lang: LangQ = "en") -> Response:
+    async def finished(token: str, lang: Lang) -> GameRecord | JSONResponse:
+        """The table's finished deal, or the error to answer with."""
         table = await run_in_threadpool(store.get, token)
         if table is None:
             return error("web_no_table", lang, 404)
         record = await run_in_threadpool(table.finished)
-        if record is None:
-            return error("web_not_over", lang, 409)
+        return error("web_not_over", lang, 409) if record is None else record
+
+    @app.get("/api/table/{token}/review")
+    async def review_deal(token: TokenP, lang: LangQ = "en") -> Response:
+        record = await finished(token, lang)
+        if isinstance(record, JSONResponse):
+            return record
         key = (token, int(record.meta["deal"]))
         data = kept.get(key)
         if data is None:
@@ -101,6 +120,42 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
                 kept.popitem(last=False)
         return data
 
+    @app.post("/api/table/{token}/retry/{number}")
+    async def retry_play(token: TokenP, number: NumberP, body: RetryBody, lang: LangQ = "en") -> Response:
+        """A marked play tried again (``analysis.review.retry``): the same position and hands."""
+        record = await finished(token, lang)
+        if isinstance(record, JSONResponse):
+            return record
+        if number > len(record.actions) or record.actions[number - 1].seat != HUMAN:
+            return error("web_rv_not_your_turn", lang, 409)
+        state = next(st for i, st in enumerate(record.states(), 1) if i == number)
+        position = state.view(HUMAN).position()
+        try:
+            if body.text is not None:  # an empty line passes
+                played = check(position, typed_play(body.text, position) if body.text.strip() else None)
+            else:
+                text = "".join(body.cards or ())
+                played = check(position, resolve_cards(text, position.hand, CardPlace.HAND) if text else None)
+        except (IllegalPlay, CardParseError) as exc:
+            said = tr("pz_illegal", lang, reason=exc.message(lang))
+            return JSONResponse({"error": {"key": "pz_illegal", "text": said}}, 422)
+        tried = None if played is None else played.move
+        try:
+            got = await machine.analyse(
+                ("retry", token, number, _notation(tried)),
+                lambda: retry(record, number, tried, budget=REVIEW_BUDGET, seed=record.seed or 0),
+            )
+        except Busy:
+            return busy(lang)
+        verdict = "rv_retry_better" if got.better else "rv_retry_worse" if got.worse else "rv_retry_even"
+        text = tr(verdict, lang, tried=_said(got.tried, lang), played=_said(got.played, lang),
+                  gain=got.gain.mean, low=got.gain.low, high=got.gain.high)  # fmt: skip
+        real = tr("rv_retry_real", lang, tried=got.real[1], played=got.real[0])
+        gain = [round(got.gain.mean, 2), round(got.gain.low, 2), round(got.gain.high, 2)]
+        points = [round(x, 2) for x in got.real]
+        return JSONResponse({"n": number, "better": got.better, "worse": got.worse, "text": text,
+                             "gain": gain, "real": points, "real_text": real})  # fmt: skip
+
     @app.get("/api/table/{token}/numbers")
     async def numbers(token: TokenP, lang: LangQ = "en") -> Response:
         table = await run_in_threadpool(store.get, token)
@@ -109,11 +164,12 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
         turn = await run_in_threadpool(table.turn_view, HUMAN)
         if turn is None:
             return error("web_rv_not_your_turn", lang, 409)
-        seq, view, seed = turn
+        seq, view, _ = turn
         spot = Spot.of_view(view)
         try:
             a = await machine.analyse(
-                ("numbers", token, seq), lambda: analyse(spot, budget=HINT_BUDGET, seed=seed, top=HINT_TOP)
+                ("numbers", token, seq),
+                lambda: analyse(spot, budget=HINT_BUDGET, seed=HINT_SEED, top=SEARCHED),
             )
         except Busy:
             return busy(lang)
@@ -128,6 +184,10 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
             for p in a.plays
         ]
         return JSONResponse({"seq": seq, "deals": a.deals, "plays": plays})
+
+
+def _said(move: Move | None, lang: Lang) -> str:
+    return tr("adv_pass", lang) if move is None else f"{move.shown()} {move.said.text(lang)}"
 
 
 def _notation(move: Move | None) -> str | None:

@@ -37,7 +37,7 @@ from pdk.rooms.room import Rooms
 from pdk.store.contract import StoreError
 from pdk.store.tokens import TOKEN_PATTERN, valid_token
 from pdk.table import runner
-from pdk.table.service import Reply, TableService
+from pdk.table.service import Reply, SeatTable, TableService
 from pdk.table.tables import TableStore
 from pdk.text.catalog import Lang, LocalizedError, tr
 from pdk.view.rules_in_words import sections
@@ -298,32 +298,41 @@ def create_app(
     def pass_(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
         return acted(token, lang, lambda t: t.pass_turn(body.seq))
 
-    @app.post("/api/table/{token}/step")
-    async def step(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
-        """A move of the machine (``pdk.table.runner``); a hard bot's search waits for a
-        thinking slot (off the threads) first. Other moves are made in the same trip to a
-        thread that finds the table (most requests are these steps, and each trip costs)."""
+    async def machine_move(
+        token: str, lang: Lang, move: Callable[[TableService], Reply], hard: Callable[[SeatTable], bool]
+    ) -> Response:
+        """A machine move on a table: a hard bot's search (``hard`` says whether this one
+        is) waits for a thinking slot (off the threads) first. Other moves are made in the
+        same trip to a thread that finds the table (most requests are these, and each trip
+        costs)."""
 
         def at_once() -> Response | TableService:
             table = store.get(token)
             if table is None:
                 return missing(lang)
-            if runner.hard(table.snapshot()):
+            if hard(table.snapshot()):
                 return table
-            return acted(token, lang, lambda t: t.step(body.seq), table)
+            return acted(token, lang, move, table)
 
         found = await run_in_threadpool(at_once)
         if not isinstance(found, TableService):
             return found
         try:
-            return await machine.hard(lambda: acted(token, lang, lambda t: t.step(body.seq), found))
+            return await machine.hard(lambda: acted(token, lang, move, found))
         except Busy:
             err = {"key": "web_busy", "text": tr("web_busy", lang)}
             return JSONResponse({"error": err}, 503, headers={"Retry-After": "2"})
 
+    @app.post("/api/table/{token}/step")
+    async def step(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
+        """A move of the machine (``pdk.table.runner``)."""
+        return await machine_move(token, lang, lambda t: t.step(body.seq), runner.hard)
+
     @app.post("/api/table/{token}/auto")
-    def auto(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
-        return acted(token, lang, lambda t: t.auto_move(body.seq))
+    async def auto(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
+        """托管 for one move: the table's level plays the seat, so at a hard table it is a
+        search and waits for a slot as the bots' do."""
+        return await machine_move(token, lang, lambda t: t.auto_move(body.seq), runner.hard_level)
 
     @app.post("/api/table/{token}/next")
     def next_deal(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:

@@ -1,4 +1,4 @@
-"""The analysis (``pdk.analysis.advise``), position texts and ``pdk advise``: positions with a
+"""The analysis (``pdk.bots.valuation``), position texts and ``pdk advise``: positions with a
 known answer are ranked right, numbers are reproducible, texts round-trip with ``pdk moves``."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdk.analysis.advise import Proof, Spot, analyse
 from pdk.bots.simple import RandomBot
+from pdk.bots.valuation import Proof, Spot, analyse
 from pdk.engine import position_text as P
 from pdk.engine.cards import CardPlace, cards_of, format_cards, mask_of
 from pdk.engine.deal import deal

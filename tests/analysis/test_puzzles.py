@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pdk.analysis.advise import same_play
 from pdk.analysis.puzzles import Puzzle, choices, load, open_sim, prove
+from pdk.bots.valuation import same_play
+from pdk.variants.registry import load_profile
 from tests.support.cli import run_pdk
 
 SHIPPED = load()
@@ -129,3 +130,39 @@ def test_a_shut_out_puzzle_is_solved_and_reproved() -> None:
     assert prove(right)
     assert not prove(Puzzle(1, SWEEP, "7", "single", 2, "sweep"))
     assert not prove(Puzzle(1, SWEEP, "2", "single", 2, "win"))  # going out first alone: more than one way
+
+
+def test_a_puzzle_names_the_seats_as_the_table_does() -> None:
+    # Issue 37: "座位 0/1/2" told nobody who plays after whom; the raw position string
+    # was printed whatever was asked.
+    p = next(q for q in SHIPPED if q.answer is not None)
+    zh = run_pdk("puzzles", "--id", str(p.id), "--answer", "q", "--lang", "zh")
+    assert zh.returncode == 0 and "座位" not in zh.stdout
+    assert "你" in zh.stdout and "下家" in zh.stdout and "上家" in zh.stdout
+    assert p.position not in zh.stdout
+    asked = run_pdk("puzzles", "--id", str(p.id), "--answer", "q", "--position")
+    assert p.position in asked.stdout
+
+
+def test_a_short_last_hand_is_named_by_what_it_holds() -> None:
+    # Issue 37: the solution 333 + 4, a last hand, was named 三带二.
+    from pdk.cli.advise import play_said
+    from tests.support.positions import Judge
+
+    moves = Judge(load_profile("classic16")).pos("3334").legal_moves()
+    move = next(m for m in moves if len(m.notation()) == 4)
+    assert "三带二" not in play_said(move, "zh") and "三带一" in play_said(move, "zh")
+    assert "trio with two" not in play_said(move, "en")
+
+
+def test_puzzles_can_be_picked_by_theme() -> None:
+    from pdk.analysis.puzzles import THEMES, themes
+
+    for theme in ("bao_dan", "only_single", "sweep"):
+        pool = [p for p in SHIPPED if theme in themes(p)]
+        assert pool, theme
+        res = run_pdk("puzzles", "--theme", theme, "--seed", "1", "--answer", "q")
+        assert res.returncode == 0, res.stderr
+        assert any(f"题 {p.id} " in res.stdout or f"puzzle {p.id} " in res.stdout for p in pool)
+    assert set(THEMES) == {"sweep", "bao_dan", "last_bomb", "only_single"}
+    assert run_pdk("puzzles", "--theme", "nonsense", "--answer", "q").returncode == 2

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pdk.analysis.advise import same_play
 from pdk.analysis.puzzles import choices, open_position, open_sim, solve
 from pdk.analysis.review import Review, annotate, marks, review
 from pdk.bots import make_bot
 from pdk.bots.simple import RandomBot
+from pdk.bots.valuation import same_play
 from pdk.engine.deal import bot_seed, deal, deal_seed
 from pdk.engine.record import GameRecord
 from pdk.engine.state import GameState
@@ -151,3 +151,25 @@ def test_the_replay_screen_shows_a_marked_play() -> None:
     console = Console(width=120, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     console.print(render_frame(annotated, list(annotated.states()), Frame("g", number, None), "en"))
     assert "Review: ?? better was" in console.export_text()
+
+
+def test_a_marked_play_is_offered_again_and_the_new_play_judged(tmp_path: Path) -> None:
+    # Issue 37: the review said what was wrong but offered no way to try again.
+    from pdk.analysis.review import retries, retry
+
+    record, number, seat = blundered_record()
+    rv = review(record, seats={seat})
+    marked = retries(rv)
+    assert marked and all(p.mark and p.own for p in marked)
+    p = next(q for q in marked if q.number == number)
+    got = retry(record, number, p.best)
+    assert got.better and got.gain.mean > 0 and same_play(got.best, p.best)
+    assert retry(record, number, p.played).gain.mean == 0
+    path = tmp_path / "deal.json"
+    dump(record, path)
+    offered = run_pdk("review", str(path), "--seat", str(seat))
+    assert f"--retry {number} --play" in offered.stdout
+    cards = "pass" if p.best is None else p.best.notation()
+    again = run_pdk("review", str(path), "--retry", str(number), "--play", cards, "--json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["better"] == got.better

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdk.bots import bot_names, make_bot
-from pdk.bots.hints import hints
+from pdk.bots.hints import MAX_HINTS, hints
+from pdk.engine import counts as C
 from pdk.engine.deal import Rng, deal
 from pdk.engine.position import check
 from pdk.engine.profile import Profile
@@ -66,11 +67,20 @@ def test_fast_bots_play_legally(profile: Profile, seed: int, steps: int) -> None
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 60))
-def test_hints_are_exactly_the_legal_plays(profile: Profile, seed: int, steps: int) -> None:
+def test_hints_are_legal_distinct_and_few(profile: Profile, seed: int, steps: int) -> None:
+    # Issue 37: at most five, no two of one body (kicker variants), every shape offered
+    # while there is room (the old list was every legal play: 提示 1/144 when leading).
     state = random_position(profile, seed, steps)
     got = hints(state.view(state.turn))
     legal = state.position().legal_moves()
-    assert sorted(got) == sorted(legal)
+    assert set(got) <= set(legal) and len(got) <= MAX_HINTS
+    assert bool(got) == bool(legal)
+    bodies = [(m.kind, C.total(m.counts), m.top) for m in got]
+    assert len(set(bodies)) == len(bodies)
+    shapes = {(m.kind, C.total(m.counts)) for m in legal}
+    assert len(got) == min(MAX_HINTS, len({(m.kind, C.total(m.counts), m.top) for m in legal}))
+    if len(shapes) <= MAX_HINTS:
+        assert shapes == {(m.kind, C.total(m.counts)) for m in got}
 
 
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)

@@ -70,10 +70,30 @@ def test_premium_first_only_when_nothing_cheaper_beats() -> None:
 
 
 def test_breaking_a_pair_comes_after_whole_plays_and_says_so() -> None:
+    # Issue 37: the T beats whole, so "nothing whole beats it" was false of the 9.
     v = view_of("99 T 3", "8")
     got = hint_list(v)
     assert [h.move.notation() for h in got] == ["T", "9"]
-    assert reason_text(got[1].reason, got[1].params, "en") == "breaks your pair of 9s: nothing whole beats it"
+    assert reason_text(got[1].reason, got[1].params, "en") == "breaks your pair of 9s"
+    only = hint_list(view_of("99 3", "8"))[0]
+    assert reason_text(only.reason, only.params, "en") == "breaks your pair of 9s: nothing whole beats it"
+
+
+def test_a_lead_is_called_lowest_only_when_it_sheds_the_lowest_card() -> None:
+    # Issue 37: holding a 3 and 4455, hint 1 (the 99) said "sheds your lowest cards".
+    v = view_of("34567 99 K")
+    for h in hint_list(v):
+        if h.reason == "hint_why_lowest_lead":
+            assert "3" in h.move.notation()
+    nines = next(h for h in hint_list(v) if h.move.notation() == "99")
+    assert reason_text(nines.reason, nines.params, "en") == "leads 99, keeps every group whole"
+
+
+def test_keeps_whole_is_said_of_the_lowest_whole_play_only() -> None:
+    # The 9 beats higher than the 8: it is not what keeps the 5s whole.
+    got = {h.move.notation(): h for h in hint_list(view_of("3355777 8 9 T Q", "4"))}
+    assert got["8"].reason == "hint_why_keeps"
+    assert got["9"].reason == "hint_why_higher"
 
 
 def test_going_out_is_first() -> None:
@@ -83,7 +103,8 @@ def test_going_out_is_first() -> None:
 def test_lead_keeps_the_straight_whole() -> None:
     order = [m.notation() for m in hints(view_of("34567 99 K"))]
     assert order[0] in ("34567", "99")
-    assert order.index("34567") < min(order.index(c) for c in "34567")
+    # At most five hints, no single of the straight's ranks before the straight.
+    assert order.index("34567") < min(order.index(c) for c in "34567" if c in order)
 
 
 def test_must_beat_holds() -> None:
@@ -120,10 +141,18 @@ def test_first_hint_is_cheapest_sensible(profile: object, seed: int, steps: int)
     view = state.view(state.turn)
     got = hint_list(view)
     legal = state.position().legal_moves()
-    assert sorted(h.move for h in got) == sorted(legal)
+    assert {h.move for h in got} <= set(legal) and len(got) <= 5 and bool(got) == bool(legal)
     if not got:
         return
     hand = C.from_mask(view.hand)
+    lowest = min(r for r, _ in C.items(hand))
+    for h in got:  # every reason true of the hand (issue 37)
+        if h.reason == "hint_why_lowest_lead":
+            assert C.count(h.move.counts, lowest)
+        if h.reason == "hint_why_lowest_beat":
+            assert h.move.top == min(m.top for m in legal)
+        if h.reason == "hint_why_breaks":
+            assert all(premium(m) or broken(m, hand) is not None for m in legal)
     top = got[0].move
     if top.counts == hand:
         return
@@ -150,7 +179,7 @@ def test_the_table_model_carries_each_hint_with_its_reason() -> None:
 
     view = view_of("3355777 8 9 T Q", "4")
     model = table_model(view, 0)
-    assert len(model.hints) == len(model.hint_reasons) == len(hints(view))
+    assert len(model.hints) == len(model.hint_reasons) == len(hints(view)) <= 5
     assert model.hints[0].text == "8"
     assert model.hint_reasons[0].text("en") == "keeps your pair of 5s whole"
     assert model.hint_reasons[0].text("zh") == "不拆你的一对 5"

@@ -256,7 +256,7 @@ def test_ctrl_c_takes_back_auto_play(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--seed", str(seed), "--delay", "3")
     child.expect(PROMPT)
     child.sendline("a")
-    child.expect("Auto-play on: the hint bot plays for you")
+    child.expect("Auto-play on: the computer plays for you")  # at the table's level (issue 37)
     assert "AUTO" in child.before.split("\x1b[H")[-1]  # the badge on your seat (托管), same frame
     child.sendintr()
     # Frames drawn before the interrupt landed may still be in the pipe: judge only what

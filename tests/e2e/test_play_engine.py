@@ -29,7 +29,7 @@ def test_an_engine_plays_the_opponents_and_the_save_names_it(tmp_path: Path) -> 
         "pdk", [*args, "--delay", "0"], env=env, encoding="utf-8", timeout=60, dimensions=(24, 80)
     )
     child.expect(PROMPT)
-    child.sendline("a")  # 托管: the hint bot plays the player's seat, the engine the others
+    child.sendline("a")  # 托管: the table's level plays the player's seat, the engine the others
     child.expect("Enter: next deal")
     child.sendline("q")
     child.expect(pexpect.EOF)

@@ -249,7 +249,8 @@ def test_the_access_log_says_routes_never_keys_or_tokens(tmp_path: Path) -> None
             with h.stream("GET", f"/api/room/{rid}/live", params={"key": host, "client": "host-client"}) as s:
                 assert s.status_code == 200
                 next(s.iter_lines())
-            assert h.get(f"/api/room/{rid}/qr/1", params={"key": host}).status_code == 200
+            # seat 1 was just taken (its QR is refused: 409); seat 2 is still free
+            assert h.get(f"/api/room/{rid}/qr/2", params={"key": host}).status_code == 200
             assert h.get(f"/api/table/{table['token']}/nope", params={"key": host}).status_code == 404
     finally:
         log = output_of(server)

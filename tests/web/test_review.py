@@ -64,8 +64,27 @@ def test_review_and_numbers_endpoints(tmp_path: Path) -> None:
     assert rv.status_code == 200, rv.text
     body = rv.json()
     assert body["plays"] and all(p["seat"] == HUMAN for p in body["plays"])
-    assert body["seats"][HUMAN]["decisions"] == sum(p["accuracy"] is not None for p in body["plays"])
+    # Issue 37: 托管's plays (finish plays the seat so) are judged but not the person's.
+    assert all(p["by"] == "auto" for p in body["plays"] if p["accuracy"] is not None)
+    assert body["seats"][HUMAN]["decisions"] == sum(
+        p["accuracy"] is not None and not p["by"] for p in body["plays"]
+    )
     assert client.get("/api/table/" + "x" * 32 + "/review").status_code in (404, 422)
+    # Issue 37: a play of the person's tried again, judged against the one made.
+    first = body["plays"][0]
+    url = f"/api/table/{token}/retry/{first['n']}"
+    again = client.post(url + "?lang=zh", json={"cards": first["played_cards"]})
+    assert again.status_code == 200, again.text
+    assert again.json()["gain"][0] == 0 and "分" in again.json()["text"]
+    other = next((p for p in body["plays"] if p["best_cards"]), None)
+    if other is not None:
+        better = client.post(f"/api/table/{token}/retry/{other['n']}", json={"cards": other["best_cards"]})
+        assert better.status_code == 200 and better.json()["gain"][0] >= 0
+    if first["played"] is not None:  # the terminal's notation, as the page's prompt takes it
+        typed = client.post(url, json={"text": first["played"]})
+        assert typed.status_code == 200 and typed.json()["gain"][0] == 0
+    bad = client.post(f"/api/table/{token}/retry/{first['n']}", json={"cards": ["R"]})
+    assert bad.status_code == 422
     # The record pdk serve wrote for the deal reviews from the command line too.
     written = sorted((tmp_path / "records").glob("*.json"))
     assert written
@@ -106,14 +125,19 @@ def test_the_review_view_and_the_numbers_toggle_in_chromium(
         page.click("#menu-close")
         page.wait_for_selector('[data-testid="numbers"] .numbers-row', timeout=30_000)
         assert page.locator('[data-testid="numbers"] .numbers-row').count() >= 1
-        page.click('[data-testid="auto"]')  # 托管 to the end of the deal
+        # One play of the person's own (the first hint), then 托管 to the end of the deal:
+        # the review rates the person's plays only (issue 37), 托管's are shown apart.
+        page.click('[data-testid="hint"]')
+        page.click('[data-testid="play"]')
+        wait_for(page, "document.querySelector('[data-testid=hint]').disabled", timeout=20_000)
+        page.click('[data-testid="auto"]')
         page.wait_for_selector('[data-testid="settlement"]:not([hidden])', timeout=120_000)
         page.click('[data-testid="review-open"]')
         page.wait_for_selector("#review-plays li", timeout=120_000)
         assert page.locator('[data-testid="review"]').is_visible()
         assert "Accuracy" in page.locator("#review-summary").inner_text()
         rows = page.locator("#review-plays li").count()
-        assert rows >= 1
+        assert rows >= 1 and page.locator("#review-plays li.by-auto").count() >= 1
         if page.locator('[data-testid="review-graph"]').count():
             assert page.locator('[data-testid="review-graph"] polyline').count() == 1
         page.screenshot(path=str(tmp_path / "review.png"))
@@ -137,6 +161,7 @@ def test_the_puzzle_endpoints(tmp_path: Path) -> None:
     p = next(q for q in load() if q.answer is not None and q.level >= 2)
     shown = client.get(f"/api/puzzles/{p.id}?lang=zh").json()
     assert shown["position"] == p.position and "残局" in shown["title"]
+    assert "你" in shown["names"] and not any("座位" in n for n in shown["names"])  # issue 37
     cards = answer_cards(p)
     right = client.post(f"/api/puzzles/{p.id}/answer", json={"cards": cards})
     assert right.status_code == 200 and right.json()["right"] is True

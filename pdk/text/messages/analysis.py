@@ -86,6 +86,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rv_col_win": ("win chance", "胜率"),
     "rv_same": ("(same)", "（相同）"),
     "rv_forced": ("forced", "唯一选择"),
+    "rv_by_auto": ("{who} (托管, not rated)", "{who}（托管，不计）"),
+    "rv_by_auto_pass": ("{who} (auto-pass)", "{who}（自动不要）"),
+    "web_rv_by_auto": ("托管 played it: not counted", "托管出的：不计入"),
     "rv_accuracy": (
         "{who}: accuracy {acc:.1f}% over {n} decisions, {q} ? and {qq} ??",
         "{who}：准确率 {acc:.1f}%，共 {n} 次选择，{q} 个 ?，{qq} 个 ??",
@@ -101,6 +104,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rv_saved": (
         "annotated record written to {path} (pdk replay shows it)",
         "带注释的记录已写入 {path}（pdk replay 可查看）",
+    ),
+    "rv_err_retry": ("--retry N and --play go together", "--retry N 与 --play 须一起用"),
+    "rv_err_retry_n": ("--retry must be 1-{last}", "--retry 须为 1-{last}"),
+    "rv_retry_offer": ("Try again (the same position, the same hands):", "再试一次（同一局面，同样的牌）："),
+    "rv_retry_one": (
+        "  move {n} ({who} played {played}): {command}",
+        "  第 {n} 手（{who}出了 {played}）：{command}",
+    ),
+    "rv_retry_better": (
+        "{tried} is better than {played}: +{gain:.2f} points [{low:+.2f}, {high:+.2f}]",
+        "{tried} 比 {played} 好：多 {gain:.2f} 分 [{low:+.2f}, {high:+.2f}]",
+    ),
+    "rv_retry_worse": (
+        "{tried} is worse than {played}: {gain:+.2f} points [{low:+.2f}, {high:+.2f}]",
+        "{tried} 不如 {played}：{gain:+.2f} 分 [{low:+.2f}, {high:+.2f}]",
+    ),
+    "rv_retry_even": (
+        "{tried} and {played} cannot be told apart: {gain:+.2f} points [{low:+.2f}, {high:+.2f}]",
+        "{tried} 与 {played} 分不出高下：{gain:+.2f} 分 [{low:+.2f}, {high:+.2f}]",
+    ),
+    "rv_retry_real": (
+        "On this deal's true hands: {tried:+.1f} points, against {played:+.1f} as played",
+        "按本局真实的牌：{tried:+.1f} 分，实际出法 {played:+.1f} 分",
+    ),
+    "rv_retry_best": ("The analysis's best there: {best}", "分析认为最好的是：{best}"),
+    "web_rv_retry": ("Try again", "再试一次"),
+    "web_rv_retry_prompt": (
+        "Your play here (cards as typed, e.g. 55 or 3-7; empty to pass):",
+        "这里你出什么（按键入写法，如 55 或 3-7；留空为不出）：",
     ),
     "rv_err_seat": ("--seat must be 0-{last}", "--seat 须为 0-{last}"),
     "rv_err_both": ("--seat and --all are exclusive", "--seat 与 --all 只能选一个"),
@@ -154,6 +186,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{who} to play and go out before the seats yet to play play a card (全关)",
         "{who} 先走，在还没出过牌的对手出牌之前出完（全关）",
     ),
+    "pz_theme_sweep": ("全关: go out before they play a card", "全关"),
+    "pz_theme_bao_dan": ("报单: a rival holds one card", "报单"),
+    "pz_theme_last_bomb": ("the last bomb", "最后一个炸弹"),
+    "pz_theme_only_single": ("the only single", "唯一的单张"),
+    "pz_themes": ("Themes: {themes}", "主题：{themes}"),
+    "pz_position": ("Position: {text}", "局面：{text}"),
     "pz_level_1": ("easy", "简单"),
     "pz_level_2": ("medium", "中等"),
     "pz_level_3": ("hard", "困难"),

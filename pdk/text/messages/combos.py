@@ -2,6 +2,8 @@
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "kind_trio": ("trio", "三张"),
+    "kind_last_hand": ("{kind}, the last hand", "{kind}（最后一手）"),
+    "kind_plane_short": ("plane with fewer wings", "飞机少带"),
     "kind_trio_with_one": ("trio with one", "三带一"),
     "kind_trio_chain": ("trio chain", "三顺"),
     "kind_four_with": ("four with kickers", "四带"),

@@ -27,8 +27,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "下家报单：出单张必须出你最大的 {high}。",
     ),
     "status_auto": (
-        "Auto-play on: the hint bot plays for you. Type a (or 托管), or press Ctrl-C, to take back.",
-        "托管中：提示机器人替你出牌。输入 a 或 托管，或按 Ctrl-C 取消。",
+        "Auto-play on: the computer plays for you. Type a (or 托管), or press Ctrl-C, to take back.",
+        "托管中：电脑按本桌难度替你出牌。输入 a 或 托管，或按 Ctrl-C 取消。",
     ),
     "hand_label": ("Your hand ({n})", "你的手牌（{n} 张）"),
     "counter_label": ("Card counter (unseen): ", "记牌器（未出现）："),

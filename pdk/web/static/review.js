@@ -82,11 +82,18 @@ async function openReview() {
     const li = document.createElement("li");
     li.value = play.n;
     li.dataset.mark = play.mark;
-    li.className = play.mark === "??" ? "blunder" : play.mark === "?" ? "mistake" : "";
+    // 托管's plays are judged and shown, never held against the person (issue 37).
+    li.className = play.by ? "by-auto" : play.mark === "??" ? "blunder" : play.mark === "?" ? "mistake" : "";
     const head = document.createElement("span");
     head.className = "mark";
     head.textContent = play.mark || (play.accuracy === null ? t("rv_forced") : "");
     li.append(play.played_cards ? cardsRow(play.played_cards) : document.createTextNode(said("pass") || "pass"), head);
+    if (play.by) {
+      const by = document.createElement("span");
+      by.className = "by";
+      by.textContent = ` ${t("rv_by_auto")} `;
+      li.append(by);
+    }
     if (play.best_cards !== null && play.accuracy !== null && play.best !== play.played) {
       const better = document.createElement("span");
       better.className = "better";
@@ -97,8 +104,29 @@ async function openReview() {
       lost.textContent = ` ${t("rv_lost", { loss: play.loss[0].toFixed(2) })}`;
       li.append(lost);
     }
+    if (play.mark && !play.by) li.append(retryButton(play, li));
     list.append(li);
   }
+}
+
+// Try a marked play again: the same position and hands; the server's analysis says
+// whether the new play is better than the one made (POST /api/table/{token}/retry/{n}).
+function retryButton(play, li) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "retry";
+  b.dataset.testid = "retry";
+  b.textContent = t("rv_retry");
+  b.addEventListener("click", async () => {
+    const text = window.prompt(t("rv_retry_prompt"), "");
+    if (text === null) return;
+    const { ok, data } = await get(`table/${token()}/retry/${play.n}`, { text: text.trim() });
+    const out = document.createElement("div");
+    out.className = "retry-verdict";
+    out.textContent = ok ? `${data.text} · ${data.real_text}` : (data.error ? data.error.text : "");
+    li.append(out);
+  });
+  return b;
 }
 
 function addReviewButton() {

@@ -121,7 +121,9 @@ export function seatController(face) {
     hint = hint.seq === seq ? { seq, i: (hint.i + 1) % m.hints.length } : { seq, i: 0 };
     const h = m.hints[hint.i];
     seat.selected = hintCards(m, hint.i);
-    seat.note = { text: t("hint_n", { i: hint.i + 1, n: m.hints.length, cards: h.text }) };
+    const why = m.hint_reasons?.[hint.i]?.text; // what the play does and why now (issue 37)
+    const said = { i: hint.i + 1, n: m.hints.length, cards: h.text, why };
+    seat.note = { text: why ? t("hint_n_why", said) : t("hint_n", said) };
     face.render();
   };
 

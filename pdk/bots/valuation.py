@@ -119,11 +119,16 @@ class Analysis:
     def loss(self, move: Move | None) -> Interval:
         """Expected points the seat gives up by playing ``move`` instead of the best play,
         with the 95% interval of the paired difference (0 for the best play itself)."""
-        chosen = self.find(move)
-        if chosen is None:
+        return self.difference(self.best.move, move)
+
+    def difference(self, better: Move | None, move: Move | None) -> Interval:
+        """Expected points ``move`` gives up against ``better``, with the 95% interval of
+        the paired difference (both met the same deals)."""
+        first, chosen = self.find(better), self.find(move)
+        if first is None or chosen is None:
             raise ValueError("the play was not analysed")
-        diffs = [b - c for b, c in zip(self.best.scores, chosen.scores, strict=True)]
-        if chosen is self.best or not diffs:
+        diffs = [b - c for b, c in zip(first.scores, chosen.scores, strict=True)]
+        if chosen is first or not diffs:
             return Interval(0.0, 0.0, 0.0)
         return _mean_interval(diffs)
 
