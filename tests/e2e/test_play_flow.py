@@ -17,6 +17,7 @@ import pexpect
 import pytest
 from rich.cells import cell_len
 
+from pdk.bots.hints import hints, table_budget
 from pdk.table.session import HUMAN, new_session
 from pdk.variants.registry import load_profile
 
@@ -215,7 +216,8 @@ def late_auto_pass_seed() -> int:
         while not st.over:
             if st.turn == HUMAN:
                 pending = st.prev is not None and not st.legal_moves()
-                st.step(sess.auto_move())
+                shown = hints(st.view(HUMAN), table_budget(sess.difficulty))  # what "h", Enter plays
+                st.step(shown[0] if shown else None)
             else:
                 st.step(sess.bot_move())
         if pending:
