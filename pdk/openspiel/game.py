@@ -51,7 +51,7 @@ import pyspiel
 
 from pdk.bots.infer import Sampler
 from pdk.engine import counts as C
-from pdk.engine.cards import format_cards, mask_of, rank_of
+from pdk.engine.cards import cards_of, format_cards, mask_of, rank_of
 from pdk.engine.combos import ComboKind, Move, counts_notation
 from pdk.engine.deal import Rng, deal_from_hands, lead_order
 from pdk.engine.profile import Profile
@@ -262,7 +262,8 @@ class PdkState(pyspiel.State):  # type: ignore[misc]
         state = self.state
         if state is None:
             return f"dealing: {len(self.cards)} of {game.dealt} cards dealt"
-        lines = [f"seat {s}: {format_cards(_cards(h), suits=True) or '-'}" for s, h in enumerate(state.hands)]
+        hands = enumerate(state.hands)
+        lines = [f"seat {s}: {format_cards(cards_of(h), suits=True) or '-'}" for s, h in hands]
         lines.append(f"leader {state.deal.leader}, to move {self.current_player()}")
         lines.append(
             "plays: " + (" | ".join(f"{s}:{action_name(game.table, a)}" for s, a in self.moves) or "-")
@@ -348,7 +349,7 @@ class PdkState(pyspiel.State):  # type: ignore[misc]
         for action in state.history:
             if action.play is not None:
                 played |= mask_of(action.play.cards)
-        unseen = _cards(mask_of(game.deck) & ~(state.hands[player] | played))
+        unseen = cards_of(mask_of(game.deck) & ~(state.hands[player] | played))
         rng.shuffle(unseen)
         lead_card = state.deal.lead_card if keep_lead else None
         before: set[int] = set()
@@ -393,7 +394,7 @@ class PdkState(pyspiel.State):  # type: ignore[misc]
         initial[player] = self.initial[player]
         out = PdkState(self.get_game(), game)
         for hand in initial:
-            for c in _cards(hand):
+            for c in cards_of(hand):
                 out.apply_action(game.deck_index[c])
         assert out.state is not None
         if out.state.deal.leader != state.deal.leader:
@@ -440,22 +441,13 @@ def action_name(table: ActionTable, action: int) -> str:
     return f"{counts_notation(counts)} {ComboKind(kind).label}"
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def state_from_deal(game: PdkGame, hands: Sequence[int]) -> PdkState:
     """The state after dealing ``hands`` (card masks, seat by seat; a pdk ``Deal.hands``),
     the rest set aside, as chance actions: the same deal ``pdk selfplay`` would play."""
     state: PdkState = game.new_initial_state()
     index = game.rules.deck_index
     for hand in hands:
-        for c in _cards(hand):
+        for c in cards_of(hand):
             state.apply_action(index[c])
     return state
 
@@ -561,9 +553,9 @@ class PdkObserver:
                 parts.append(f"dealt {len(state.cards)}/{game.dealt}")
             return " ".join(parts)
         if self.private:
-            parts.append(f"p{player} hand {format_cards(_cards(gs.hands[player]), suits=True) or '-'}")
+            parts.append(f"p{player} hand {format_cards(cards_of(gs.hands[player]), suits=True) or '-'}")
             if self.recall:
-                parts.append(f"dealt {format_cards(_cards(state.initial[player]), suits=True)}")
+                parts.append(f"dealt {format_cards(cards_of(state.initial[player]), suits=True)}")
         if self.public:
             parts.append("sizes " + ",".join(str(x) for x in gs.sizes))
             if self.recall:
