@@ -123,8 +123,13 @@ def test_the_form_makes_a_room_with_links_codes_and_a_watch_link(
     host, links, watch = host_room(browser, base)
     assert len(links) == 2 and all(link.startswith(base + "room/") and "#k=" in link for link in links)
     assert watch.startswith(base + "room/") and "#w=" in watch
-    for img in host.query_selector_all('.invite img[data-testid="qr"]'):
-        assert img.evaluate("i => i.complete && i.naturalWidth > 0")
+    # The codes are fetched with the key in a header and shown as data: drawn a moment later.
+    wait_for(
+        host,
+        """() => [...document.querySelectorAll('.invite img[data-testid="qr"]')]
+                 .every(i => i.complete && i.naturalWidth > 0)""",
+        timeout=10_000,
+    )
     assert host.is_visible('[data-testid="start-room"]')
     assert host.locator('[data-testid="copy-link"]').count() == 3
     assert host.locator('[data-testid="room-seat"]').count() == 3  # classic16: three seats
