@@ -40,8 +40,8 @@ from pdk.store.contract import Store, StoreUnavailable, VersionConflict, Write
 from pdk.table.archive import archive_deal, record_path
 from pdk.table.history import History
 from pdk.table.session import HUMAN, SaveError, Session, save_text, session_from_text
-from pdk.text.catalog import LocalizedError
-from pdk.view.table_model import PlayModel, Said, TableModel, hint_reason, move_play, play_model, table_model
+from pdk.text.catalog import LocalizedError, Said
+from pdk.view.table_model import PlayModel, TableModel, hint_reason, move_play, play_model, table_model
 
 
 class TableReason(Enum):

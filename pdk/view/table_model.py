@@ -620,7 +620,6 @@ __all__ = [
     "ActionModel",
     "CounterRank",
     "PlayModel",
-    "Said",
     "SeatModel",
     "SettleRow",
     "SettlementModel",
