@@ -247,7 +247,10 @@ def test_a_long_trick_keeps_to_the_felt(browser: Any, server: str, size: str) ->
             for i, c in enumerate(ranks)
         ]
         data["model"]["trick"] = {"leader": 1, "actions": actions}
-        data["bot_turn"] = False  # the page waits on the human: the rewritten trick stays
+        # The page waits on the human, so the rewritten trick stays: with a machine move due
+        # the page would step it and draw the server's real trick over this one.
+        data["bot_turn"] = False
+        data["machine_turn"] = False
         data["model"]["task"]["kind"] = "beat"
         route.fulfill(response=response, body=json.dumps(data))
 
