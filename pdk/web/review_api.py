@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from pdk.analysis.review import retry, review, to_dict
-from pdk.bots.hints import HINT_BUDGET, HINT_SEED, SEARCHED
-from pdk.bots.valuation import Spot, analyse, same_play
+from pdk.bots.hints import searched
+from pdk.bots.valuation import same_play
 from pdk.engine.cards import CardParseError, CardPlace, cards_of
 from pdk.engine.combos import Move
 from pdk.engine.notation import typed_play
@@ -165,11 +165,10 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
         if turn is None:
             return error("web_rv_not_your_turn", lang, 409)
         seq, view, _ = turn
-        spot = Spot.of_view(view)
         try:
             a = await machine.analyse(
                 ("numbers", token, seq),
-                lambda: analyse(spot, budget=HINT_BUDGET, seed=HINT_SEED, top=SEARCHED),
+                lambda: searched(view),
             )
         except Busy:
             return busy(lang)
@@ -181,7 +180,7 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
                 "win": [round(p.win.mean, 3), round(p.win.low, 3), round(p.win.high, 3)],
                 "proof": None if p.proof is None else p.proof.value,
             }
-            for p in a.plays
+            for p in (*a.plays, *(p for p in (a.screen or a).plays if a.find(p.move) is None))
         ]
         return JSONResponse({"seq": seq, "deals": a.deals, "plays": plays})
 
