@@ -127,7 +127,9 @@ class TableStore:
     def _keep(self, table: TableService) -> TableService:
         """Cache ``table`` (or the copy another request cached first: both act through the
         store's version check, so neither can undo the other). Tables in use (their lock
-        held) stay until their command is done; the table just kept is never evicted."""
+        held) stay until their command is done; the table just kept is never evicted. A
+        browser table's hints are searched when the page asks (``lazy_hints``)."""
+        table.lazy_hints = True
         if table.version < self._evicted.get(table.key, 0):
             table.refresh()
         with self._lock:

@@ -334,6 +334,28 @@ def create_app(
         search and waits for a slot as the bots' do."""
         return await machine_move(token, lang, lambda t: t.auto_move(body.seq), runner.hard_level)
 
+    @app.post("/api/table/{token}/hints")
+    async def hints(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
+        """The seat's hints, searched in a thinking slot (a snapshot carries only hints
+        already searched, ``hints_pending`` otherwise: ``TableService.search_hints``); the
+        table drawn with them, and the search's process seconds (``hint_seconds``)."""
+
+        def search() -> Response:
+            table = store.get(token)
+            if table is None:
+                return missing(lang)
+            try:
+                reply, took = table.search_hints(body.seq)
+            except LocalizedError as exc:  # TableRefused: moved on, or not the seat's turn
+                return refused(exc, table, lang, 409)
+            return JSONResponse({**table_json(reply.table, lang, pace_ms), "hint_seconds": round(took, 3)})
+
+        try:
+            return await machine.analyse(("hints", token, body.seq, lang), search)
+        except Busy:
+            err = {"key": "web_busy", "text": tr("web_busy", lang)}
+            return JSONResponse({"error": err}, 503, headers={"Retry-After": "2"})
+
     @app.post("/api/table/{token}/next")
     def next_deal(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
         return acted(token, lang, lambda t: t.next_deal(body.seq))

@@ -100,6 +100,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_hint_n": ("Hint {i}/{n}: {cards}", "提示 {i}/{n}：{cards}"),
     "web_hint_n_why": ("Hint {i}/{n}: {cards} — {why}", "提示 {i}/{n}：{cards}——{why}"),
     "web_no_hint": ("Nothing to hint: pass.", "没有可出的牌：不出。"),
+    "web_hint_thinking": ("Thinking of a hint…", "正在想提示……"),
     "web_pick_cards": ("Select cards first.", "请先选牌。"),
     "web_refused": ("Refused: {reason}", "不能这样出：{reason}"),
     "web_keys": (

@@ -1,0 +1,78 @@
+"""Issue 37: a browser table's hints are searched when the page asks, in a thinking slot,
+never while a snapshot of the table is built (the search's p99 was 3.1 s, and every poll,
+step and play built one)."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pdk.bots import hints as hints_module
+from pdk.bots.hints import HINT_BUDGET, first_choice
+from pdk.table.session import HUMAN
+from pdk.table.tables import TableStore
+from pdk.variants.registry import load_profile
+from pdk.web.server import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+
+@pytest.fixture
+def searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the hint searches made (``pdk.bots.hints`` calls the analysis for them)."""
+    made: list[int] = []
+    real = hints_module.analyse
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        made.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(hints_module, "analyse", counted)
+    return made
+
+
+def test_no_snapshot_waits_on_a_hint_search_and_the_page_asks_for_it(tmp_path: Path, searches: list[int]) -> None:
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=4, difficulty="normal")
+    client = TestClient(create_app(store, pace_ms=0))
+    token = client.post("/api/open", json={}).json()["token"]
+    table = client.get(f"/api/table/{token}").json()
+    while table["bot_turn"]:
+        table = client.post(f"/api/table/{token}/step", json={"seq": table["seq"]}).json()
+    # Before: the snapshot of the seat's turn searched the hints (about 0.3 s, p99 3.1 s).
+    assert searches == []
+    assert table["model"]["hints_pending"] is True
+    seq = table["seq"]
+    got = client.post(f"/api/table/{token}/hints", json={"seq": seq})
+    assert got.status_code == 200, got.text
+    answer = got.json()
+    assert len(searches) == 1 and answer["hint_seconds"] > 0
+    model = answer["model"]
+    assert model["hints_pending"] is False and 1 <= len(model["hints"]) == len(model["hint_reasons"]) <= 5
+    live = store.get(token)
+    assert live is not None
+    move = first_choice(live.session.state.view(HUMAN), HINT_BUDGET)
+    assert move is not None and model["hints"][0]["text"] == move.shown()
+    # Searched once: the next snapshot carries them, and asking again searches nothing.
+    again = client.get(f"/api/table/{token}").json()["model"]
+    assert again["hints_pending"] is False and again["hints"] == model["hints"]
+    assert client.post(f"/api/table/{token}/hints", json={"seq": seq}).json()["hint_seconds"] == 0
+    assert len(searches) == 1
+    # A stale move number is refused, as a play's is.
+    stale = client.post(f"/api/table/{token}/hints", json={"seq": seq + 5})
+    assert stale.status_code == 409 and stale.json()["error"]["key"] == "web_stale"
+
+
+def test_an_easy_table_shows_the_planners_hints_at_once(tmp_path: Path, searches: list[int]) -> None:
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=4, difficulty="easy")
+    client = TestClient(create_app(store, pace_ms=0))
+    token = client.post("/api/open", json={}).json()["token"]
+    table = client.get(f"/api/table/{token}").json()
+    while table["bot_turn"]:
+        table = client.post(f"/api/table/{token}/step", json={"seq": table["seq"]}).json()
+    assert table["model"]["hints_pending"] is False and table["model"]["hints"]
+    assert searches == []
