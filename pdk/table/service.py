@@ -84,6 +84,7 @@ class SeatTable:
     humans: tuple[int, ...] = (HUMAN,)  # the seats people play (the others are bots)
     deals_done: int = 0  # deals settled at this table
     record: Path | None = None  # where the deal's record is kept, once it is over (None: elsewhere)
+    auto_level: str | None = None  # the level 托管 plays at (None: the table's difficulty)
 
     @property
     def session_total(self) -> int:
@@ -518,6 +519,7 @@ class TableService:
             seat=seat,
             auto_seats=tuple(sorted(s.auto_seats)),
             turn=None if over else state.turn,
+            auto_level=s.auto_level,
             humans=s.humans,
             deals_done=s.deals_done,
             record=self.archive.path(s) if over else None,

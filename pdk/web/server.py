@@ -21,7 +21,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
@@ -112,6 +112,7 @@ class SettingsBody(_Body):
     auto: bool | None = None
     auto_pass: bool | None = None
     counter: bool | None = None
+    auto_level: Literal["", "easy", "normal", "hard"] | None = None  # "": the table's level
 
 
 class DifficultyBody(_Body):
@@ -374,6 +375,8 @@ def create_app(
                 reply = t.set_auto_pass(body.auto_pass)
             if body.counter is not None:
                 reply = t.set_counter(body.counter)
+            if body.auto_level is not None:
+                reply = t.set_auto_level(body.auto_level or None)
             return reply
 
         return acted(token, lang, change)

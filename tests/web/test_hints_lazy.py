@@ -36,7 +36,7 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return made
 
 
-def test_no_snapshot_waits_on_a_hint_search_and_the_page_asks_for_it(tmp_path: Path, searches: list[int]) -> None:
+def test_no_snapshot_waits_on_a_hint_search_the_page_asks(tmp_path: Path, searches: list[int]) -> None:
     store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=4, difficulty="normal")
     client = TestClient(create_app(store, pace_ms=0))
     token = client.post("/api/open", json={}).json()["token"]
@@ -76,3 +76,39 @@ def test_an_easy_table_shows_the_planners_hints_at_once(tmp_path: Path, searches
         table = client.post(f"/api/table/{token}/step", json={"seq": table["seq"]}).json()
     assert table["model"]["hints_pending"] is False and table["model"]["hints"]
     assert searches == []
+
+
+def test_the_page_picks_the_level_tuo_guan_plays_at(tmp_path: Path) -> None:
+    # Before: the settings took no level (422), and 托管 always played the table's.
+    from dataclasses import replace
+
+    from pdk.bots import make_bot
+    from pdk.engine.deal import bot_seed
+    from pdk.table import runner
+
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=4, difficulty="easy")
+    client = TestClient(create_app(store, pace_ms=0))
+    token = client.post("/api/open", json={}).json()["token"]
+    url = f"/api/table/{token}"
+    answer = client.post(f"{url}/settings", json={"auto_level": "normal"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["auto_level"] == "normal"
+    live = store.get(token)
+    assert live is not None and live.session.auto_level == "normal"
+    # 托管 plays as the picked level's bot plays that seat, from what the seat may see.
+    table = client.get(url).json()
+    while table["bot_turn"]:
+        table = client.post(f"{url}/step", json={"seq": table["seq"]}).json()
+    seq = table["seq"]
+    view = live.session.state.view(HUMAN)
+    want = make_bot("normal", bot_seed(live.session.seed, HUMAN)).choose(view)
+    client.post(f"{url}/auto", json={"seq": seq})
+    played = live.session.state.history[seq].play
+    assert (played.move if played else None) == want
+    # Picked hard at an easy table, a 托管 move is a hard search and waits for a slot.
+    shown = live.snapshot()
+    assert not runner.hard_level(shown)
+    assert runner.hard_level(replace(shown, auto_level="hard"))
+    # "" is the table's level again.
+    assert client.post(f"{url}/settings", json={"auto_level": ""}).json()["auto_level"] == ""
+    assert client.post(f"{url}/settings", json={"auto_level": "expert"}).status_code == 422

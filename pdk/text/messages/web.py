@@ -75,6 +75,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "托管中：电脑替你出牌（再点托管取消）。",
     ),
     "web_difficulty": ("Level", "难度"),
+    "web_auto_level": ("托管 plays at", "托管水平"),
+    "web_auto_level_table": ("the table's level", "同牌桌难度"),
     "web_deal": ("Deal {n}", "第 {n} 局"),
     "web_session": ("Session {total:+d}", "累计 {total:+d}"),
     "web_cards_n": ("{n}", "{n}"),

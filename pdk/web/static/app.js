@@ -61,6 +61,7 @@ async function loadLabels() {
   $("#keys").textContent = t("keys");
   $("#first-hint-text").textContent = t("first_hint");
   for (const o of $("#difficulty").options) o.textContent = t(`diff_${o.value}`);
+  for (const o of $("#auto-level").options) o.textContent = t(o.value ? `diff_${o.value}` : "auto_level_table");
 }
 
 // The table as the server has it now (another tab may have moved it on), the note kept.
@@ -155,6 +156,7 @@ function render() {
     o.textContent = (said(`diff_${o.value}`) ?? o.value) + (later ? t("diff_next_mark") : "");
   }
   $("#difficulty-note").textContent = difficultyNote();
+  $("#auto-level").value = table.auto_level ?? "";
   seat.draw(m, {
     mine: myTurn(m) && !table.bot_turn && !auto,
     head,
@@ -191,6 +193,8 @@ $("#difficulty").addEventListener("change", async (e) => {
   store.setItem("pdk.difficulty", e.target.value);
   if (await seat.act("difficulty", { difficulty: e.target.value })) seat.say(difficultyNote());
 });
+// The level 托管 plays at: the table's difficulty ("") or one the player picks.
+$("#auto-level").addEventListener("change", (e) => setting({ auto_level: e.target.value }));
 function toggleAuto() {
   auto = !auto && !table.model.settlement;
   seat.note = null;
