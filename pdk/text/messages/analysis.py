@@ -130,10 +130,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "rv_retry_best": ("The analysis's best there: {best}", "分析认为最好的是：{best}"),
     "web_rv_retry": ("Try again", "再试一次"),
-    "web_rv_retry_prompt": (
-        "Your play here (cards as typed, e.g. 55 or 3-7; empty to pass):",
-        "这里你出什么（按键入写法，如 55 或 3-7；留空为不出）：",
-    ),
     "rv_err_seat": ("--seat must be 0-{last}", "--seat 须为 0-{last}"),
     "rv_err_both": ("--seat and --all are exclusive", "--seat 与 --all 只能选一个"),
     "rv_err_empty": ("the record has no plays to review", "记录中没有可复盘的出牌"),
