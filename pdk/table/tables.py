@@ -25,13 +25,14 @@ from pathlib import Path
 
 from pdk.bots import DIFFICULTIES
 from pdk.engine.profile import Profile
+from pdk.engine.record import GameRecord
 from pdk.store.contract import Store
 from pdk.store.files import FileStore
 from pdk.store.open import open_store
 from pdk.store.tokens import new_token, valid_token
 from pdk.table.history import History
 from pdk.table.service import Archive, TableService
-from pdk.table.session import SaveError, move_aside, new_session
+from pdk.table.session import SaveError, move_aside, new_session, practice_session
 
 _log = logging.getLogger(__name__)
 
@@ -73,6 +74,15 @@ class TableStore:
         diff = difficulty if difficulty in DIFFICULTIES else self.difficulty
         chosen = profile or self.profile
         session = new_session(chosen, self.variant if profile is None else profile.name, diff, self.seed)
+        table = TableService.create(self.saves, new_token(), self.archive, session)
+        return self._keep(table)
+
+    def practice(self, record: GameRecord, number: int, difficulty: str) -> TableService:
+        """A new table playing on from play ``number`` of ``record`` (``practice_session``:
+        the same hands, the person to move, the computers at ``difficulty``)."""
+        diff = difficulty if difficulty in DIFFICULTIES else self.difficulty
+        variant = str(record.meta.get("variant") or record.profile.name)
+        session = practice_session(record, number, variant, diff)
         table = TableService.create(self.saves, new_token(), self.archive, session)
         return self._keep(table)
 

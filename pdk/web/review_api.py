@@ -156,6 +156,23 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
         return JSONResponse({"n": number, "better": got.better, "worse": got.worse, "text": text,
                              "gain": gain, "real": points, "real_text": real})  # fmt: skip
 
+    @app.post("/api/table/{token}/practice/{number}")
+    async def practice(token: TokenP, number: NumberP, lang: LangQ = "en") -> Response:
+        """A practice table from a position of the finished deal: the same hands before the
+        person's play ``number``, the computers playing on from there at the table's level.
+        Answers the new table's token (the page opens it as its own table)."""
+        record = await finished(token, lang)
+        if isinstance(record, JSONResponse):
+            return record
+        table = await run_in_threadpool(store.get, token)
+        if table is None:
+            return error("web_no_table", lang, 404)
+        try:
+            made = await run_in_threadpool(store.practice, record, number, table.session.difficulty)
+        except ValueError:
+            return error("web_rv_practice_not_yours", lang, 409)
+        return JSONResponse({"token": made.key, "seq": made.seq})
+
     @app.get("/api/table/{token}/numbers")
     async def numbers(token: TokenP, lang: LangQ = "en") -> Response:
         table = await run_in_threadpool(store.get, token)

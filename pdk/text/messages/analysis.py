@@ -159,6 +159,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_rv_numbers": ("Numbers", "数字"),
     "web_rv_numbers_title": ("Expected points · win chance", "期望得分 · 胜率"),
     "web_rv_not_your_turn": ("Numbers are for your turn only.", "只在轮到你时显示数字。"),
+    "web_rv_practice": ("Play on from here", "从这里接着打"),
+    "web_rv_practice_not_yours": ("A practice starts at a play of yours.", "练习只能从你自己的出牌开始。"),
     "web_pz_link": ("残局 puzzles", "残局"),
     "web_pz_heading": ("残局 puzzles: one play forces the win", "残局：只有一手必胜"),
     "web_pz_level": ("Level", "难度"),

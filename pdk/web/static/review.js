@@ -105,6 +105,7 @@ async function openReview() {
       li.append(lost);
     }
     if (play.mark && !play.by) li.append(retryButton(play, li));
+    if (play.accuracy !== null && !play.by) li.append(practiceButton(play));
     list.append(li);
   }
 }
@@ -121,6 +122,26 @@ function retryButton(play, li) {
   b.addEventListener("click", () => {
     if (li.querySelector(".retry-pick")) return;
     li.append(retryPicker(play));
+  });
+  return b;
+}
+
+// A position of the deal as a practice table: the same hands before this play, the
+// computers playing on from there; the page then opens it as its own table.
+function practiceButton(play) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "retry";
+  b.dataset.testid = "practice";
+  b.textContent = t("rv_practice");
+  b.addEventListener("click", async () => {
+    const { ok, data } = await get(`table/${token()}/practice/${play.n}`, {});
+    if (!ok) {
+      b.textContent = data.error ? data.error.text : t("rv_practice");
+      return;
+    }
+    store.setItem("pdk.token", data.token);
+    location.reload();
   });
   return b;
 }
