@@ -28,8 +28,7 @@ import sys
 import time
 
 from pdk.analysis.review import TOP, mark_of, unit, verdict
-from pdk.bots import hints
-from pdk.bots.hints import FINALISTS, HINT_BUDGET, first_choice, planner_order
+from pdk.bots.hints import HINT_BUDGET, first_choice, planner_order
 from pdk.bots.valuation import DEFAULT_BUDGET, Z95, Spot, analyse
 from pdk.engine.deal import deal_seed
 from pdk.engine.state import PlayerView
@@ -83,9 +82,7 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=4, help="keep one decision in this many")
     ap.add_argument("--hint-budget", type=int, default=HINT_BUDGET)
     ap.add_argument("--review-budget", type=int, default=DEFAULT_BUDGET)
-    ap.add_argument("--finalists", type=int, default=FINALISTS, help="the hint's finals (0: one stage)")
     args = ap.parse_args()
-    hints.FINALISTS = args.finalists
     views = positions(args.variants.split(","), args.positions, args.seed, args.every)
     marks: dict[str, dict[str, int]] = {"before": {"?": 0, "??": 0}, "after": {"?": 0, "??": 0}}
     same = 0
@@ -124,7 +121,6 @@ def main() -> None:
         "variants": args.variants,
         "hint_budget": args.hint_budget,
         "review_budget": args.review_budget,
-        "finalists": args.finalists,
         "same_as_before": same,
         "hint_s_median": round(statistics.median(times), 3),
         "hint_s_p99": round(times[min(total - 1, int(0.99 * total))], 3),

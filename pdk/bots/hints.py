@@ -47,10 +47,6 @@ MAX_HINTS = 5
 HINT_BUDGET = 4000
 # The candidates the search values: the normal judgement's best, as the review's (TOP).
 SEARCHED = 6
-# The screen's best this many are valued again in fresh deals, and hint 1 is the finals'
-# best (``analyse(finalists=...)``): at this budget a screen of six meets about 8 deals
-# each, too few to tell a ??-sized gap from luck; the finals meet three times as many.
-FINALISTS = 2
 # The hint's own random stream, apart from the review's default seed 0, so that the review
 # judging a followed hint does not replay the very deals the hint was chosen in.
 HINT_SEED = 1
@@ -193,40 +189,35 @@ def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
     # kept normal's play where the review found it 6 points worse; the judgement's first
     # choice is too often far from the best for a prior.)
     pass_best = a.best.move is None
-    screen = a.screen or a
     valued = [p.move for p in a.plays if p.move is not None]
-    valued += [p.move for p in screen.plays if p.move is not None and a.find(p.move) is None]
     ordered = valued + [m for m in planned if not any(same_play(m, v) for v in valued)]
     shown = distinct(ordered)
     hints = _explained(view, planned, shown)
     first = a.find(shown[0])
     out = []
     for i, h in enumerate(hints):
-        # A finalist is told from the first in the finals' deals, any other in the screen's.
-        judge = a if a.find(h.move) is not None else screen
-        mine = judge.find(h.move)
+        mine = a.find(h.move)
         if mine is None or first is None:
             out.append(h)
             continue
         if i == 0:
-            verdict: list[Clause] = [("hint_now_best", {"n": len(screen.plays)})]
+            verdict: list[Clause] = [("hint_now_best", {"n": len(a.plays)})]
             if pass_best:
                 verdict.append(("hint_now_pass_better", {}))
             out.append(Hint(h.move, h.reason, h.params, h.also + tuple(verdict), 0.0))
             continue
-        diff = judge.difference(first.move, h.move)
+        diff = a.difference(first.move, h.move)
         even = diff.low <= 0 <= diff.high
         worse: Clause = ("hint_now_worse", {"loss": f"{diff.mean:.1f}"})
-        clause: Clause = ("hint_now_even", {"deals": judge.deals}) if even else worse
+        clause: Clause = ("hint_now_even", {"deals": a.deals}) if even else worse
         out.append(Hint(h.move, h.reason, h.params, (*h.also, clause), diff.mean, even))
     return Hints(tuple(out), pass_best, a.deals)
 
 
 def searched(view: PlayerView, budget: int = HINT_BUDGET, seed: int = HINT_SEED) -> Analysis:
-    """The hints' search: the normal judgement's best ``SEARCHED`` screened, the best
-    ``FINALISTS`` valued again in fresh deals (``analyse(finalists=...)``); the page's
-    numbers beside the hints show this very search."""
-    return analyse(Spot.of_view(view), budget=budget, seed=seed, top=SEARCHED, finalists=FINALISTS)
+    """The hints' search: the normal judgement's best ``SEARCHED`` valued in the same deals;
+    the page's numbers beside the hints show this very search."""
+    return analyse(Spot.of_view(view), budget=budget, seed=seed, top=SEARCHED)
 
 
 def _explained(view: PlayerView, legal: list[Move], shown: list[Move]) -> list[Hint]:

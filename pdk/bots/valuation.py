@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 
 from pdk.bots.hard import HardBot, Solver, rollout
@@ -105,9 +105,6 @@ class Analysis:
     deals: int  # deals searched per candidate
     exact: bool  # every consistent hidden deal was searched
     legal: int  # legal choices in the position (passing counted)
-    # With ``analyse(finalists=k)``: the screen that chose these finalists, every candidate
-    # valued in its own (fewer) deals; None otherwise.
-    screen: Analysis | None = field(default=None, repr=False)
 
     @property
     def best(self) -> PlayValue:
@@ -172,18 +169,10 @@ def analyse(
     seed: int = 0,
     top: int | None = None,
     include: Sequence[Move | None] = (),
-    finalists: int = 0,
 ) -> Analysis:
     """The seat's candidates with their numbers (see the module docstring). ``top`` keeps
     the normal judgement's best ``top`` choices (None: every legal choice); ``include``
-    adds choices that must be valued whatever the judgement says (a played move).
-
-    ``finalists`` (a hint's search): half the budget screens every candidate, and the best
-    ``finalists`` of the screen are valued again with the other half, in deals the screen
-    did not see, where each gets several times the deals. The answer is the finals' (the
-    best is chosen by numbers free of the screen's selection: the best of six noisy means
-    is too often a lucky one); ``Analysis.screen`` keeps the screen's, which value every
-    candidate. One draw of hidden deals serves both (the opponent model reads once)."""
+    adds choices that must be valued whatever the judgement says (a played move)."""
     view = spot.view
     pos = view.position()
     moves = pos.legal_moves()
@@ -197,32 +186,7 @@ def analyse(
                 ranked.append(next(m for m in choices if same_play(m, extra)))
         choices = ranked
     rng = Rng(derive_seed(seed, len(view.history), view.seat, sum(view.hand_sizes)))
-    legal = len(moves) + (1 if can_pass else 0)
-    if not 0 < finalists < len(choices):
-        deals, exact = _deals(spot, rng, _count(view, budget, len(choices)))
-        return _valued(spot, choices, deals, exact, legal)
-    first = _count(view, budget // 2, len(choices))
-    deals, exact = _deals(spot, rng, first + _count(view, budget // 2, finalists))
-    if exact:  # every consistent deal: no sampling noise to screen out
-        return _valued(spot, choices, deals, exact, legal)
-    screen = _valued(spot, choices, deals[:first], exact, legal)
-    final = _valued(spot, [p.move for p in screen.plays[:finalists]], deals[first:], exact, legal)
-    return replace(final, screen=screen)
-
-
-def _count(view: PlayerView, budget: int, candidates: int) -> int:
-    """The deals ``budget`` rollout-cards buy for ``candidates`` plays (one rollout costs
-    about one unit per card in play, more where the judgement is costly)."""
-    big = max(view.hand_sizes)
-    cost = sum(view.hand_sizes) * judgement_cost(big) / big
-    return max(MIN_DEALS, min(MAX_DEALS, int(budget // (candidates * cost))))
-
-
-def _valued(
-    spot: Spot, choices: list[Move | None], deals: list[dict[int, int]], exact: bool, legal: int
-) -> Analysis:
-    """Every choice played out in every deal (common random numbers), best first."""
-    view = spot.view
+    deals, exact = _deals(spot, rng, len(choices), budget)
     me = view.seat
     big = max(view.hand_sizes)
     cost = sum(view.hand_sizes) * judgement_cost(big) / big
@@ -264,12 +228,11 @@ def _valued(
         win = Interval(1.0, 1.0, 1.0) if proof is Proof.WIN else _wilson(wins[i], n)
         values.append(PlayValue(choice, _mean_interval(scores[i]), win, proof, tuple(scores[i])))
     order = sorted(range(len(values)), key=lambda i: (-values[i].points.mean, -values[i].win.mean, i))
-    return Analysis(me, tuple(values[i] for i in order), n, exact, legal)
+    return Analysis(me, tuple(values[i] for i in order), n, exact, len(moves) + (1 if can_pass else 0))
 
 
-def _deals(spot: Spot, rng: Rng, count: int) -> tuple[list[dict[int, int]], bool]:
-    """``count`` hidden deals to search, or every consistent one when they are few (then
-    True: they are all of them)."""
+def _deals(spot: Spot, rng: Rng, candidates: int, budget: int) -> tuple[list[dict[int, int]], bool]:
+    """The hidden deals to search, and whether they are all of the consistent ones."""
     view = spot.view
     hidden = [s for s in range(view.players) if s != view.seat and s not in spot.open_hands]
     if not any(view.hand_sizes[s] for s in hidden):
@@ -278,6 +241,9 @@ def _deals(spot: Spot, rng: Rng, count: int) -> tuple[list[dict[int, int]], bool
     every = _every_deal(sampler, hidden)
     if every is not None:
         return [{**spot.open_hands, **h} for h in every], True
+    big = max(view.hand_sizes)
+    cost = sum(view.hand_sizes) * judgement_cost(big) / big
+    count = max(MIN_DEALS, min(MAX_DEALS, int(budget // (candidates * cost))))
     if spot.position is None and not spot.open_hands:
         # The weighted sample, not the exact belief: a review reads anybody's plays, and
         # the exact belief's reading (every play was normal's first choice) fits bots only.

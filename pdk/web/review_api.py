@@ -197,7 +197,7 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
                 "win": [round(p.win.mean, 3), round(p.win.low, 3), round(p.win.high, 3)],
                 "proof": None if p.proof is None else p.proof.value,
             }
-            for p in (*a.plays, *(p for p in (a.screen or a).plays if a.find(p.move) is None))
+            for p in a.plays
         ]
         return JSONResponse({"seq": seq, "deals": a.deals, "plays": plays})
 

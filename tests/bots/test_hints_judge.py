@@ -88,11 +88,10 @@ def test_an_old_record_has_every_play_by_its_seat() -> None:
 def test_the_first_hint_is_the_searchs_choice() -> None:
     view = view_of("3 44 55 66 99 JJ")
     got = advice(view, HINT_BUDGET)
-    a = analyse(Spot.of_view(view), budget=HINT_BUDGET, seed=1, top=6, finalists=2)
+    a = analyse(Spot.of_view(view), budget=HINT_BUDGET, seed=1, top=6)
     first = got.hints[0]
     assert first.move == a.best.move
-    assert a.screen is not None and len(a.plays) == 2
-    assert ("hint_now_best", {"n": len(a.screen.plays)}) in first.also
+    assert ("hint_now_best", {"n": len(a.plays)}) in first.also
     assert got.deals == a.deals
     # The same position, budget and seed: the same hints.
     again = advice(view._replace(history=tuple(view.history)), HINT_BUDGET)
