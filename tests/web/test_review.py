@@ -230,5 +230,9 @@ def test_the_puzzle_page_in_chromium(server: tuple[str, TableStore]) -> None:
         assert page.locator("#pz-result li").count() >= 2  # the winning line
         page.click('[data-testid="pz-next"]')
         page.wait_for_selector('[data-testid="pz-card"]')
+        # Issue 37: a theme to pick (报单 here); the next puzzle shown is one of that theme.
+        with page.expect_response(lambda r: "/api/puzzles/" in r.url) as shown:
+            page.select_option('[data-testid="pz-theme"]', "bao_dan")
+        assert "bao_dan" in [t["key"] for t in shown.value.json()["themes"]]
         assert not errors, errors
         browser.close()

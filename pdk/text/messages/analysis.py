@@ -165,6 +165,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_pz_heading": ("残局 puzzles: one play forces the win", "残局：只有一手必胜"),
     "web_pz_level": ("Level", "难度"),
     "web_pz_any": ("any", "全部"),
+    "web_pz_theme": ("Theme", "主题"),
+    "web_pz_none_here": ("No puzzle of this level and theme.", "没有这个难度和主题的残局。"),
     "web_pz_play": ("Play", "出牌"),
     "web_pz_pass": ("Pass", "不出"),
     "web_pz_next": ("Next puzzle", "下一题"),
