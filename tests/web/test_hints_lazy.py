@@ -36,13 +36,19 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return made
 
 
-def test_no_snapshot_waits_on_a_hint_search_the_page_asks(tmp_path: Path, searches: list[int]) -> None:
-    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=4, difficulty="normal")
+def at_my_turn(root: Path, difficulty: str) -> tuple[TableStore, TestClient, str, dict[str, Any]]:
+    """A classic16 browser table of ``difficulty`` at the person's first turn."""
+    store = TableStore(root, load_profile("classic16"), "classic16", seed=4, difficulty=difficulty)
     client = TestClient(create_app(store, pace_ms=0))
     token = client.post("/api/open", json={}).json()["token"]
     table = client.get(f"/api/table/{token}").json()
     while table["bot_turn"]:
         table = client.post(f"/api/table/{token}/step", json={"seq": table["seq"]}).json()
+    return store, client, token, table
+
+
+def test_no_snapshot_waits_on_a_hint_search_the_page_asks(tmp_path: Path, searches: list[int]) -> None:
+    store, client, token, table = at_my_turn(tmp_path, "normal")
     # Before: the snapshot of the seat's turn searched the hints (about 0.3 s, p99 3.1 s).
     assert searches == []
     assert table["model"]["hints_pending"] is True
@@ -68,12 +74,7 @@ def test_no_snapshot_waits_on_a_hint_search_the_page_asks(tmp_path: Path, search
 
 
 def test_an_easy_table_shows_the_planners_hints_at_once(tmp_path: Path, searches: list[int]) -> None:
-    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=4, difficulty="easy")
-    client = TestClient(create_app(store, pace_ms=0))
-    token = client.post("/api/open", json={}).json()["token"]
-    table = client.get(f"/api/table/{token}").json()
-    while table["bot_turn"]:
-        table = client.post(f"/api/table/{token}/step", json={"seq": table["seq"]}).json()
+    table = at_my_turn(tmp_path, "easy")[3]
     assert table["model"]["hints_pending"] is False and table["model"]["hints"]
     assert searches == []
 
