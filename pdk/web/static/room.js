@@ -313,7 +313,10 @@ function show(data) {
   const tb = data.table;
   if (before && before.table && tb) seat.arrive(before.table, tb);
   room = data;
-  if (before && before.room === data.room && before.host_seat !== data.host_seat && data.host) say(t("fam_host_now"));
+  if (before && before.room === data.room && before.host_seat !== data.host_seat) {
+    if (data.host) say(t("fam_host_now"));
+    else inviteOpen = false; // the invitations were the host's: handed on, they close here
+  }
   render();
   heard(data);
   toldAuto(data);
