@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -64,6 +65,7 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
     host.click('[data-testid="hr-zha_niao"] [data-value="2"]')  # 红桃10扎鸟 ×2
     wait_for(host, "document.querySelector('[data-testid=hr-status]').textContent.includes('红桃10扎鸟')")
     host.select_option("#f-match", "2")
+    host.select_option("#f-difficulty", "easy")  # 托管 plays at the room's level: the cheapest
     host.click('[data-testid="create-room"]')
     host.wait_for_selector('[data-testid="invite-link"]')
     # Bound to every interface: the links and their codes carry the LAN address.
@@ -80,7 +82,7 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
     assert "You may always pass" in words and "扎鸟" in words
     # Two phones type the number on /room and take the free seats.
     phones = []
-    for size, name in ((LAYOUTS["portrait"], "Ming"), ((320, 568), "Lan")):
+    for size, name in ((LAYOUTS["portrait"], "Ming"), (LAYOUTS["portrait"], "Lan")):
         phone = person(browser, base + "room", size, locale="zh-CN")
         phone.wait_for_selector('[data-testid="room-number-input"]')
         phone.evaluate(f"localStorage.setItem('pdk.name', '{name}')")
@@ -100,12 +102,16 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
     assert room.table is not None
     profile = room.table.session.profile
     assert not profile.rules.must_beat and profile.settlement.zha_niao is not None
-    play_to_settlement(pages)
+    all_auto(pages)  # the people hand their seats to 托管, at the room's pace
+    for p in pages:
+        p.wait_for_selector('[data-testid="settlement"]')
     assert all(not p.is_visible('[data-testid="final"]') for p in pages)
-    host.click('[data-testid="next-deal"]')
+    # The second deal starts when all three are ready.
+    for p in pages:
+        p.click('[data-testid="ready-next"]')
     for p in pages:
         p.wait_for_selector('[data-testid="settlement"]', state="hidden")
-    play_to_settlement(pages)
+    all_auto(pages)
     for p in pages:
         p.wait_for_selector('[data-testid="standings"]')
     assert (
@@ -116,12 +122,17 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
     assert not phones[0].is_visible('[data-testid="rematch"]') and not host.is_visible(
         '[data-testid="next-deal"]'
     )
+    with host.expect_download() as saved:  # 大结算 saved as an image, drawn in the page
+        host.click('[data-testid="save-image"]')
+    image = Path(saved.value.path()).read_bytes()
+    assert saved.value.suggested_filename.endswith(".png") and image.startswith(b"\x89PNG")
     host.click('[data-testid="rematch"]')
     for p in pages:
         p.wait_for_selector('[data-testid="final"]', state="hidden")
         wait_for(p, "document.querySelector('#deal').textContent.includes('1')")
     assert [s.total for s in room.view(0).seats] == [0, 0, 0]
     assert room.table.session.profile == profile  # the same rules
+    assert [s.name for s in room.info.seats] == ["Grandma", "Ming", "Lan"]  # the same seats
     for p in pages:
         assert not p.errors, p.errors
         p.context.close()
