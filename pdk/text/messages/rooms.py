@@ -39,7 +39,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "所有入座的人都准备好就开始；房主也可以直接发牌。",
     ),
     "web_fam_host_now": ("You are the host now.", "你现在是房主。"),
-    "web_fam_auto_told": ("托管 played for you this deal:", "这一局托管替你打了："),
+    "web_fam_auto_told": ("Auto played for you this deal:", "这一局托管替你打了："),
     "web_fam_auto_ok": ("Got it", "知道了"),
     "web_fam_close_sure_mid": (
         "This deal is not finished: closing ends it for everyone. Tap again to close",

@@ -366,7 +366,7 @@ function render() {
     text: taskText(m),
     settlement: {
       result: m.task.winner !== null ? t("room_won", { who: seatName(m.task.winner) }) : m.task.message.text,
-      next: room.host || room.match_over ? "" : t("room_next_host"),
+      next: "", // the ready list under it says who deals the next deal, and when
       hidden: room.phase === "closed",
     },
     beforeHand: () => {
