@@ -11,7 +11,7 @@ from typing import Any
 
 from pdk.rooms.room import Rooms
 from pdk.web.rooms_api import play_words
-from tests.rooms.test_rooms import site
+from tests.rooms.test_rooms import Clock, site
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -168,3 +168,30 @@ def test_a_seat_back_from_auto_is_told_what_was_played_for_it(tmp_path: Path) ->
     assert any(m["text"] != "Pass" for m in made_for)
     shown = seen(c, rid, host, "zh")["auto_made"]
     assert [m["n"] for m in shown] == [m["n"] for m in made_for] and shown[0]["text"] != made_for[0]["text"]
+
+
+def test_a_person_back_from_being_away_is_told_what_auto_played(tmp_path: Path) -> None:
+    clock = Clock()
+    rooms, c = site(tmp_path, clock, away=20.0)
+    rid, host, invites, _ = made(c)
+    bo = join(c, rid, invites[0], "Bo")
+    c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-0000"})
+    room = rooms.get(rid)
+    assert room.table is not None
+    clock.now += 40  # Bo's page is gone: his seat goes to 托管, and it plays for him
+
+    def played_for_bo() -> int:
+        assert room.table is not None
+        history = room.table.session.state.history
+        return sum(by == "auto" and history[n - 1].seat == 1 for n, by in room.table.session.made_by.items())
+
+    room.table.set_auto(True, seat=0)  # the host's seat plays itself meanwhile
+    for _ in range(60):
+        room.touch(0, "host-0000")
+        room.tick()
+        if played_for_bo() >= 2 or room.table.snapshot(None).over:
+            break
+    assert played_for_bo() >= 1
+    back = c.post(f"/api/room/{rid}/join", json={"key": bo, "client": "c-Bo-0001", "person": None})
+    assert back.status_code == 200 and not back.json()["seats"][1]["auto"]
+    assert len(back.json()["auto_made"]) == played_for_bo()
