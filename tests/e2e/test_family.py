@@ -184,15 +184,21 @@ def test_the_rules_panel_fits_every_window(
     page.context.close()
 
 
-def test_the_host_confirms_closing_and_a_spectator_takes_a_computer_seat_in_play(
-    server: tuple[str, Rooms], browser: Any
-) -> None:
-    base, rooms = server
-    host = person(browser, base + "room", LAYOUTS["portrait"], locale="zh-CN")
+def easy_room(browser: Any, base: str, size: tuple[int, int]) -> Any:
+    """The host's page (in 中文) with a room made from the form, its computers easy."""
+    host = person(browser, base + "room", size, locale="zh-CN")
     host.wait_for_selector('[data-testid="create-room"]:not([disabled])')
     host.select_option("#f-difficulty", "easy")
     host.click('[data-testid="create-room"]')
     host.wait_for_selector('[data-testid="invite-link"]')
+    return host
+
+
+def test_the_host_confirms_closing_and_a_spectator_takes_a_computer_seat_in_play(
+    server: tuple[str, Rooms], browser: Any
+) -> None:
+    base, rooms = server
+    host = easy_room(browser, base, LAYOUTS["portrait"])
     watch = host.get_attribute('[data-testid="watch-link"]', "href")
     assert watch is not None
     host.click('[data-testid="start-room"]')
@@ -336,11 +342,7 @@ def test_ready_check_host_hand_off_a_freed_seat_and_what_auto_played(
     computer plays it, named as one in the trick rows and the replay); a seat back from
     托管 is told what it played for them."""
     base, rooms = server
-    host = person(browser, base + "room", LAYOUTS["desktop"], locale="zh-CN")
-    host.wait_for_selector('[data-testid="create-room"]:not([disabled])')
-    host.select_option("#f-difficulty", "easy")
-    host.click('[data-testid="create-room"]')
-    host.wait_for_selector('[data-testid="invite-link"]')
+    host = easy_room(browser, base, LAYOUTS["desktop"])
     links = [a.get_attribute("href") for a in host.query_selector_all('[data-testid="invite-link"]')]
     phones = []
     for link, name in zip(links, ("Ming", "Lan"), strict=True):
