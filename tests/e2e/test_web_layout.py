@@ -161,8 +161,6 @@ def test_the_settlement_and_the_replay_fit_a_phone_in_both_languages(browser: An
         if lang == "zh":
             page.click("#lang-toggle")
             wait_for(page, "document.querySelector('[data-testid=next-deal]').textContent === '下一局'")
-        review = page.locator('[data-testid="review-open"]').inner_text()
-        assert (review == "Review") if lang == "en" else (review == "复盘"), review
         for size in ("small", "portrait", "landscape", "desktop"):
             w, h = SIZES[size]
             page.set_viewport_size({"width": w, "height": h})
@@ -177,6 +175,8 @@ def test_the_settlement_and_the_replay_fit_a_phone_in_both_languages(browser: An
                 return {scroll: sheet.scrollWidth - sheet.clientWidth, out}; }"""
             )
             assert fit == {"scroll": 0, "out": []}, f"{lang} {size}: {fit}"
+        review = page.locator('[data-testid="review-open"]').inner_text()
+        assert review == ("Review" if lang == "en" else "复盘"), review  # in the page's language only
     page.click("#replay-open")
     page.wait_for_selector('[data-testid="replay"]:not([hidden])')
     for size in SIZES:
