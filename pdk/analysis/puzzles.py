@@ -27,6 +27,7 @@ from pdk.engine.combos import Move
 from pdk.engine.deal import bot_seed, deal, deal_seed
 from pdk.engine.position_text import TablePosition, of_view, parse, variant_of
 from pdk.engine.state import GameState
+from pdk.text.catalog import Lang, tr
 from pdk.variants.registry import load_profile
 
 FORMAT = "pdk-puzzles"
@@ -95,6 +96,51 @@ def _rank_counts(hand: int) -> dict[int, int]:
     for c in cards_of(hand):
         out[rank_of(c)] = out.get(rank_of(c), 0) + 1
     return out
+
+
+# The puzzle rating (Elo, as chess sites rate their puzzles): a player starts at
+# ``START_RATING``; a puzzle of level L is an opponent rated ``level_rating(L)``; a solved
+# puzzle scores 1, a failed one (a wrong play, or giving up) 0, and the rating moves by
+# ``K * (score - expected)``. Kept as a float, shown rounded, so the order of the results
+# alone decides it and replaying them gives it back exactly.
+START_RATING = 1200.0
+K = 32.0
+
+
+def level_rating(level: int) -> float:
+    """A puzzle's rating: easy 1000, medium 1200, hard 1400, expert 1600."""
+    return 800.0 + 200.0 * level
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's puzzle record: the rating, the solved puzzles in a row now and at best."""
+
+    rating: float = START_RATING
+    streak: int = 0
+    best: int = 0
+    solved: int = 0
+    tried: int = 0
+
+    def after(self, level: int, solved: bool) -> Standing:
+        """The standing after one more puzzle of ``level``, solved or not (the Elo step)."""
+        expected = 1.0 / (1.0 + 10.0 ** ((level_rating(level) - self.rating) / 400.0))
+        streak = self.streak + 1 if solved else 0
+        return Standing(self.rating + K * (float(solved) - expected), streak, max(self.best, streak),
+                        self.solved + solved, self.tried + 1)  # fmt: skip
+
+    @property
+    def shown(self) -> int:
+        return round(self.rating)
+
+    def said(self, lang: Lang, delta: int | None = 0) -> str:
+        """The standing in words, for the terminal and the page alike; after an answer
+        with its change of rating (``delta``), or None: the puzzle counted before."""
+        said = tr("pz_standing", lang, rating=self.shown, streak=self.streak, best=self.best,
+                  solved=self.solved, tried=self.tried)  # fmt: skip
+        if delta is None:
+            return tr("pz_standing_again", lang, standing=said)
+        return tr("pz_standing_moved", lang, standing=said, delta=delta) if delta else said
 
 
 class PuzzleFileError(ValueError):

@@ -3,6 +3,7 @@ from bot games and ``pdk puzzles check`` re-proves a puzzle file (``pdk.analysis
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -11,9 +12,20 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from pdk.analysis.puzzles import THEMES, Puzzle, PuzzleFileError, dumps, line, load, mine, prove, themes
+from pdk.analysis.puzzles import (
+    THEMES,
+    Puzzle,
+    PuzzleFileError,
+    Standing,
+    dumps,
+    line,
+    load,
+    mine,
+    prove,
+    themes,
+)
 from pdk.cli.advise import play_said
-from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console, profile_or_fail
+from pdk.cli.common import LangOpt, data_dir, err_console, fail, lang_or_fail, out_console, profile_or_fail
 from pdk.cli.play_input import PASS_WORDS
 from pdk.cli.replay_view import cards_text
 from pdk.engine.cards import CardParseError, CardPlace, cards_of, parse_specs
@@ -22,6 +34,7 @@ from pdk.engine.deal import Rng
 from pdk.engine.position import IllegalPlay, Reason, check, resolve_cards
 from pdk.engine.position_text import TablePosition
 from pdk.files.atomic import atomic_write
+from pdk.table.history import History, HistoryError
 from pdk.text.catalog import Lang, excerpt, tr
 from pdk.view.table_model import seat_names
 
@@ -68,9 +81,14 @@ def puzzles(
         bool, typer.Option("--position", help="Also print the position text (for pdk advise).")
     ] = False,
     file: FileOpt = None,
+    save_dir: Annotated[
+        str | None,
+        typer.Option("--save-dir", help="Where your history and puzzle rating live (default: data dir)."),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
-    """Show a puzzle, take your play, and say why it wins or loses."""
+    """Show a puzzle, take your play, and say why it wins or loses; your puzzle rating and
+    streak are kept in your history."""
     if ctx.invoked_subcommand is not None:
         return
     language = lang_or_fail(lang)
@@ -88,7 +106,9 @@ def puzzles(
     pick = pool[Rng(seed if seed is not None else time.time_ns()).below(len(pool))]
     pos = pick.table()
     console = out_console()
+    history = History(data_dir(save_dir, language) / "history.sqlite3")
     show(pick, pos, language, position)
+    _say_standing(_standing(history, language), language)
     names = _names(pos, language)
     if answer is None:
         try:
@@ -98,17 +118,52 @@ def puzzles(
     if answer.strip().lower() in ("q", "quit"):
         console.print(tr("pz_answer", language, play=_answer_said(pick, pos, language)), markup=False)
         _print_line(line(pos, _answer_move(pick, pos), pick.goal), names, language)
+        _record(history, pick, False, language)  # giving up is a failed puzzle
         return
     move = _read(answer, pos, language)
     if pick.is_answer(move):
         console.print(tr("pz_right", language, play=play_said(move, language)), style="bold green")
         _print_line(line(pos, move, pick.goal), names, language)
+        _record(history, pick, True, language)
         return
     console.print(tr("pz_wrong", language, play=play_said(move, language)), style="bold red")
     _print_line(line(pos, move, pick.goal), names, language)
     console.print(tr("pz_answer", language, play=_answer_said(pick, pos, language)), markup=False)
     _print_line(line(pos, _answer_move(pick, pos), pick.goal), names, language)
+    _record(history, pick, False, language)
     raise typer.Exit(1)
+
+
+def _standing(history: History, lang: Lang) -> Standing | None:
+    """The player's puzzle standing; None (said on stderr) when the history cannot be read,
+    which loses no puzzle."""
+    try:
+        return history.puzzle_standing()
+    except (OSError, sqlite3.Error, HistoryError) as exc:
+        _unsaved(exc, lang)
+        return None
+
+
+def _record(history: History, p: Puzzle, solved: bool, lang: Lang) -> None:
+    """The answer into the player's history, and the standing after it."""
+    try:
+        after, delta = history.add_puzzle("", p.id, p.level, solved)
+    except (OSError, sqlite3.Error, HistoryError) as exc:
+        _unsaved(exc, lang)
+        return
+    _say_standing(after, lang, delta)
+
+
+def _say_standing(st: Standing | None, lang: Lang, delta: int | None = 0) -> None:
+    """The rating and streaks; after an answer its change, or that the puzzle counted
+    before (``delta`` None)."""
+    if st is not None:
+        out_console().print(st.said(lang, delta), style="bold", markup=False, highlight=False)
+
+
+def _unsaved(exc: Exception, lang: Lang) -> None:
+    detail = exc.message(lang) if isinstance(exc, HistoryError) else str(exc)
+    err_console().print(tr("pz_history_failed", lang, detail=detail), markup=False, highlight=False)
 
 
 def _names(pos: TablePosition, lang: Lang) -> list[str]:

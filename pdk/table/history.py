@@ -6,6 +6,11 @@ inside a transaction, so a deal re-submitted after a crash is never counted twic
 concurrent writer waits (WAL journal, busy timeout) rather than losing a deal.
 
 The title ladder (docs/variants.md, seed 004) turns the cumulative score into a title.
+
+The same database keeps each person's 残局 puzzle results (``puzzles``), through the same
+one write: a puzzle counts once per person, its first answer (an answer given after the
+solution was shown proves nothing), and the rating and streaks are the results replayed in
+order (``pdk.analysis.puzzles.Standing``), so nothing derived is stored to disagree.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from pdk.analysis.puzzles import Standing
 from pdk.text.catalog import LocalizedError
 
 SCHEMA = """
@@ -36,6 +42,14 @@ CREATE TABLE IF NOT EXISTS deals (
     record_path TEXT
 );
 CREATE INDEX IF NOT EXISTS deals_by_kind ON deals (difficulty, variant);
+CREATE TABLE IF NOT EXISTS puzzles (
+    person      TEXT NOT NULL,
+    puzzle      INTEGER NOT NULL,
+    level       INTEGER NOT NULL,
+    solved      INTEGER NOT NULL,
+    finished_at REAL NOT NULL,
+    PRIMARY KEY (person, puzzle)
+);
 """
 
 # Added with tables for friends: the person a row belongs to ('' = this machine's own
@@ -224,33 +238,66 @@ class History:
     def _has_persons(con: sqlite3.Connection) -> bool:
         return "person" in {r[1] for r in con.execute("PRAGMA table_info(deals)")}
 
-    def add(self, row: DealRow) -> bool:
-        """Record a deal; False if that deal id was already there (never counted twice)."""
+    def _write(self, sql: str, params: tuple[object, ...]) -> bool:
+        """The one durable write: one ``INSERT OR IGNORE`` in its own immediate transaction
+        (a concurrent writer waits); False if the row's key was already there."""
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
             try:
-                cur = con.execute(
-                    "INSERT OR IGNORE INTO deals (id, finished_at, difficulty, variant, seed, won,"
-                    " score, cards_left, record_path, person, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        row.id,
-                        row.finished_at or time.time(),
-                        row.difficulty,
-                        row.variant,
-                        row.seed,
-                        int(row.won),
-                        row.score,
-                        row.cards_left,
-                        row.record_path,
-                        row.person,
-                        row.name,
-                    ),
-                )
+                cur = con.execute(sql, params)
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
             return cur.rowcount == 1
+
+    def add(self, row: DealRow) -> bool:
+        """Record a deal; False if that deal id was already there (never counted twice)."""
+        return self._write(
+            "INSERT OR IGNORE INTO deals (id, finished_at, difficulty, variant, seed, won,"
+            " score, cards_left, record_path, person, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                row.id,
+                row.finished_at or time.time(),
+                row.difficulty,
+                row.variant,
+                row.seed,
+                int(row.won),
+                row.score,
+                row.cards_left,
+                row.record_path,
+                row.person,
+                row.name,
+            ),
+        )
+
+    def add_puzzle(self, person: str, puzzle: int, level: int, solved: bool) -> tuple[Standing, int | None]:
+        """Record a person's answer to a puzzle (``''``: this machine's player): their
+        standing after it and the change of their shown rating, None when it did not count
+        (that puzzle was answered before: the standing is unchanged)."""
+        before = self.puzzle_standing(person)
+        counted = self._write(
+            "INSERT OR IGNORE INTO puzzles (person, puzzle, level, solved, finished_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (person, puzzle, level, int(solved), time.time()),
+        )
+        after = self.puzzle_standing(person)
+        return after, after.shown - before.shown if counted else None
+
+    def puzzle_standing(self, person: str = "") -> Standing:
+        """A person's puzzle rating and streaks: their results replayed in the order given."""
+        standing = Standing()
+        if self._absent():
+            return standing
+        with self._connect() as con:
+            for level, solved in con.execute(
+                "SELECT level, solved FROM puzzles WHERE person = ? ORDER BY finished_at, rowid", (person,)
+            ):
+                lv = _int(level, "level")
+                if not 1 <= lv <= 4:
+                    raise HistoryError(HistoryReason.VALUE, column="level")
+                standing = standing.after(lv, bool(_int(solved, "solved")))
+        return standing
 
     def _absent(self) -> bool:
         """No database yet (no games); a data dir that is a file is an ``OSError``."""

@@ -2,10 +2,16 @@
 endpoints. A puzzle is open-handed, so showing every hand reveals nothing; an answer is
 judged by the engine (an illegal one is refused with its reason) and answered with the
 line that proves it: the winning line after the right play, the refutation after a wrong
-one, and the answer's own line."""
+one, and the answer's own line.
+
+An answer that carries the person's secret (the one the page keeps for rooms, ``pdk.person``
+in the browser's storage) is kept in the server's history under that person's public id
+(``person_id``), as their deals at rooms are: the puzzle rating and streaks in the answer's
+reply, and ``/api/puzzles/standing`` before the first answer. Without it nothing is kept."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
@@ -13,12 +19,14 @@ from fastapi import FastAPI, Path, Query
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from pdk.analysis.puzzles import THEMES, Puzzle, line, load, themes
+from pdk.analysis.puzzles import THEMES, Puzzle, Standing, line, load, themes
 from pdk.engine import counts as C
 from pdk.engine.cards import CardParseError, CardPlace, cards_of, rank_of
 from pdk.engine.combos import Move
 from pdk.engine.position import IllegalPlay, check, resolve_cards
 from pdk.engine.position_text import TablePosition
+from pdk.rooms.room import PERSON_PATTERN, person_id
+from pdk.table.history import History, HistoryError
 from pdk.text.catalog import Lang, tr
 from pdk.view.table_model import card_name, seat_names
 
@@ -28,9 +36,25 @@ IdP = Annotated[int, Path(ge=1, le=1_000_000)]
 CardStr = Annotated[str, Field(pattern=r"^(?:[3-9TJQKA2][shcd]?|[BR])$")]
 
 
+Secret = Annotated[str, Field(pattern=PERSON_PATTERN)]
+
+
 class AnswerBody(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     cards: Annotated[list[CardStr], Field(max_length=40)] | None = None  # None: pass
+    person: Secret | None = None  # the browser's person secret: the answer is kept under it
+
+
+class StandingBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    person: Secret
+
+
+def standing_json(st: Standing, lang: Lang, delta: int | None = 0) -> dict[str, Any]:
+    """A standing as the page shows it: the numbers and the sentence the terminal says
+    (``delta``: the answer's change of rating, None when the puzzle counted before)."""
+    return {"rating": st.shown, "streak": st.streak, "best": st.best, "solved": st.solved,
+            "tried": st.tried, "delta": delta, "text": st.said(lang, delta)}  # fmt: skip
 
 
 def _line(pos: TablePosition, first: Move | None, goal: str) -> list[dict[str, Any]]:
@@ -59,12 +83,39 @@ def _pick(held: list[int], move: Move) -> list[int]:
     return out
 
 
-def add_puzzle_routes(app: FastAPI) -> None:
+def add_puzzle_routes(app: FastAPI, history: History | None = None) -> None:
+    """The puzzle page and its endpoints; answers carrying a person are kept in ``history``
+    (the server's, where rooms keep their deals; None keeps nothing)."""
     shipped: list[Puzzle] = load()
     by_id = {p.id: p for p in shipped}
 
     def no_puzzle(lang: Lang) -> JSONResponse:
         return JSONResponse({"error": {"key": "pz_none", "text": tr("pz_none", lang, level="-")}}, 404)
+
+    def unkept(exc: Exception, lang: Lang) -> dict[str, Any]:
+        detail = exc.message(lang) if isinstance(exc, HistoryError) else type(exc).__name__
+        return {"error": {"key": "pz_history_failed", "text": tr("pz_history_failed", lang, detail=detail)}}
+
+    def keep(secret: str | None, p: Puzzle, solved: bool, lang: Lang) -> dict[str, Any] | None:
+        """The answer into the person's history, and their standing after it."""
+        if secret is None or history is None:
+            return None
+        try:
+            after, delta = history.add_puzzle(person_id(secret), p.id, p.level, solved)
+        except (OSError, sqlite3.Error, HistoryError) as exc:
+            return unkept(exc, lang)
+        return standing_json(after, lang, delta)
+
+    @app.post("/api/puzzles/standing")
+    def standing(body: StandingBody, lang: LangQ = "en") -> Response:
+        """The person's puzzle rating and streaks (a POST: the secret is in no URL or log)."""
+        if history is None:
+            return JSONResponse({"standing": None})
+        try:
+            st = history.puzzle_standing(person_id(body.person))
+        except (OSError, sqlite3.Error, HistoryError) as exc:
+            return JSONResponse({"standing": unkept(exc, lang)})
+        return JSONResponse({"standing": standing_json(st, lang)})
 
     @app.get("/puzzles", include_in_schema=False)
     def page() -> FileResponse:
@@ -124,5 +175,6 @@ def add_puzzle_routes(app: FastAPI) -> None:
                 "right": right,
                 "line": _line(pos, move, p.goal),
                 "answer_line": None if right else _line(pos, solution, p.goal),
+                "standing": keep(body.person, p, right, lang),
             }
         )

@@ -395,7 +395,7 @@ def create_app(
         return JSONResponse(replay_json(record, lang))
 
     add_review_routes(app, store, machine)
-    add_puzzle_routes(app)
+    add_puzzle_routes(app, store.archive.history)
     if rooms is None:
         rooms = Rooms(store.saves, store.archive, pace_ms=pace_ms, seed=store.seed)
     closing.append(mount_rooms(app, rooms, machine, bounds.rooms, links or Links()).close)

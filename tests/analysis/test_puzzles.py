@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pdk.analysis.puzzles import Puzzle, choices, load, open_sim, prove
+from pdk.analysis.puzzles import Puzzle, Standing, choices, load, open_sim, prove
 from pdk.bots.valuation import same_play
 from pdk.variants.registry import load_profile
 from tests.support.cli import run_pdk
@@ -166,3 +166,38 @@ def test_puzzles_can_be_picked_by_theme() -> None:
         assert any(f"题 {p.id} " in res.stdout or f"puzzle {p.id} " in res.stdout for p in pool)
     assert set(THEMES) == {"sweep", "bao_dan", "last_bomb", "only_single"}
     assert run_pdk("puzzles", "--theme", "nonsense", "--answer", "q").returncode == 2
+
+
+def test_the_puzzle_rating_is_an_elo_step_against_the_level() -> None:
+    from pdk.analysis.puzzles import START_RATING, Standing, level_rating
+
+    fresh = Standing()
+    assert fresh.rating == START_RATING == level_rating(2)
+    even = fresh.after(2, True)  # an even match: half the step, K/2
+    assert even.rating == pytest.approx(START_RATING + 16) and (even.streak, even.best) == (1, 1)
+    # Solving an easy puzzle earns less than solving an expert one; failing costs more.
+    assert fresh.after(1, True).rating - START_RATING < fresh.after(4, True).rating - START_RATING
+    assert fresh.after(1, False).rating < fresh.after(4, False).rating
+    run = even.after(3, True).after(1, False).after(2, True)
+    assert (run.streak, run.best, run.solved, run.tried) == (1, 2, 3, 4)
+
+
+def test_the_puzzle_rating_and_streak_are_kept_across_runs(tmp_path: Path) -> None:
+    p = next(q for q in SHIPPED if q.answer is not None and q.level >= 2)
+    other = next(q for q in SHIPPED if q.answer is not None and q.id != p.id)
+    right = run_pdk("puzzles", "--id", str(p.id), "--answer", p.answer or "pass", data_dir=tmp_path)
+    assert right.returncode == 0, right.stderr
+    header, after = [ln for ln in right.stdout.splitlines() if ln.startswith("Puzzle rating")]
+    assert header.startswith("Puzzle rating 1200 · streak 0") and "streak 1 (best 1)" in after
+    gained = round(Standing().after(p.level, True).rating)
+    assert f"Puzzle rating {gained} " in after and f"(+{gained - 1200})" in after
+    again = run_pdk("puzzles", "--id", str(p.id), "--answer", _wrong_answer(p), data_dir=tmp_path)
+    assert f"rating {gained} · streak 1 (best 1) · solved 1/1 (answered before" in again.stdout
+    wrong = run_pdk("puzzles", "--id", str(other.id), "--answer", "q", "--lang", "zh", data_dir=tmp_path)
+    assert "连对 0（最多 1）· 解出 1/2" in wrong.stdout
+    from pdk.table.history import History
+
+    kept = History(tmp_path / "history.sqlite3").puzzle_standing()
+    assert (kept.streak, kept.best, kept.tried) == (0, 1, 2)
+    assert kept == Standing().after(p.level, True).after(other.level, False)
+    assert History(tmp_path / "history.sqlite3").puzzle_standing("someone") == Standing()

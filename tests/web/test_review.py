@@ -228,6 +228,8 @@ def test_the_puzzle_page_in_chromium(server: tuple[str, TableStore]) -> None:
         page.click('[data-testid="pz-play"]')
         page.wait_for_selector('#pz-result [data-right="true"]')
         assert page.locator("#pz-result li").count() >= 2  # the winning line
+        assert "Puzzle rating" in (page.locator("#pz-standing").text_content() or "")
+        assert page.locator("#pz-standing").get_attribute("data-rating") is not None
         page.click('[data-testid="pz-next"]')
         page.wait_for_selector('[data-testid="pz-card"]')
         # Issue 37: a theme to pick (报单 here); the next puzzle shown is one of that theme.
@@ -236,3 +238,32 @@ def test_the_puzzle_page_in_chromium(server: tuple[str, TableStore]) -> None:
         assert "bao_dan" in [t["key"] for t in shown.value.json()["themes"]]
         assert not errors, errors
         browser.close()
+
+
+def test_the_puzzle_rating_is_kept_per_person(tmp_path: Path) -> None:
+    """An answer carrying the page's person secret moves that person's rating and streak,
+    kept in the server's history (a new app over the same folder reads it back); another
+    person, or an answer without a secret, is untouched."""
+    from pdk.analysis.puzzles import Standing, load
+
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=5, difficulty="easy")
+    client = TestClient(create_app(store, pace_ms=0))
+    me, other = "a" * 32, "b" * 32
+    fresh = client.post("/api/puzzles/standing", json={"person": me}).json()["standing"]
+    assert (fresh["rating"], fresh["streak"], fresh["best"]) == (1200, 0, 0)
+    p = next(q for q in load() if q.answer is not None and q.level >= 2)
+    got = client.post(f"/api/puzzles/{p.id}/answer?lang=zh", json={"cards": answer_cards(p), "person": me})
+    won = Standing().after(p.level, True)
+    st = got.json()["standing"]
+    assert (st["rating"], st["streak"], st["best"], st["delta"]) == (won.shown, 1, 1, won.shown - 1200)
+    assert "残局等级分" in st["text"] and "连对 1" in st["text"]
+    again = client.post(f"/api/puzzles/{p.id}/answer", json={"cards": answer_cards(p), "person": me})
+    assert again.json()["standing"]["delta"] is None and again.json()["standing"]["tried"] == 1
+    assert (
+        client.post(f"/api/puzzles/{p.id}/answer", json={"cards": answer_cards(p)}).json()["standing"] is None
+    )
+    assert client.post("/api/puzzles/standing", json={"person": "short"}).status_code == 422
+    later = TestClient(create_app(TableStore(tmp_path, load_profile("classic16"), "classic16"), pace_ms=0))
+    kept = later.post("/api/puzzles/standing", json={"person": me}).json()["standing"]
+    assert (kept["rating"], kept["streak"], kept["solved"]) == (won.shown, 1, 1)
+    assert later.post("/api/puzzles/standing", json={"person": other}).json()["standing"]["tried"] == 0

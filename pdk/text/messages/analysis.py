@@ -192,6 +192,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "pz_theme_only_single": ("the only single", "唯一的单张"),
     "pz_themes": ("Themes: {themes}", "主题：{themes}"),
     "pz_position": ("Position: {text}", "局面：{text}"),
+    "pz_standing": (
+        "Puzzle rating {rating} · streak {streak} (best {best}) · solved {solved}/{tried}",
+        "残局等级分 {rating} · 连对 {streak}（最多 {best}）· 解出 {solved}/{tried}",
+    ),
+    "pz_standing_moved": ("{standing} ({delta:+d})", "{standing}（{delta:+d}）"),
+    "pz_standing_again": (
+        "{standing} (answered before: counted once)",
+        "{standing}（此题以前答过：只计一次）",
+    ),
+    "pz_history_failed": ("puzzle rating not kept: {detail}", "残局成绩未能保存：{detail}"),
     "pz_level_1": ("easy", "简单"),
     "pz_level_2": ("medium", "中等"),
     "pz_level_3": ("hard", "困难"),

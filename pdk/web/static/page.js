@@ -20,6 +20,19 @@ let current = store.getItem("pdk.lang") || ((navigator.language || "en").toLower
 
 export const lang = () => current;
 
+// One id per person (kept in this browser, across rooms and the puzzles): the server keeps
+// each deal and each puzzle answer in its history under it, and shows this person's record
+// and puzzle rating to whoever holds it, only.
+export function personSecret() {
+  let person = store.getItem("pdk.person");
+  if (!person || !/^[A-Za-z0-9_-]{32}$/.test(person)) {
+    const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    person = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => abc[b % 64]).join("");
+    store.setItem("pdk.person", person);
+  }
+  return person;
+}
+
 export function toggleLang() {
   current = current === "zh" ? "en" : "zh";
   store.setItem("pdk.lang", current);

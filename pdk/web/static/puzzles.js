@@ -1,7 +1,8 @@
 // The 残局 puzzle page: shows an open-handed endgame, takes the player's play and shows
-// the line that proves it right or wrong (/api/puzzles).
+// the line that proves it right or wrong (/api/puzzles), and the player's puzzle rating and
+// streak, kept by the server under the browser's person secret (as a room keeps its deals).
 import { cardEl, cardsRow } from "./cards.js";
-import { $, api, lang, labels, t } from "./page.js";
+import { $, api, lang, labels, personSecret, t } from "./page.js";
 
 let all = [];
 let current = null;
@@ -59,10 +60,18 @@ async function show(id) {
   drawHand();
 }
 
+// The rating and streaks in the server's words (an error's text if they could not be kept).
+function showStanding(standing) {
+  if (!standing) return;
+  const el = $("#pz-standing");
+  el.textContent = standing.error ? standing.error.text : standing.text;
+  if (!standing.error) el.dataset.rating = String(standing.rating);
+}
+
 async function answer(pass) {
   const hand = current.hands[current.turn];
   const cards = pass ? null : [...selected].sort((a, b) => a - b).map((i) => hand[i]);
-  const { ok, data } = await api(`puzzles/${current.id}/answer`, { cards });
+  const { ok, data } = await api(`puzzles/${current.id}/answer`, { cards, person: personSecret() });
   const box = $("#pz-result");
   box.innerHTML = "";
   if (!ok) {
@@ -74,6 +83,7 @@ async function answer(pass) {
   head.dataset.right = String(data.right);
   head.textContent = data.right ? t("pz_right") : t("pz_wrong");
   box.append(head, lineEl(data.line));
+  showStanding(data.standing);
   if (!data.right) {
     const ans = document.createElement("p");
     ans.textContent = t("pz_answer");
@@ -120,6 +130,7 @@ async function start() {
   }
   $("#pz-theme").addEventListener("change", pick);
   all = listed.puzzles;
+  showStanding((await api("puzzles/standing", { person: personSecret() })).data.standing);
   await pick();
 }
 

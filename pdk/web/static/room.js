@@ -7,7 +7,7 @@ import { animate } from "./motion.js";
 import { setSound, sound, soundOn } from "./sound.js";
 import { openReplay, replayKey } from "./replay-view.js";
 import { myTurn as turnOf, seatHead, slotFor } from "./table-view.js";
-import { $, api, buildMenu, lang, loadLabels as loadWords, onOff, said, store, t, toggleLang } from "./page.js";
+import { $, api, buildMenu, lang, loadLabels as loadWords, onOff, personSecret, said, store, t, toggleLang } from "./page.js";
 import { seatController } from "./seat.js";
 import { openRules } from "./rules-view.js";
 import { speak } from "./voice.js";
@@ -34,14 +34,8 @@ if (!client) {
   sessionStorage.setItem("pdk.client", client);
 }
 
-// One id per person (kept in this browser across rooms): the server keeps each deal in
-// its history under it, and shows this person's record to whoever holds it, only.
-let person = store.getItem("pdk.person");
-if (!person || !/^[A-Za-z0-9_-]{32}$/.test(person)) {
-  const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  person = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => abc[b % 64]).join("");
-  store.setItem("pdk.person", person);
-}
+// One id per person (page.js): the server keeps each deal in its history under it.
+const person = personSecret();
 let recordDeal = null; // the deal whose settlement last asked for this person's record
 
 const seat = seatController({
