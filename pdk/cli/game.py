@@ -22,6 +22,7 @@ from pathlib import Path
 
 from rich.console import Group, RenderableType
 
+from pdk.bots import DIFFICULTIES
 from pdk.bots.external import EngineError
 from pdk.cli.common import fail, make_console
 from pdk.cli.play_input import Cmd, parse_command
@@ -70,6 +71,15 @@ def deferred_interrupt() -> Iterator[None]:
 def auto_on(t: SeatTable) -> bool:
     """托管 is on for the seat, as its table model shows it."""
     return t.model.seat(t.model.viewer).auto
+
+
+# 托管's levels in the order the ``l`` key steps through them: the table's, then each level.
+AUTO_LEVELS: tuple[str | None, ...] = (None, *DIFFICULTIES)
+
+
+def auto_level_said(level: str | None, lang: Lang) -> str:
+    """托管's level in words, as the page's ☰ menu names it."""
+    return tr("web_auto_level_table" if level is None else f"diff_{level}", lang)
 
 
 def over(t: SeatTable) -> bool:
@@ -338,6 +348,11 @@ class Game:
             on = not t.auto_pass
             if self.command(lambda: seat.set_auto_pass(on)):
                 self.ui.messages.append(tr("auto_pass_on" if on else "auto_pass_off", lang))
+        elif cmd.kind is Cmd.AUTO_LEVEL:
+            at = AUTO_LEVELS.index(t.auto_level) if t.auto_level in AUTO_LEVELS else 0
+            level = AUTO_LEVELS[(at + 1) % len(AUTO_LEVELS)]
+            if self.command(lambda: seat.set_auto_level(level)):
+                self.ui.messages.append(tr("auto_level_now", lang, level=auto_level_said(level, lang)))
         elif cmd.kind is Cmd.HINT:
             self.hint(t)
         elif cmd.kind is Cmd.EMPTY:

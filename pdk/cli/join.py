@@ -282,6 +282,10 @@ class RoomSeat:
     def set_auto_pass(self, on: bool) -> tuple[Event, ...]:
         return self.send("/auto_pass", {"on": on})
 
+    def set_auto_level(self, level: str | None) -> tuple[Event, ...]:
+        """A room's 托管 plays at the room's level: a seat does not choose it."""
+        raise Refused(tr("auto_level_room", self.lang), plain=True)
+
     def set_counter(self, on: bool) -> tuple[Event, ...]:
         self.counter = on
         if self.room is not None:

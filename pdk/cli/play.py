@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from pdk.bots import DIFFICULTIES
 from pdk.cli.common import LangOpt, data_dir, fail, lang_or_fail, make_console, profile_or_fail
 from pdk.cli.engine import check_difficulty
 from pdk.cli.game import Game, Ui
@@ -28,6 +29,9 @@ from pdk.table.seat import LocalSeat
 from pdk.table.service import Archive, TableService
 from pdk.table.session import SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
 from pdk.text.catalog import Lang, excerpt, tr
+
+# ``--auto-level``: "table" is 托管 at the table's difficulty (the save's None).
+AUTO_LEVEL_NAMES = ("table", *DIFFICULTIES)
 
 
 def error_detail(exc: Exception, lang: Lang) -> str:
@@ -101,6 +105,13 @@ def play(
             "--delay", min=0.0, max=60.0, help="Seconds each computer or 托管 play takes on a terminal."
         ),
     ] = 0.5,
+    auto_level: Annotated[
+        str | None,
+        typer.Option(
+            "--auto-level",
+            help="The level 托管 plays at: table (the opponents'), easy, normal or hard (cycle with l).",
+        ),
+    ] = None,
     join: Annotated[
         str | None,
         typer.Option("--join", help="Take a seat at a table for friends (the seat link from the room page)."),
@@ -123,6 +134,8 @@ def play(
         if why is not None:
             fail(why)
         return
+    if auto_level is not None and auto_level not in AUTO_LEVEL_NAMES:
+        fail(tr("usage_bad_value", language, hint="--auto-level", detail=", ".join(AUTO_LEVEL_NAMES)))
     difficulty = opponents or difficulty
     if difficulty is not None:
         check_difficulty(difficulty, language)
@@ -172,6 +185,8 @@ def play(
     # This run's choices start the table: 托管 off, auto-pass as the option and the save say.
     session.auto = False
     session.auto_pass = session.auto_pass and auto_pass
+    if auto_level is not None:  # else the level the save kept (the l key changes it)
+        session.auto_level = None if auto_level == "table" else auto_level
     archive = Archive(base / "records", History(base / "history.sqlite3"))
     store = FileStore(base)
     table, unsaved = TableService.adopt(store, slot.path.stem, archive, session, hints=False)

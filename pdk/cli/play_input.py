@@ -23,6 +23,7 @@ class Cmd(Enum):
     QUIT = "quit"
     AUTO = "auto"
     AUTO_PASS = "auto_pass"
+    AUTO_LEVEL = "auto_level"
     EMPTY = "empty"
 
 
@@ -58,6 +59,9 @@ _WORDS: dict[str, Cmd] = {
     "autopass": Cmd.AUTO_PASS,
     "auto-pass": Cmd.AUTO_PASS,
     "自动不出": Cmd.AUTO_PASS,
+    "l": Cmd.AUTO_LEVEL,
+    "level": Cmd.AUTO_LEVEL,
+    "托管难度": Cmd.AUTO_LEVEL,
 }
 # Case-sensitive: ``A`` and ``Q`` are cards.
 _EXACT: dict[str, Cmd] = {"q": Cmd.QUIT, "a": Cmd.AUTO}

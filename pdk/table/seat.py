@@ -117,6 +117,10 @@ class Seat(Protocol):
 
     def set_counter(self, on: bool) -> tuple[Event, ...]: ...
 
+    def set_auto_level(self, level: str | None) -> tuple[Event, ...]:
+        """The level 托管 plays at (None: the table's difficulty)."""
+        ...
+
     def hint(self, seq: int) -> SeatHint | None:
         """The next hint (None: nothing can be played); changes nothing."""
         ...
@@ -183,6 +187,9 @@ class LocalSeat:
 
     def set_counter(self, on: bool) -> tuple[Event, ...]:
         return self._do(lambda: self.table.set_counter(on))
+
+    def set_auto_level(self, level: str | None) -> tuple[Event, ...]:
+        return self._do(lambda: self.table.set_auto_level(level))
 
     def hint(self, seq: int) -> SeatHint | None:
         try:

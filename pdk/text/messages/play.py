@@ -43,6 +43,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "  c, 记牌         card counter on/off\n"
         "  a, 托管         auto-play on/off (a or Ctrl-C takes back)\n"
         "  x, 自动不出     auto-pass on/off (pass when nothing beats)\n"
+        "  l, 托管难度     托管's level: the table's, easy, normal, hard (in turn)\n"
         "  q, 退出         save and quit\n"
         "  ?               this help\n"
         "Lowercase a and q are commands: type A or Q for an ace or a queen.",
@@ -53,6 +54,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "  c、记牌         记牌器开关\n"
         "  a、托管         托管开关（a 或 Ctrl-C 取消）\n"
         "  x、自动不出     自动要不起开关\n"
+        "  l、托管难度     托管水平：同牌桌、简单、普通、困难（依次切换）\n"
         "  q、退出         保存并退出\n"
         "  ?               本帮助\n"
         "小写 a 和 q 是命令：出单张 A 或 Q 请输入大写 A、Q。",
@@ -94,6 +96,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hint_none": ("no play beats it: pass (p or Enter)", "没有能压过的牌：不出（p 或回车）"),
     "counter_on": ("card counter on", "记牌器已打开"),
     "counter_off": ("card counter off", "记牌器已关闭"),
+    "auto_level_now": ("托管 plays at: {level}", "托管水平：{level}"),
+    "auto_level_room": ("a room's 托管 plays at the room's level", "房间的托管按房间难度出牌"),
     "auto_on": ("auto-play on", "托管已开启"),
     "auto_off": ("auto-play off: your turn", "托管已取消：轮到你"),
     "refused": ("refused: {reason}", "不能这样出：{reason}"),
