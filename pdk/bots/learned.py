@@ -80,23 +80,36 @@ class Continuation:
     the candidate being rolled out) and every move this policy returns is added to it.
     One object per rollout (it keeps that rollout's record). The only difference from the
     bot at a table: normal's card counter sees the other hands pooled (``Sim.judgement``),
-    as in the hard bot's rollouts, where a cards-aside pile would be among its unseen."""
+    as in the hard bot's rollouts, where a cards-aside pile would be among its unseen.
 
-    __slots__ = ("among", "net", "played")
+    ``seats`` (None: every seat) are the seats it plays; the others play normal's first
+    choice, as ``hard.judged`` does: a learned player at a table of normal ones."""
 
-    def __init__(self, net: ValueNet, played: list[int], among: int | None = None) -> None:
+    __slots__ = ("among", "net", "played", "seats")
+
+    def __init__(
+        self, net: ValueNet, played: list[int], among: int | None = None, seats: frozenset[int] | None = None
+    ) -> None:
         self.net = net
         self.played = played
         self.among = pool_of(net, among)
+        self.seats = seats
 
     @classmethod
-    def after(cls, net: ValueNet, public: list[int], seat: int, cand: Move | None) -> Continuation:
+    def after(
+        cls,
+        net: ValueNet,
+        public: list[int],
+        seat: int,
+        cand: Move | None,
+        seats: frozenset[int] | None = None,
+    ) -> Continuation:
         """A fresh policy for one rollout after ``seat`` plays ``cand``: its record of plays
         is the public one (``features.played_by``) plus the candidate."""
         played = list(public)
         if cand is not None:
             played[seat] += cand.counts
-        return cls(net, played)
+        return cls(net, played, seats=seats)
 
     def __call__(self, sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
         if not moves:
@@ -107,7 +120,7 @@ class Continuation:
         else:
             ranked = sim.judgement(moves, can_pass)
             order = [m for _, m in ranked]
-            if ranked[0][0] >= SURE:
+            if ranked[0][0] >= SURE or (self.seats is not None and t not in self.seats):
                 move = order[0]
             else:
                 pool: list[Move | None] = order[: self.among] if self.among is not None else list(moves)

@@ -59,8 +59,9 @@ def train(
         str,
         typer.Option(
             "--continuation",
-            help="Who plays on after each choice in the rollouts: normal, or learned (the --start "
-            "weights' policy: the next round of policy iteration).",
+            help="Who plays on after each choice in the rollouts: normal; learned (the --start "
+            "weights' policy at every seat: the next round of policy iteration); own (that policy "
+            "at the chooser's seat, normal at the others).",
         ),
     ] = "normal",
     backend: Annotated[
@@ -135,8 +136,8 @@ def train(
             fail(exc.message(lg))
         except ValueError as exc:
             fail(tr("train_bad_start", lg, error=" ".join(str(exc).split())))
-    if continuation == "learned" and trainer.policy is None:
-        fail(tr("train_learned_needs_start", lg))
+    if continuation != "normal" and trainer.policy is None:
+        fail(tr("train_learned_needs_start", lg, name=continuation))
     total = float(games) if games is not None else hours * 3600
     seen = len(trainer.status.curve)
 

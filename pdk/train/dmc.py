@@ -92,6 +92,11 @@ def commit() -> str:
     return out.stdout.strip() or "unknown"
 
 
+def _run_kind(method: str, continuation: str) -> str:
+    """A run's method as a refusal names it (its continuation, when not normal's)."""
+    return method if continuation == "normal" else f"{method}, {continuation} continuation"
+
+
 class Trainer:
     """One run: ``out`` gets the weights (numpy, ``.npz``), ``out``'s ``.ckpt.pt`` the
     checkpoint and ``.curve.jsonl`` the learning curve."""
@@ -135,8 +140,8 @@ class Trainer:
         saved = torch.load(self.checkpoint, weights_only=False)
         cfg = self.config
         method = saved.get("method", "dmc")
-        then = f"{method}, {saved.get('continuation', 'normal')} continuation"
-        now = f"{cfg.method}, {cfg.continuation} continuation"
+        then = _run_kind(method, saved.get("continuation", "normal"))
+        now = _run_kind(cfg.method, cfg.continuation)
         if (saved["profile"], saved["seed"], then) != (cfg.profile.name, cfg.seed, now):
             raise ValueError(
                 f"{self.checkpoint} is a run of {saved['profile']} seed {saved['seed']} ({then}), "
@@ -178,7 +183,7 @@ class Trainer:
         self.start["sha256"] = file_hash(path)
         parent_round = int(net.meta.get("round", 1))
         self.start["round"] = parent_round
-        if self.config.continuation == "learned":
+        if self.config.continuation != "normal":
             self.policy = net
             self.round = parent_round + 1
         else:  # more of the same round: normal's continuation again
@@ -236,10 +241,11 @@ class Trainer:
         if self.start is not None:
             meta["start"] = self.start
         if self.config.method == "advantage":
-            if self.config.continuation == "learned":
+            if self.config.continuation != "normal":
+                who = "every seat" if self.config.continuation == "learned" else "the chooser's seat"
                 meta["method"] = (
-                    "advantage over normal's choice, true-deal rollouts by the parent's learned policy "
-                    "(pdk train --continuation learned)"
+                    f"advantage over normal's choice, true-deal rollouts with the parent's learned policy "
+                    f"at {who} (pdk train --continuation {self.config.continuation})"
                 )
             else:
                 meta["method"] = "advantage over normal's choice, true-deal rollouts (pdk train)"

@@ -92,10 +92,12 @@ class Config:
 
 
 METHODS = ("dmc", "advantage")
-# Who plays every seat after a candidate in the advantage method's rollouts: normal's
-# judgement (the shipped weights' targets), or the learned policy of the run's start
-# weights (policy iteration: ``Labeller.play_advantage``).
-CONTINUATIONS = ("normal", "learned")
+# Who plays on after a candidate in the advantage method's rollouts: normal's judgement at
+# every seat (the shipped weights' targets); the learned policy of the run's start weights
+# at every seat (policy iteration on a table of learned players: ``Labeller.play_advantage``);
+# or that policy at the chooser's seat only, normal's judgement at the others (policy
+# iteration against a table of normal players, the table the strength is measured at).
+CONTINUATIONS = ("normal", "learned", "own")
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,8 @@ class Labeller:
         learned policy whose record of plays is the public one plus ``cand``."""
         if self.policy is None:
             return "judge"
-        return Continuation.after(self.policy, public, seat, cand)
+        seats = frozenset({seat}) if self.config.continuation == "own" else None
+        return Continuation.after(self.policy, public, seat, cand, seats)
 
     def _deal(self, g: int) -> tuple[GameState, Rng, list[bool], int]:
         """Deal number ``g`` as both labellings start it: the table, the deal's own random

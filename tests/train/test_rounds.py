@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pdk.bots import make_bot
 from pdk.bots import value_net as vn
 from pdk.bots.learned import LearnedBot
 from pdk.bots.normal import SURE, Judge
@@ -26,14 +27,16 @@ from tests.support.cli import run_pdk
 SHIPPED = vn.WEIGHTS_DIR / "classic16.npz"
 
 
-def test_learned_continuation_targets_are_gains_with_the_policy_playing_every_seat() -> None:
+@pytest.mark.parametrize("continuation", ["learned", "own"])
+def test_learned_continuation_targets_are_gains_with_the_policy_playing_on(continuation: str) -> None:
     """The first labelled position's targets, recomputed on the real deal: each candidate
-    played, then ``learned`` (the policy's network) at every seat to the end."""
+    played, then ``learned`` (the policy's network) at every seat to the end, or (``own``)
+    at the chooser's seat with ``normal`` at the others."""
     profile = load_profile("classic16")
     policy = random_net("classic16", seed=7)
-    config = Config.of(profile, "advantage", seed=4, continuation="learned")
+    config = Config.of(profile, "advantage", seed=4, continuation=continuation)
     labeller = Labeller(config, random_net("classic16", seed=8), policy, float(profile.hand_size))
-    rows, targets = labeller.play_advantage(0)
+    _, targets = labeller.play_advantage(0)
     state = GameState(profile, deal(profile, derive_seed(4, 0)))
     while True:  # the deal's first position with a choice the labelling rolls out
         view = state.view(state.turn)
@@ -44,18 +47,23 @@ def test_learned_continuation_targets_are_gains_with_the_policy_playing_every_se
             break
         state.step(ranked[0][1])
     bot = LearnedBot(net=policy)
+    others = bot if continuation == "learned" else make_bot("normal")
     scores = []
     for _, cand in ranked[: config.candidates]:
         real = copy.deepcopy(state)
         real.step(cand)
         while not real.over:
-            real.step(bot.choose(real.view(real.turn)))
+            turn = real.turn
+            real.step((bot if turn == view.seat else others).choose(real.view(turn)))
         scores.append(real.settlement().totals[view.seat])
     gains = [(s - scores[0]) / profile.hand_size for s in scores]
     assert targets[: len(gains)] == pytest.approx(gains)
     assert any(g != 0 for g in gains)
-    normal = Labeller(Config.of(profile, "advantage", seed=4), labeller.net, None, labeller.scale)
-    assert normal.play_advantage(0)[1] != targets  # normal's continuation labels otherwise
+    other = "own" if continuation == "learned" else "learned"
+    for name, net in (("normal", None), (other, policy)):  # each continuation labels otherwise
+        again = Labeller(Config.of(profile, "advantage", seed=4, continuation=name), labeller.net, net,
+                         labeller.scale)  # fmt: skip
+        assert again.play_advantage(0)[1] != targets
 
 
 def test_a_learned_continuation_is_refused_for_deep_monte_carlo() -> None:

@@ -22,8 +22,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--continuation 属于 advantage 方法（每个选择之后的推演）；{method} 没有推演",
     ),
     "train_learned_needs_start": (
-        "--continuation learned needs --start FILE: the weights whose policy plays on (the last round's)",
-        "--continuation learned 需要 --start FILE：由其策略继续对局的权重（上一轮的）",
+        "--continuation {name} needs --start FILE: the weights whose policy plays on (the last round's)",
+        "--continuation {name} 需要 --start FILE：由其策略继续对局的权重（上一轮的）",
     ),
     "train_info": (
         "{path}: {profile}, round {round} ({continuation} continuation), parent {parent}; "
