@@ -69,11 +69,9 @@ class SeatTable:
     difficulty: str
     next_difficulty: str
     totals: tuple[int, ...]
-    over: bool
     settled: bool
     bot_turn: bool  # a bot's seat is to move
     machine_turn: bool  # ``step`` would move now (a bot, 托管, or 要不起 auto-pass)
-    auto: bool
     auto_pass: bool
     counter: bool
     model: TableModel
@@ -83,6 +81,17 @@ class SeatTable:
     humans: tuple[int, ...] = (HUMAN,)  # the seats people play (the others are bots)
     deals_done: int = 0  # deals settled at this table
     record: Path | None = None  # where the deal's record is kept, once it is over (None: elsewhere)
+
+    # Whether the deal is over and who is in 托管 are the model's to say (``TableModel``:
+    # its task, its seats); these read it, so no second copy can disagree.
+    @property
+    def over(self) -> bool:
+        return self.model.task.kind == "over"
+
+    @property
+    def auto(self) -> bool:
+        """This seat is in 托管 (a spectator's table: never)."""
+        return self.seat is not None and self.model.seat(self.seat).auto
 
     @property
     def session_total(self) -> int:
@@ -480,11 +489,9 @@ class TableService:
             difficulty=s.difficulty,
             next_difficulty=s.next_difficulty if s.next_difficulty in DIFFICULTIES else s.difficulty,
             totals=tuple(s.totals),
-            over=over,
             settled=s.settled,
             bot_turn=bot,
             machine_turn=bot or (not over and (state.turn in s.auto_seats or _nothing_beats(s))),
-            auto=seat in s.auto_seats,
             auto_pass=seat not in s.no_auto_pass,
             counter=s.counter,
             model=model,
