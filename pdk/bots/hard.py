@@ -17,7 +17,8 @@ For each decision with a real choice:
 3. in each kept deal every candidate is played and the deal is finished on rank counts
    (``sim.Sim``: the engine's transition, so play-to-the-last, bombs scored when played,
    doubling and 包赔 are the profile's) with every seat playing the normal bot's judgement
-   (``judged``; a much faster ``greedy`` policy is available), and scored by the profile's
+   (``judged``; a much faster ``greedy`` policy is available, and ``hard-learned`` plays
+   the learned policy there instead: ``learned.Continuation``), and scored by the profile's
    own settlement (``Sim.score``: ``pdk.engine.settlement.settle``) from this seat. With
    few cards left, an exact AND/OR search (``Solver``) first looks for a forced win: a
    candidate that forces one in every sampled deal is played at once;

@@ -1,7 +1,11 @@
 """Training the learned value by Monte-Carlo targets: Deep Monte-Carlo (DouZero's method,
 ``method="dmc"``) or the advantage of each choice over normal's (``"advantage"``, the
-default of ``pdk train``: ``Trainer.play_advantage``). They share everything but the
-targets: the network, the replay buffer, the checkpoints and the strength log.
+default of ``pdk train``: ``labels.Labeller.play_advantage``). They share everything but the
+targets: the network, the replay buffer, the checkpoints and the strength log. The
+advantage is over normal's play after the choice, or (``continuation``, issue 40) over the
+``--start`` weights' learned policy's: a round of policy iteration, whose weights name
+their round and parent (``meta["round"]``, ``meta["start"]["sha256"]``). What labels a
+deal lives in ``labels`` (numpy only, so ``ray_labels`` can label on a cluster).
 
 The network scores a (seat's view, choice) pair (``pdk.bots.features``) by what the deal
 will pay that seat. Deep Monte-Carlo learns it the plainest way: play whole deals, and

@@ -70,7 +70,7 @@ class Config:
     eval_deals: int = 30
     eval_seed: int = 1_001
     checkpoint_minutes: float = 5.0
-    method: str = "dmc"  # or "advantage" (see ``Trainer.play_advantage``)
+    method: str = "dmc"  # or "advantage" (see ``Labeller.play_advantage``)
     candidates: int = 6  # advantage: normal's first choices rolled out, and the learned bot's pool
     average: float = 0.0  # the weights played and written: an average decaying by this a round (0: the last)
     continuation: str = "normal"  # advantage: who plays on after a candidate (``CONTINUATIONS``)
