@@ -46,7 +46,6 @@ from typing import Any, Literal
 from pdk.bots import DIFFICULTIES
 from pdk.engine.position import Play
 from pdk.engine.profile import Profile, validate_profile
-from pdk.engine.record import AUTO
 from pdk.store.contract import Store, StoreUnavailable, VersionConflict, Write
 from pdk.store.presence import STALE, Beacon, Word
 from pdk.table import runner
@@ -585,7 +584,7 @@ class Room:
         if table is None:
             return True
         s = self.info.seats[seat]
-        return seat in table.session.humans and s.taken and not s.waits
+        return seat in table.humans and s.taken and not s.waits
 
     def plays_now(self, seat: int | None) -> bool:
         return seat is not None and self.plays(seat)
@@ -642,7 +641,7 @@ class Room:
             self._admit(seat)
             self.touch(seat, client, polling=False)
             table = self.table
-            if table is not None and not table.session.settled:
+            if table is not None and not table.settled:
                 raise RoomRefused(RoomReason.NOT_BETWEEN)
             if on == (seat in self.info.ready):
                 return
@@ -755,7 +754,7 @@ class Room:
             self._save_info(freed)
             self.presence.pop(seat, None)
             table = self.table
-            if table is not None and not table.session.state.over and seat in table.session.humans:
+            if table is not None and table.in_play and seat in table.humans:
                 table.set_auto(True, seat=seat)
 
     def send_phrase(self, key: str, client: str, phrase: str) -> None:
@@ -781,10 +780,10 @@ class Room:
     def _scores(self) -> tuple[tuple[int, ...], ...]:
         """Every finished deal's scores: those kept, and the deal on the table once settled."""
         kept = tuple(tuple(r) for r in self.info.scores)
-        session = None if self.table is None else self.table.session
-        if session is None or not session.settled or len(kept) >= session.deals_done:
+        table = self.table
+        if table is None or not table.settled or len(kept) >= table.deals_done:
             return kept
-        return (*kept, tuple(session.state.settlement().totals))
+        return (*kept, table.deal_scores())
 
     def close(self, key: str) -> None:
         """The host closes the room: nothing more is played in it (its deals stay kept)."""
@@ -974,15 +973,8 @@ class Room:
 
     def _auto_made(self, seat: int | None) -> tuple[tuple[int, Play | None], ...]:
         """``seat``'s plays of the deal on the table that 托管 made (play number, play)."""
-        table = self.table
-        assert table is not None and seat is not None
-        session = table.session
-        history = session.state.history
-        return tuple(
-            (n, history[n - 1].play)
-            for n, by in sorted(session.made_by.items())
-            if by == AUTO and n <= len(history) and history[n - 1].seat == seat
-        )
+        assert self.table is not None and seat is not None
+        return self.table.auto_plays(seat)
 
 
 def _dealt(info: RoomInfo, scores: list[list[int]]) -> None:

@@ -75,7 +75,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "本服务器还没有这个人的牌局记录：打完第一局后开始记录。",
     ),
     "web_room_record": (
-        "Your record here: {games} games, {wins} won, total {total:+d}, title {zh} ({en}).",
+        "Your record here: deals played {games}, won {wins}, total {total:+d}, title {zh} ({en}).",
         "你在这里的战绩：{games} 局，赢 {wins} 局，累计 {total:+d} 分，称号 {zh}（{en}）。",
     ),
     "web_room_bot_seat": (
