@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pdk.bots.base import Bot, BotFactory
 from pdk.bots.external import ENGINE_PREFIX, EngineError, is_engine, named_engines, spec_of
-from pdk.bots.hard import HardBot, hard_exact, hard_v1, hard_v2
+from pdk.bots.hard import HardBot, hard_exact, hard_learned, hard_v1, hard_v2
 from pdk.bots.hints import HintBot
 from pdk.bots.normal import NormalBot
 from pdk.bots.simple import EasyBot, RandomBot
@@ -55,6 +55,8 @@ _REGISTRY: dict[str, BotFactory] = {
     "hard-v2": hard_v2,
     # The hard bot with exact beliefs late in the deal but no learned prior: issue 27's first stage alone.
     "hard-exact": hard_exact,
+    # The hard bot with the learned policy playing every seat of its rollouts (issue 40).
+    "hard-learned": hard_learned,
     # The learned value's own choice, no search (issue 27; weights per profile, pdk train).
     "learned": learned,
     # Follows the table's first hint (issue 37): how often the review marks a followed hint.

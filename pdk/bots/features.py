@@ -25,14 +25,17 @@ combination), so that every profile of three or four players has the same input 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import NDArray
 
-from pdk.bots.knowledge import deck_counts, played_counts
+from pdk.bots.knowledge import deck_counts
 from pdk.engine import counts as C
 from pdk.engine.cards import NUM_RANKS
 from pdk.engine.combos import ComboKind, Move
 from pdk.engine.movegen import BOMB
+from pdk.engine.profile import Profile
 from pdk.engine.state import PlayerView
 
 VERSION = 1
@@ -52,39 +55,73 @@ def rank_row(counts: int) -> NDArray[np.float32]:
     return np.array([C.count(counts, r) / 4.0 for r in range(NUM_RANKS)], dtype=np.float32)
 
 
+def played_by(view: PlayerView) -> list[int]:
+    """Rank counts of what each seat has played so far (public)."""
+    out = [0] * view.players
+    for action in view.history:
+        if action.play is not None:
+            out[action.seat] += C.from_cards(action.play.cards)
+    return out
+
+
 class Encoder:
     """The features of one view's choices: the part every choice shares is built once."""
 
     def __init__(self, view: PlayerView) -> None:
-        self.view = view
-        profile = view.profile
-        n = view.players
-        me = view.seat
-        self.hand = C.from_mask(view.hand)
-        played_by = [0] * n
-        for action in view.history:
-            if action.play is not None:
-                played_by[action.seat] += C.from_cards(action.play.cards)
-        unseen = deck_counts(profile) - self.hand - played_counts(view)
+        self._build(view.profile, view.seat, C.from_mask(view.hand), played_by(view), view.hand_sizes,
+                    view.prev, view.prev_seat)  # fmt: skip
+
+    @classmethod
+    def at(
+        cls,
+        profile: Profile,
+        seat: int,
+        hand: int,
+        played_by: Sequence[int],
+        sizes: Sequence[int],
+        prev: Move | None,
+        prev_seat: int | None,
+    ) -> Encoder:
+        """The same features from a table's parts instead of a view: a deal on rank counts
+        (the hard bot's sampled deals, training's rollouts) has no history to read, only
+        what each seat has played (``played_by``, rank counts) and the trick. Given the parts
+        a view holds, the rows are the view's own (tests check it)."""
+        enc = object.__new__(cls)
+        enc._build(profile, seat, hand, played_by, sizes, prev, prev_seat)
+        return enc
+
+    def _build(
+        self,
+        profile: Profile,
+        me: int,
+        hand: int,
+        played_by: Sequence[int],
+        sizes: Sequence[int],
+        prev: Move | None,
+        prev_seat: int | None,
+    ) -> None:
+        n = len(sizes)
+        self.hand = hand
+        unseen = deck_counts(profile) - hand - sum(played_by)
         size = float(profile.hand_size)
         shared = np.zeros(SIZE, dtype=np.float32)
-        shared[0:NUM_RANKS] = rank_row(self.hand)
+        shared[0:NUM_RANKS] = rank_row(hand)
         shared[3 * NUM_RANKS : 4 * NUM_RANKS] = rank_row(unseen)
-        if view.prev is not None:
-            shared[4 * NUM_RANKS : 5 * NUM_RANKS] = rank_row(view.prev.counts)
+        if prev is not None:
+            shared[4 * NUM_RANKS : 5 * NUM_RANKS] = rank_row(prev.counts)
         seats = _RANK_BLOCKS * NUM_RANKS
         for k in range(1, n):
             s = (me + k) % n
             at = (4 + k) * NUM_RANKS
             shared[at : at + NUM_RANKS] = rank_row(played_by[s])
-            left = view.hand_sizes[s]
+            left = sizes[s]
             row = seats + (k - 1) * _SEAT_BLOCK
             shared[row : row + _SEAT_BLOCK] = (left / size, left == 1, left == 2, left == 0)
         self.choice_at = seats + _OTHERS * _SEAT_BLOCK
         table = self.choice_at + _CHOICE
-        shared[table] = view.prev is None
-        if view.prev_seat is not None and view.prev_seat != me:
-            shared[table + (view.prev_seat - me) % n] = 1.0
+        shared[table] = prev is None
+        if prev_seat is not None and prev_seat != me:
+            shared[table + (prev_seat - me) % n] = 1.0
         self.normal_at = table + _TABLE
         self.shared = shared
         self.size = size

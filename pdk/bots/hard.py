@@ -17,7 +17,8 @@ For each decision with a real choice:
 3. in each kept deal every candidate is played and the deal is finished on rank counts
    (``sim.Sim``: the engine's transition, so play-to-the-last, bombs scored when played,
    doubling and 包赔 are the profile's) with every seat playing the normal bot's judgement
-   (``judged``; a much faster ``greedy`` policy is available), and scored by the profile's
+   (``judged``; a much faster ``greedy`` policy is available, and ``hard-learned`` plays
+   the learned policy there instead: ``learned.Continuation``), and scored by the profile's
    own settlement (``Sim.score``: ``pdk.engine.settlement.settle``) from this seat. With
    few cards left, an exact AND/OR search (``Solver``) first looks for a forced win: a
    candidate that forces one in every sampled deal is played at once;
@@ -44,18 +45,21 @@ from __future__ import annotations
 
 import math
 import time
+from typing import TYPE_CHECKING
 
 from pdk.bots.belief_exact import HIDDEN_MAX, ExactBelief, pick
 from pdk.bots.infer import Sampler
-from pdk.bots.knowledge import Knowledge
 from pdk.bots.model import OpponentModel, judgement_cost
 from pdk.bots.normal import SURE, Judge
 from pdk.bots.plan import size_of
-from pdk.bots.sim import Sim
+from pdk.bots.sim import Policy, Sim
 from pdk.engine.combos import Move
 from pdk.engine.deal import Rng, derive_seed
 from pdk.engine.movegen import BOMB, SINGLE
 from pdk.engine.state import PlayerView, next_holding
+
+if TYPE_CHECKING:
+    from pdk.bots.value_net import ValueNet
 
 # The opponent model's budget per decision, in cards of the hands it reads (one normal
 # judgement each, per drawn deal): a judgement costs several times more on the general
@@ -143,24 +147,20 @@ def greedy(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
 
 
 def judged(sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
-    """The ``normal`` bot's judgement inside a sampled deal (its card counter sees the other
-    hands pooled, as it would by counting)."""
+    """The ``normal`` bot's judgement inside a sampled deal (``Sim.judgement``)."""
     if not moves:
         return None
     if len(moves) == 1 and not can_pass:
         return moves[0]
-    t = sim.turn
-    view = sim.table_view(t)
-    pool = sum(sim.counts) - sim.counts[t]
-    know = Knowledge(view, hand=sim.counts[t], unseen=pool)
-    return Judge(view, know).rank(moves, can_pass)[0][1]
+    return sim.judgement(moves, can_pass)[0][1]
 
 
-def rollout(sim: Sim, policy: str, limit: int = 2000) -> int:
+def rollout(sim: Sim, policy: str | Policy, limit: int = 2000) -> int:
     """Finish the deal in place, every seat playing ``policy``: ``"judge"`` (the normal
-    bot's judgement, what the search is tuned with) or ``"greedy"`` (several times faster).
-    Returns the turns played (the search's work counter). ``limit`` is above the longest
-    deal (every card played singly, every other seat passing each time: 108 * 4 turns)."""
+    bot's judgement, what the search is tuned with), ``"greedy"`` (several times faster),
+    or a ``Policy`` object (the learned policy: ``learned.Continuation``). Returns the
+    turns played (the search's work counter). ``limit`` is above the longest deal (every
+    card played singly, every other seat passing each time: 108 * 4 turns)."""
     for turn in range(limit):
         if sim.done:
             return turn
@@ -168,8 +168,11 @@ def rollout(sim: Sim, policy: str, limit: int = 2000) -> int:
         can_pass = sim.can_pass(moves)
         if policy == "judge":
             sim.advance(judged(sim, moves, can_pass))
-        else:
+        elif policy == "greedy":
             sim.advance(greedy(sim, moves, can_pass))
+        else:
+            assert not isinstance(policy, str)
+            sim.advance(policy(sim, moves, can_pass))
     return limit
 
 
@@ -264,7 +267,11 @@ class HardBot:
     scores a finished sampled deal with the profile's own settlement (``Sim.score``);
     ``"classic"`` with first-out card payment whatever the profile, on the first-out
     transition. ``hard-v1`` is ``inference="uniform", scoring="classic"``: the bot as it
-    was before both, kept as a baseline to measure against."""
+    was before both, kept as a baseline to measure against. ``policy="learned"`` (the
+    ``hard-learned`` level) rolls out with the learned policy at every seat
+    (``learned.Continuation``) where the profile has weights, with normal's judgement
+    where it has none; ``hard`` keeps normal's judgement until the learned rollouts are
+    measured better (docs/learning.md)."""
 
     def __init__(
         self,
@@ -289,7 +296,7 @@ class HardBot:
         prior: float = PRIOR,
         name: str = "hard",
     ) -> None:
-        if policy not in ("judge", "greedy"):
+        if policy not in ("judge", "greedy", "learned"):
             raise ValueError(f"unknown rollout policy {policy!r}")
         if inference not in ("model", "uniform"):
             raise ValueError(f"unknown inference {inference!r}")
@@ -444,6 +451,10 @@ class HardBot:
         )
         # Very big tables (two packs, four players) roll out with the fast greedy policy.
         policy = self.policy if len(cands) * cost <= self.judge_limit else "greedy"
+        net = learned_policy(view) if policy == "learned" else None
+        if policy == "learned" and net is None:
+            policy = "judge"  # no weights for the profile: normal's judgement plays on
+        public = played_by_seat(view) if net is not None else []
         done = 0
         out_of_time = False
         searched = self.deals(view, rng, dets)
@@ -458,13 +469,16 @@ class HardBot:
                     break
                 sim = base.clone()
                 sim.advance(cand)
+                played: str | Policy = policy
+                if net is not None:
+                    played = learned_rollout(net, public, me, cand)
                 won = None
                 if solver is not None:
                     won = solver.wins(sim.clone(), self.solve_nodes)
                     self.work_done += self.solve_nodes - max(0, solver.budget)
                 if won:
                     proven[i] += 1
-                self.work_done += rollout(sim, policy)
+                self.work_done += rollout(sim, played)
                 score = sim.legacy_score(me) if legacy else sim.score(me)
                 if won and first_out and sim.winner != me:
                     score = max(score, base.legacy_out_now(me) if legacy else base.out_now(me))
@@ -505,6 +519,40 @@ def learned_gains(
     value = {m: float(v) for m, v in zip(choices, values, strict=True)}
     first = value[cands[0]]
     return [value[m] - first for m in cands]
+
+
+def learned_policy(view: PlayerView) -> ValueNet | None:
+    """The network whose policy plays on in ``policy="learned"`` rollouts: the profile's
+    (the same as the prior's), or None where no weights play it."""
+    from pdk.bots.value_net import WeightsError, shipped
+
+    try:
+        return shipped(view.profile.name)
+    except WeightsError:
+        return None
+
+
+def played_by_seat(view: PlayerView) -> list[int]:
+    """What each seat has played (the learned policy's record starts from it)."""
+    from pdk.bots.features import played_by
+
+    return played_by(view)
+
+
+def learned_rollout(net: ValueNet, public: list[int], seat: int, cand: Move | None) -> Policy:
+    """The learned policy for one rollout after ``seat`` plays ``cand`` (imported here:
+    numpy is loaded only by a search that uses it)."""
+    from pdk.bots.learned import Continuation
+
+    return Continuation.after(net, public, seat, cand)
+
+
+def hard_learned(seed: int = 0) -> HardBot:
+    """``hard-learned``: the hard bot whose rollouts play every seat with the learned
+    policy (``learned.Continuation``, the profile's weights) instead of normal's
+    judgement (issue 40): a stronger model of the table than normal's, measured against
+    ``hard`` before it could replace it."""
+    return HardBot(seed, policy="learned", name="hard-learned")
 
 
 def hard_exact(seed: int = 0) -> HardBot:

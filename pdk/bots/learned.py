@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from pdk.bots.features import Encoder
 from pdk.bots.normal import SURE, Judge
+from pdk.bots.sim import Sim
 from pdk.bots.value_net import ValueNet, shipped
 from pdk.engine.combos import Move
 from pdk.engine.profile import Profile
@@ -57,6 +58,82 @@ def best(
     return min((m for v, m in pool if v == top), key=lambda m: place.get(m, last))
 
 
+def pool_of(net: ValueNet, among: int | None = None) -> int | None:
+    """How many of normal's first choices the network chooses among: ``among`` if given,
+    else what its weights were trained on (``meta["among"]``), else all of them."""
+    if among is not None:
+        return among
+    trained = net.meta.get("among")
+    return trained if isinstance(trained, int) else None
+
+
+class Continuation:
+    """The learned level's policy playing the seat to move of a deal on rank counts
+    (``Sim``): a rollout policy (``sim.Policy``) for the hard bot's search and for
+    training's advantage targets over the learned policy's own play (``pdk train
+    --continuation learned``).
+
+    It chooses as ``LearnedBot`` does (a sure run or going out as normal ranks it, else
+    the network's best among normal's first choices), on the features a view would give
+    (``Encoder.at``); a sampled deal has no history, so what each seat has played is
+    counted here: ``played`` starts as the public record's (``features.played_by``, plus
+    the candidate being rolled out) and every move this policy returns is added to it.
+    One object per rollout (it keeps that rollout's record). The only difference from the
+    bot at a table: normal's card counter sees the other hands pooled (``Sim.judgement``),
+    as in the hard bot's rollouts, where a cards-aside pile would be among its unseen.
+
+    ``seats`` (None: every seat) are the seats it plays; the others play normal's first
+    choice, as ``hard.judged`` does: a learned player at a table of normal ones."""
+
+    __slots__ = ("among", "net", "played", "seats")
+
+    def __init__(
+        self, net: ValueNet, played: list[int], among: int | None = None, seats: frozenset[int] | None = None
+    ) -> None:
+        self.net = net
+        self.played = played
+        self.among = pool_of(net, among)
+        self.seats = seats
+
+    @classmethod
+    def after(
+        cls,
+        net: ValueNet,
+        public: list[int],
+        seat: int,
+        cand: Move | None,
+        seats: frozenset[int] | None = None,
+    ) -> Continuation:
+        """A fresh policy for one rollout after ``seat`` plays ``cand``: its record of plays
+        is the public one (``features.played_by``) plus the candidate."""
+        played = list(public)
+        if cand is not None:
+            played[seat] += cand.counts
+        return cls(net, played, seats=seats)
+
+    def __call__(self, sim: Sim, moves: list[Move], can_pass: bool) -> Move | None:
+        if not moves:
+            return None
+        t = sim.turn
+        if len(moves) == 1 and not can_pass:
+            move: Move | None = moves[0]
+        else:
+            ranked = sim.judgement(moves, can_pass)
+            order = [m for _, m in ranked]
+            if ranked[0][0] >= SURE or (self.seats is not None and t not in self.seats):
+                move = order[0]
+            else:
+                pool: list[Move | None] = order[: self.among] if self.among is not None else list(moves)
+                if self.among is None and can_pass:
+                    pool.append(None)
+                enc = Encoder.at(sim.profile, t, sim.counts[t], self.played, sim.sizes, sim.prev,
+                                 sim.prev_seat)  # fmt: skip
+                move = best(pool, order, self.net(enc.encode(pool, order)))
+        if move is not None:
+            self.played[t] += move.counts
+        return move
+
+
 class LearnedBot:
     """See the module docstring; ``net`` overrides the shipped network (training uses it)."""
 
@@ -86,5 +163,4 @@ class LearnedBot:
             return ranked[0][1]
         net = self.net if self.net is not None else shipped(view.profile.name)
         choices, order, _, values = scored(net, view, moves, can_pass, ranked)
-        among = self.among if self.among is not None else net.meta.get("among")
-        return best(choices, order, values, among if isinstance(among, int) else None)
+        return best(choices, order, values, pool_of(net, self.among))

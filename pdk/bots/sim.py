@@ -22,7 +22,10 @@ Where the search approximates (said here, once):
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Protocol
 
+from pdk.bots.knowledge import Knowledge
+from pdk.bots.normal import Judge
 from pdk.engine import counts as C
 from pdk.engine.combos import Move
 from pdk.engine.deal import lead_order
@@ -67,6 +70,15 @@ class Sim(RankState):
         neither; the caller gives the judgement the hand and the unseen counts)."""
         return PlayerView(self.profile, seat, 0, tuple(self.sizes), (), (), self.prev, self.prev_seat,
                           tuple(self.played_any), 0, None)  # fmt: skip
+
+    def judgement(self, moves: list[Move], can_pass: bool) -> list[tuple[float, Move | None]]:
+        """The ``normal`` bot's ranking of the choices of the seat to move (its card counter
+        sees the other hands pooled, as it would by counting): what every rollout policy
+        that plays normal's judgement, or starts from it, reads."""
+        t = self.turn
+        view = self.table_view(t)
+        know = Knowledge(view, hand=self.counts[t], unseen=sum(self.counts) - self.counts[t])
+        return Judge(view, know).rank(moves, can_pass)
 
     @classmethod
     def legacy_from_view(cls, view: PlayerView, hands: dict[int, int]) -> Sim:
@@ -166,6 +178,16 @@ class Sim(RankState):
             sum(self.sizes[o] * s.per_card * (1 if self.played_any[o] else s.shut_out_multiplier)
                 for o in range(self.n) if o != me)
         )  # fmt: skip
+
+
+class Policy(Protocol):
+    """A rollout policy given as an object (``hard.rollout`` also takes the names of its
+    built-in ones): the choice of the seat to move, among ``moves`` (and a pass, if
+    ``can_pass``). It is called once per turn, in order, and the move it returns is the
+    one played, so a policy may keep its own record of the deal (the learned policy's
+    features count what each seat has played)."""
+
+    def __call__(self, sim: Sim, moves: list[Move], can_pass: bool) -> Move | None: ...
 
 
 def _first_card(view: PlayerView) -> int | None:

@@ -16,6 +16,7 @@ would play nonsense without saying so. The shipped weights live in
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from enum import Enum
@@ -74,9 +75,9 @@ class ValueNet:
             cast(Any, np.savez_compressed)(f, **arrays)  # numpy's stub binds ** to allow_pickle
 
     @classmethod
-    def load(cls, path: Path, profile: str) -> ValueNet:
-        """The network in ``path``, refused unless it was trained for ``profile`` on this
-        feature layout."""
+    def load(cls, path: Path, profile: str | None) -> ValueNet:
+        """The network in ``path``, refused unless it was trained for ``profile`` (None:
+        any, to say what a file is) on this feature layout."""
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
@@ -89,7 +90,7 @@ class ValueNet:
             raise WeightsError(WeightsFault.UNREADABLE, path=str(path), error=said) from None
         if meta.get("format") != FORMAT or not layers:
             raise WeightsError(WeightsFault.UNREADABLE, path=str(path), error=f"no {FORMAT} layers")
-        if meta.get("profile") != profile:
+        if profile is not None and meta.get("profile") != profile:
             raise WeightsError(
                 WeightsFault.WRONG_PROFILE, path=str(path), trained=str(meta.get("profile")), wanted=profile
             )
@@ -101,6 +102,12 @@ class ValueNet:
                 wanted=str(features.VERSION),
             )
         return cls(layers, meta)
+
+
+def file_hash(path: Path) -> str:
+    """A weights file's SHA-256 (hex): how a round of training names its parent, whatever
+    the file is called or wherever it was copied."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 _LOADED: dict[tuple[str, str], ValueNet | WeightsError] = {}

@@ -13,9 +13,10 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from pdk.bots.value_net import WeightsError
+from pdk.bots.value_net import ValueNet, WeightsError, file_hash
 from pdk.cli.common import LangOpt, VariantOpt, fail, lang_or_fail, profile_or_fail
-from pdk.text.catalog import tr
+from pdk.match.backend_contract import BackendError
+from pdk.text.catalog import Lang, tr
 
 
 def train(
@@ -54,10 +55,33 @@ def train(
         Path | None,
         typer.Option("--start", help="Begin from these weights (.npz of this profile)."),
     ] = None,
+    continuation: Annotated[
+        str,
+        typer.Option(
+            "--continuation",
+            help="Who plays on after each choice in the rollouts: normal; learned (the --start "
+            "weights' policy at every seat: the next round of policy iteration); own (that policy "
+            "at the chooser's seat, normal at the others).",
+        ),
+    ] = "normal",
+    backend: Annotated[
+        str, typer.Option("--backend", help="Where the rollouts run: local, or ray (a Ray cluster).")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option("--address", help="The Ray cluster to join (auto, host:port).")
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="CPUs of a local Ray started here.")] = 2,
+    info: Annotated[
+        Path | None,
+        typer.Option("--info", help="Say what a weights file is (its run, round and parent), and stop."),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
     """Train the learned bot's value from self-play (needs the extra: pip install 'pdk\\[train]')."""
     lg = lang_or_fail(lang)
+    if info is not None:
+        show_info(info, lg)
+        return
     profile = profile_or_fail(variant, lg)
     if profile.players < 3:
         fail(tr("train_players", lg, variant=profile.name, players=profile.players))
@@ -72,16 +96,26 @@ def train(
     try:
         import torch
 
-        from pdk.train.dmc import METHODS, Config, Status, Trainer
+        from pdk.train.dmc import Status, Trainer
+        from pdk.train.labels import CONTINUATIONS, METHODS, Config
+        from pdk.train.ray_labels import open_labels
     except ImportError:
         fail(tr("train_needs_torch", lg))
     if method not in METHODS:
         fail(tr("train_bad_method", lg, method=method, methods=", ".join(METHODS)))
+    if continuation not in CONTINUATIONS:
+        fail(tr("train_bad_continuation", lg, name=continuation, known=", ".join(CONTINUATIONS)))
+    if continuation != "normal" and method != "advantage":
+        fail(tr("train_continuation_method", lg, method=method))
     torch.set_num_threads(1)  # self-play is one process; a second thread only contends
     config = Config.of(profile, method, seed=seed, hours=hours, games=games, eval_minutes=eval_minutes,
-                       eval_deals=eval_deals, lr=lr, average=average)  # fmt: skip
+                       eval_deals=eval_deals, lr=lr, average=average, continuation=continuation)  # fmt: skip
     try:
-        trainer = Trainer(config, out)
+        labels = open_labels(backend, workers=workers, address=address)
+    except BackendError as exc:
+        fail(exc.message(lg))
+    try:
+        trainer = Trainer(config, out, labels)
     except OSError as exc:
         fail(tr("train_io", lg, error=" ".join(str(exc).split())))
     err = Console(stderr=True)
@@ -102,6 +136,8 @@ def train(
             fail(exc.message(lg))
         except ValueError as exc:
             fail(tr("train_bad_start", lg, error=" ".join(str(exc).split())))
+    if continuation != "normal" and trainer.policy is None:
+        fail(tr("train_learned_needs_start", lg, name=continuation))
     total = float(games) if games is not None else hours * 3600
     seen = len(trainer.status.curve)
 
@@ -143,3 +179,21 @@ def train(
         err.print(said(entry))
     kb = max(1, out.stat().st_size // 1024)
     print(tr("train_done", lg, path=out, kb=kb, games=st.games, samples=st.samples, curve=trainer.curve_file))
+
+
+def show_info(path: Path, lg: Lang) -> None:
+    """What a weights file is: its profile, its run and where it stands in the rounds of
+    policy iteration (its continuation, round and parent's hash)."""
+    try:
+        meta = ValueNet.load(path, None).meta
+        sha = file_hash(path)
+    except WeightsError as exc:
+        fail(exc.message(lg))
+    except OSError as exc:
+        fail(tr("train_io", lg, error=" ".join(str(exc).split())))
+    start = meta.get("start")
+    parent = start.get("sha256") if isinstance(start, dict) else None
+    print(tr("train_info", lg, path=path, profile=meta.get("profile"), round=meta.get("round", 1),
+             continuation=meta.get("continuation", "normal"), parent=parent or "—", games=meta.get("games"),
+             hours=meta.get("hours"), seed=meta.get("seed"), commit=meta.get("commit"),
+             sha=sha))  # fmt: skip

@@ -1,7 +1,11 @@
 """Training the learned value by Monte-Carlo targets: Deep Monte-Carlo (DouZero's method,
 ``method="dmc"``) or the advantage of each choice over normal's (``"advantage"``, the
-default of ``pdk train``: ``Trainer.play_advantage``). They share everything but the
-targets: the network, the replay buffer, the checkpoints and the strength log.
+default of ``pdk train``: ``labels.Labeller.play_advantage``). They share everything but the
+targets: the network, the replay buffer, the checkpoints and the strength log. The
+advantage is over normal's play after the choice, or (``continuation``, issue 40) over the
+``--start`` weights' learned policy's: a round of policy iteration, whose weights name
+their round and parent (``meta["round"]``, ``meta["start"]["sha256"]``). What labels a
+deal lives in ``labels`` (numpy only, so ``ray_labels`` can label on a cluster).
 
 The network scores a (seat's view, choice) pair (``pdk.bots.features``) by what the deal
 will pay that seat. Deep Monte-Carlo learns it the plainest way: play whole deals, and
@@ -36,88 +40,23 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
-from numpy.typing import NDArray
 from torch import nn
 
 from pdk.bots import register_plugin
-from pdk.bots.features import SIZE, VERSION, Encoder
-from pdk.bots.hard import rollout
-from pdk.bots.learned import LearnedBot, best, scored
-from pdk.bots.normal import SURE, Judge
-from pdk.bots.sim import Sim
-from pdk.bots.value_net import FORMAT, ValueNet
-from pdk.engine import counts as C
-from pdk.engine.combos import Move
-from pdk.engine.deal import Rng, deal, derive_seed
-from pdk.engine.profile import Profile
-from pdk.engine.state import GameState, PlayerView
+from pdk.bots.features import SIZE, VERSION
+from pdk.bots.learned import LearnedBot
+from pdk.bots.value_net import FORMAT, ValueNet, file_hash
 from pdk.match.run import mean_ci, run_match
+from pdk.train.labels import Config, LabelAll, Labeller, Labels, local_labels
 
 _EVAL_SPEC = "pdk-train:learned"  # the learned bot under training, as the match harness names it
-
-
-def _decisions(state: GameState) -> Iterator[tuple[int, PlayerView, list[Move], bool]]:
-    """The deal's real decisions, in turn: the seat, its view, its plays and whether it may
-    pass. Positions that leave nothing to choose (no play, or one play and no pass) are
-    stepped here and never labelled; the caller steps the move it chooses before asking
-    for the next decision."""
-    while not state.over:
-        seat = state.turn
-        view = state.view(seat)
-        moves = view.legal_moves()
-        can_pass = view.can_pass(moves)
-        if not moves or (len(moves) == 1 and not can_pass):
-            state.step(moves[0] if moves else None)
-            continue
-        yield seat, view, moves, can_pass
-
-
-@dataclass(frozen=True)
-class Config:
-    """A training run's settings; the defaults are the ones the shipped weights used."""
-
-    profile: Profile
-    seed: int = 0
-    hours: float = 1.0
-    games: int | None = None  # stop after this many deals instead (tests, reproducible runs)
-    hidden: int = 256
-    depth: int = 3  # hidden layers
-    lr: float = 1e-3
-    batch: int = 256
-    buffer: int = 100_000
-    games_per_round: int = 8
-    steps_per_round: int = 4
-    epsilon: float = 0.1
-    net_share: float = 0.5
-    ramp_games: int = 2_000
-    eval_minutes: float = 10.0
-    eval_deals: int = 30
-    eval_seed: int = 1_001
-    checkpoint_minutes: float = 5.0
-    method: str = "dmc"  # or "advantage" (see ``Trainer.play_advantage``)
-    candidates: int = 6  # advantage: normal's first choices rolled out, and the learned bot's pool
-    average: float = 0.0  # the weights played and written: an average decaying by this a round (0: the last)
-
-    @classmethod
-    def of(cls, profile: Profile, method: str = "dmc", **settings: Any) -> Config:
-        """A run of ``method`` with its own defaults: the advantage method keeps five times
-        more samples, because its target (the gain over normal's play) does not move as the
-        network learns, so an old sample is as right as a new one."""
-        if method not in METHODS:
-            raise ValueError(f"unknown training method {method!r}")
-        if method == "advantage":
-            settings = {"buffer": 500_000, **settings}
-        return cls(profile, method=method, **settings)
-
-
-METHODS = ("dmc", "advantage")
 
 
 @dataclass
@@ -157,13 +96,19 @@ def commit() -> str:
     return out.stdout.strip() or "unknown"
 
 
+def _run_kind(method: str, continuation: str) -> str:
+    """A run's method as a refusal names it (its continuation, when not normal's)."""
+    return method if continuation == "normal" else f"{method}, {continuation} continuation"
+
+
 class Trainer:
     """One run: ``out`` gets the weights (numpy, ``.npz``), ``out``'s ``.ckpt.pt`` the
     checkpoint and ``.curve.jsonl`` the learning curve."""
 
-    def __init__(self, config: Config, out: Path) -> None:
+    def __init__(self, config: Config, out: Path, labels: LabelAll = local_labels) -> None:
         self.config = config
         self.out = out
+        self.labels = labels
         out.parent.mkdir(parents=True, exist_ok=True)
         self.checkpoint = out.with_name(out.stem + ".ckpt.pt")
         self.curve_file = out.with_name(out.stem + ".curve.jsonl")
@@ -183,6 +128,11 @@ class Trainer:
         self.status = Status()
         self.scale = float(config.profile.hand_size)
         self.start: dict[str, Any] | None = None  # the run these weights began from, if any
+        # The continuation's network (``continuation="learned"``): the start weights,
+        # fixed for the run, so the targets are the advantage over one policy's play.
+        self.policy: ValueNet | None = None
+        self.round = 1  # policy-iteration rounds behind these weights (over normal: 1)
+        self.eval_seconds = 0.0  # the last strength check's cost: reserved at the end of --hours
         self.net = self.value_net()
 
     # -- checkpoints -------------------------------------------------------------------------
@@ -194,10 +144,12 @@ class Trainer:
         saved = torch.load(self.checkpoint, weights_only=False)
         cfg = self.config
         method = saved.get("method", "dmc")
-        if (saved["profile"], saved["seed"], method) != (cfg.profile.name, cfg.seed, cfg.method):
+        then = _run_kind(method, saved.get("continuation", "normal"))
+        now = _run_kind(cfg.method, cfg.continuation)
+        if (saved["profile"], saved["seed"], then) != (cfg.profile.name, cfg.seed, now):
             raise ValueError(
-                f"{self.checkpoint} is a run of {saved['profile']} seed {saved['seed']} ({method}), "
-                f"not {cfg.profile.name} seed {cfg.seed} ({cfg.method})"
+                f"{self.checkpoint} is a run of {saved['profile']} seed {saved['seed']} ({then}), "
+                f"not {cfg.profile.name} seed {cfg.seed} ({now})"
             )
         self.model.load_state_dict(saved["model"])
         self.played.load_state_dict(saved.get("played", saved["model"]))
@@ -210,6 +162,9 @@ class Trainer:
             saved["games"], saved["samples"], saved["seconds"], saved["loss"], saved["curve"]
         )
         self.start = saved.get("start")
+        self.round = saved.get("round", 1)
+        policy = saved.get("policy")
+        self.policy = None if policy is None else ValueNet(policy["layers"], policy["meta"])
         self.net = self.value_net()
         return True
 
@@ -229,6 +184,14 @@ class Trainer:
                 m.bias.copy_(torch.from_numpy(b.copy()))
         self.played.load_state_dict(self.model.state_dict())
         self.start = {k: net.meta.get(k) for k in ("seed", "games", "hours", "commit")}
+        self.start["sha256"] = file_hash(path)
+        parent_round = int(net.meta.get("round", 1))
+        self.start["round"] = parent_round
+        if self.config.continuation != "normal":
+            self.policy = net
+            self.round = parent_round + 1
+        else:  # more of the same round: normal's continuation again
+            self.round = parent_round
         self.net = self.value_net()
 
     def save_checkpoint(self) -> None:
@@ -250,6 +213,10 @@ class Trainer:
                 "loss": st.loss,
                 "curve": st.curve,
                 "start": self.start,
+                "continuation": self.config.continuation,
+                "round": self.round,
+                "policy": None if self.policy is None
+                else {"layers": self.policy.layers, "meta": self.policy.meta},
             },
             tmp,
         )
@@ -278,8 +245,17 @@ class Trainer:
         if self.start is not None:
             meta["start"] = self.start
         if self.config.method == "advantage":
-            meta["method"] = "advantage over normal's choice, true-deal rollouts (pdk train)"
+            if self.config.continuation != "normal":
+                who = "every seat" if self.config.continuation == "learned" else "the chooser's seat"
+                meta["method"] = (
+                    f"advantage over normal's choice, true-deal rollouts with the parent's learned policy "
+                    f"at {who} (pdk train --continuation {self.config.continuation})"
+                )
+            else:
+                meta["method"] = "advantage over normal's choice, true-deal rollouts (pdk train)"
             meta["among"] = self.config.candidates
+            meta["continuation"] = self.config.continuation
+            meta["round"] = self.round
         else:
             meta["method"] = "deep Monte-Carlo, normal-led self-play (pdk train)"
         return ValueNet(layers, meta)
@@ -291,84 +267,13 @@ class Trainer:
 
     # -- self-play -------------------------------------------------------------------------------
 
-    def _deal(self, g: int) -> tuple[GameState, Rng, list[bool], int]:
-        """Deal number ``g`` as both labellings start it: the table, the deal's own random
-        stream, which seats the network plays (more of them as training ramps up), and the
-        exploration threshold on that stream's 20-bit draws."""
-        cfg = self.config
-        profile = cfg.profile
-        state = GameState(profile, deal(profile, derive_seed(cfg.seed, g)))
-        rng = Rng(derive_seed(cfg.seed, g, 1))
-        share = cfg.net_share * min(1.0, g / cfg.ramp_games)
-        uses_net = [rng.below(1 << 20) < share * (1 << 20) for _ in range(profile.players)]
-        return state, rng, uses_net, int(cfg.epsilon * (1 << 20))
+    def labeller(self) -> Labeller:
+        """What labels this round's deals: the network as it stands now, the continuation's."""
+        return Labeller(self.config, self.net, self.policy, self.scale)
 
-    def play(self, g: int) -> tuple[list[NDArray[np.float32]], list[float]]:
-        """Deal number ``g``: every real decision's feature row and the return it earned."""
-        state, rng, uses_net, explore = self._deal(g)
-        rows: list[NDArray[np.float32]] = []
-        seats: list[int] = []
-        for seat, view, moves, can_pass in _decisions(state):
-            wander = rng.below(1 << 20) < explore
-            if uses_net[seat]:
-                choices, order, x, values = scored(self.net, view, moves, can_pass)
-                i = rng.below(len(choices)) if wander else choices.index(best(choices, order, values))
-                move, row = choices[i], x[i]
-            else:
-                order = [m for _, m in Judge(view).rank(moves, can_pass)]
-                choices = [*moves, None] if can_pass else list(moves)
-                move = choices[rng.below(len(choices))] if wander else order[0]
-                row = Encoder(view).encode([move], order)[0]
-            rows.append(row)
-            seats.append(seat)
-            state.step(move)
-        paid = state.settlement().totals
-        return rows, [paid[s] / self.scale for s in seats]
-
-    def play_advantage(self, g: int) -> tuple[list[NDArray[np.float32]], list[float]]:
-        """Deal number ``g``, labelled by advantage: at every real decision, each of
-        normal's first ``candidates`` choices is played and the deal finished with every
-        seat playing normal's judgement (``hard.rollout``) on the deal's true hands, and
-        its row is regressed on its score minus that of normal's first choice.
-
-        Why this target: the same hidden cards and the same deterministic continuation
-        follow every candidate, so the luck of the deal cancels out of the difference
-        (as in duplicate deals); what is left is what the choice itself changed. Averaged
-        over the deals a view allows, it is the advantage of the choice under normal's
-        play, which is exactly what the hard bot estimates with its sampled deals; greedy
-        play on it is a step of policy improvement over normal. The rollouts may read the
-        true hands because only the network's inputs must be a view's: normal, deciding
-        in the rollout, reads its own hand and counts the rest, as at the table."""
-        cfg = self.config
-        state, rng, uses_net, explore = self._deal(g)
-        rows: list[NDArray[np.float32]] = []
-        targets: list[float] = []
-        for seat, view, moves, can_pass in _decisions(state):
-            ranked = Judge(view).rank(moves, can_pass)
-            cands = [m for _, m in ranked[: cfg.candidates]]
-            if ranked[0][0] >= SURE or len(cands) == 1:  # the learned bot plays these as normal does
-                state.step(cands[0])
-                continue
-            order = [m for _, m in ranked]
-            x = Encoder(view).encode(cands, order)
-            base = Sim.from_view(view, {s: C.from_mask(h) for s, h in enumerate(state.hands) if s != seat})
-            scores = []
-            for cand in cands:
-                sim = base.clone()
-                sim.advance(cand)
-                rollout(sim, "judge")
-                scores.append(sim.score(seat))
-            for row, score in zip(x, scores, strict=True):
-                rows.append(row)
-                targets.append((score - scores[0]) / self.scale)
-            if rng.below(1 << 20) < explore:
-                move = cands[rng.below(len(cands))]
-            elif uses_net[seat]:
-                move = best(list(cands), order, self.net(x))
-            else:
-                move = cands[0]
-            state.step(move)
-        return rows, targets
+    def play_advantage(self, g: int) -> Labels:
+        """Deal number ``g`` labelled by the advantage method (tests; ``Labeller``)."""
+        return self.labeller().play_advantage(g)
 
     def learn(self) -> float:
         cfg = self.config
@@ -426,28 +331,36 @@ class Trainer:
     # -- the run ------------------------------------------------------------------------------------
 
     def run(self, on_round: Callable[[Status], None] | None = None) -> Status:
+        """Rounds of ``games_per_round`` deals labelled (``labels``: here or on a cluster),
+        then ``steps_per_round`` steps of learning, until ``--games`` deals or ``--hours``.
+
+        ``--hours`` is the whole run's wall clock, the final strength check and the files
+        included: a round is not begun once the time left is less than the last check
+        cost (each check plays the same deals, so the last one's time is the next one's
+        estimate), and a round's deals are labelled together, so a round overruns by at
+        most its own few seconds."""
         cfg = self.config
         st = self.status
         started = time.monotonic() - st.seconds
         last_eval = last_ckpt = st.seconds
         limit = cfg.hours * 3600
-        while st.seconds < limit and (cfg.games is None or st.games < cfg.games):
-            for _ in range(cfg.games_per_round):
-                play = self.play_advantage if cfg.method == "advantage" else self.play
-                rows, returns = play(st.games)
+        while st.seconds + self.eval_seconds < limit and (cfg.games is None or st.games < cfg.games):
+            count = cfg.games_per_round
+            if cfg.games is not None:
+                count = min(count, cfg.games - st.games)
+            for rows, targets in self.labels(self.labeller(), range(st.games, st.games + count)):
                 st.games += 1
-                for row, ret in zip(rows, returns, strict=True):
+                for row, target in zip(rows, targets, strict=True):
                     at = st.samples % cfg.buffer
                     self.xs[at] = row
-                    self.ys[at] = ret
+                    self.ys[at] = target
                     st.samples += 1
                 self.filled = min(st.samples, cfg.buffer)
             st.loss = self.learn()
             self.net = self.value_net()
             st.seconds = time.monotonic() - started
             if st.seconds - last_eval >= cfg.eval_minutes * 60:
-                self.evaluate()
-                self.write_weights()
+                self._checked()
                 st.seconds = time.monotonic() - started
                 last_eval = st.seconds
             if st.seconds - last_ckpt >= cfg.checkpoint_minutes * 60:
@@ -455,7 +368,16 @@ class Trainer:
                 last_ckpt = st.seconds
             if on_round is not None:
                 on_round(st)
-        self.evaluate()
+        self._checked()
+        st.seconds = time.monotonic() - started
+        self.net = self.value_net()  # the hours it took, the last check included
         self.write_weights()
         self.save_checkpoint()
         return st
+
+    def _checked(self) -> None:
+        """A strength check and the weights it checked, written; its cost remembered."""
+        began = time.monotonic()
+        self.evaluate()
+        self.write_weights()
+        self.eval_seconds = time.monotonic() - began

@@ -13,6 +13,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "unknown training method {method!r}: choose one of {methods}",
         "没有训练方法 {method!r}：可选 {methods}",
     ),
+    "train_bad_continuation": (
+        "unknown continuation {name!r}: choose one of {known}",
+        "没有这种后续策略 {name!r}：可选 {known}",
+    ),
+    "train_continuation_method": (
+        "--continuation is the advantage method's (the rollouts after each choice); {method} has none",
+        "--continuation 属于 advantage 方法（每个选择之后的推演）；{method} 没有推演",
+    ),
+    "train_learned_needs_start": (
+        "--continuation {name} needs --start FILE: the weights whose policy plays on (the last round's)",
+        "--continuation {name} 需要 --start FILE：由其策略继续对局的权重（上一轮的）",
+    ),
+    "train_info": (
+        "{path}: {profile}, round {round} ({continuation} continuation), parent {parent}; "
+        "{games} deals, {hours} h, seed {seed}, commit {commit}; sha256 {sha}",
+        "{path}：{profile}，第 {round} 轮（后续策略 {continuation}），父权重 {parent}；"
+        "{games} 局，{hours} 小时，种子 {seed}，提交 {commit}；sha256 {sha}",
+    ),
     "train_bad_number": ("{option} must be above zero, not {value}", "{option} 必须大于零，而不是 {value}"),
     "train_bad_checkpoint": ("cannot resume: {error}", "无法继续训练：{error}"),
     "train_bad_average": (
