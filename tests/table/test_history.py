@@ -192,3 +192,22 @@ def test_pdk_stats_lists_people_and_shows_one(tmp_path: Path) -> None:
     assert many.returncode != 0 and "bbbb" in many.stderr and "dddd" in many.stderr
     none = run("--person", "Zed")
     assert none.returncode != 0 and "Zed" in none.stderr and "Traceback" not in none.stderr
+
+
+def test_a_puzzle_counts_once_and_a_tampered_result_is_refused(tmp_path: Path) -> None:
+    from pdk.analysis.puzzles import Standing
+    from pdk.table.history import HistoryError
+
+    history = History(tmp_path / "h.sqlite3")
+    first, delta = history.add_puzzle("p1", 7, 3, True)
+    assert first == Standing().after(3, True) and delta == first.shown - 1200
+    again, none = history.add_puzzle("p1", 7, 3, False)
+    assert again == first and none is None
+    assert history.add_puzzle("p2", 7, 3, False)[0] == Standing().after(3, False)  # per person
+    assert history.stats("p1").games == 0  # the deals are not touched
+    con = sqlite3.connect(tmp_path / "h.sqlite3")
+    con.execute("UPDATE puzzles SET level = 9 WHERE person = 'p1'")
+    con.commit()
+    con.close()
+    with pytest.raises(HistoryError):
+        history.puzzle_standing("p1")

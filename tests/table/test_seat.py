@@ -167,3 +167,12 @@ def test_both_seats_refuse_a_play_out_of_turn_alike(server: str, tmp_path: Path)
     finally:
         remote.close()
     assert said[0] == said[1]
+
+
+def test_a_rooms_seat_refuses_choosing_the_auto_level(tmp_path: Path) -> None:
+    """A room's 托管 plays at the room's level: the terminal's ``l`` says so, sending nothing."""
+    link = parse_link("http://127.0.0.1:9/room/" + "r" * 16 + "#k=" + "k" * 32)
+    assert link is not None
+    seat = RoomSeat(RoomClient(link, "en"), History(tmp_path / "history.sqlite3"), "en")
+    with pytest.raises(Refused, match="room's level"):
+        seat.set_auto_level("hard")
