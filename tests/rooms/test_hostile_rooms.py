@@ -117,14 +117,14 @@ def test_a_bot_seat_key_shows_no_hand_and_dies_when_a_person_takes_it(tmp_path: 
 
     state = room.table.session.state
     bot_hand = {card_name(x) for x in cards_of(state.hands[1])}
-    seen = c.get(f"/api/room/{rid}", params={"key": invites[0]}).json()
+    seen = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": invites[0]}).json()
     assert seen["table"]["model"]["hand"] == [] and not (cards_in(seen) & bot_hand)
     # the watch link claims it: a new key; the one on offer reaches nothing any more
     claimed = c.post(f"/api/room/{rid}/claim", json={"key": watch, "client": "w-client1", "name": "Cy"})
     new = claimed.json()["key"]
     assert new not in invites
-    assert c.get(f"/api/room/{rid}", params={"key": invites[0]}).status_code == 403
-    mine = c.get(f"/api/room/{rid}", params={"key": new}).json()
+    assert c.get(f"/api/room/{rid}", headers={"X-PDK-Key": invites[0]}).status_code == 403
+    mine = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": new}).json()
     assert mine["table"]["model"]["hand"] == [] and not (cards_in(mine) & bot_hand)
     t = mine["table"]
     refused = c.post(f"/api/room/{rid}/pass", json={"key": new, "client": "w-client1", "seq": t["seq"]})
@@ -153,6 +153,23 @@ def test_gets_read_the_key_from_the_header_and_the_page_sends_none_in_a_url(tmp_
             text = (STATIC_DIR / name).read_text()
             assert "?key=" not in text and "&key=" not in text, name
             assert "new EventSource(" not in text or "room" not in name, name
+
+
+def test_a_key_in_the_query_opens_nothing(tmp_path: Path) -> None:
+    """``?key=`` was read for one version; now it is not read at all: every GET that takes
+    a key answers one in its query as one with none (403), with nothing of the room."""
+    _, c = site(tmp_path)
+    rid, host, _, watch = make_room(c)
+    c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"})
+    gets = [f"/api/room/{rid}", f"/api/room/{rid}/poll?client=w-client1", f"/api/room/{rid}/replay"]
+    gets += [f"/api/room/{rid}/qr/0", f"/api/room/{rid}/live?client=w-client1"]
+    for path in gets:
+        for key in (host, watch):
+            joined = "&" if "?" in path else "?"
+            r = c.get(f"{path}{joined}key={key}")
+            assert r.status_code == 403, (path, r.status_code)
+            assert r.json()["error"]["key"] == "web_room_bad_key", path
+            assert not cards_in(r.json()) and watch not in r.text and "invites" not in r.text, path
 
 
 # -- 6. a Deal is one write -------------------------------------------------------------------
@@ -279,11 +296,11 @@ def test_a_killed_process_does_not_hold_a_seat(tmp_path: Path) -> None:
 def test_the_qr_says_cache_control_once_and_draws_no_taken_seat(tmp_path: Path) -> None:
     _, c = site(tmp_path)
     rid, host, invites, _ = make_room(c)
-    free = c.get(f"/api/room/{rid}/qr/2", params={"key": host})
+    free = c.get(f"/api/room/{rid}/qr/2", headers={"X-PDK-Key": host})
     assert free.status_code == 200
     assert len(free.headers.get_list("cache-control")) == 1
     c.post(f"/api/room/{rid}/join", json={"key": invites[0], "client": "phone-aaaa", "name": "Bo"})
-    taken = c.get(f"/api/room/{rid}/qr/1", params={"key": host})
+    taken = c.get(f"/api/room/{rid}/qr/1", headers={"X-PDK-Key": host})
     assert taken.status_code == 409 and taken.json()["error"]["key"] == "web_room_seat_taken"
     assert "svg" not in taken.text
 
@@ -292,12 +309,13 @@ def test_the_qr_says_cache_control_once_and_draws_no_taken_seat(tmp_path: Path) 
 
 
 class Sse(threading.Thread):
-    """A raw stream: counts data messages and keep-alives."""
+    """A raw stream: counts the room's views, presence messages and keep-alives."""
 
     def __init__(self, port: int, path: str, key: str) -> None:
         super().__init__(daemon=True)
         self.port, self.path, self.key = port, path, key
         self.data = 0
+        self.presence = 0
         self.beats = 0
         self.status = ""
         self.sock: socket.socket | None = None
@@ -306,8 +324,9 @@ class Sse(threading.Thread):
         with contextlib.suppress(OSError):
             s = socket.create_connection(("127.0.0.1", self.port), timeout=60)
             self.sock = s
-            path = f"{self.path}&key={self.key}"  # (the code before read the query only)
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-PDK-Key: {self.key}\r\n\r\n".encode())
+            s.sendall(
+                f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-PDK-Key: {self.key}\r\n\r\n".encode()
+            )
             buf = b""
             while True:
                 got = s.recv(65536)
@@ -318,7 +337,9 @@ class Sse(threading.Thread):
                     self.status = buf.split(b"\r\n", 1)[0].decode()
                 while b"\n\n" in buf:
                     event, buf = buf.split(b"\n\n", 1)
-                    if b"data: " in event:
+                    if b"event: presence" in event:
+                        self.presence += 1
+                    elif b"data: " in event:
                         self.data += 1
                     elif b": still here" in event:
                         self.beats += 1
@@ -335,7 +356,7 @@ def room_with_bo(c: httpx.Client) -> tuple[str, str, str, str]:
     Bo's keys."""
     r = c.post("/api/rooms", json={"name": "Ann", "difficulty": "easy"}).json()
     rid, host = r["room"], r["key"]
-    view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+    view = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
     watch = view["watch"].split("#w=")[1]
     invite = view["invites"][0]["url"].split("#k=")[1]
     c.post(f"/api/room/{rid}/join", json={"key": invite, "client": "phone-aaaa", "name": "Bo"})
@@ -364,12 +385,19 @@ def test_streams_get_only_what_changed_and_opens_and_polls_are_limited(tmp_path:
             time.sleep(0.2)
         # the watch link polled 30 times
         for _ in range(30):
-            c.get(f"/api/room/{rid}/poll", params={"client": "watch-poll", "since": -1, "key": watch})
+            c.get(
+                f"/api/room/{rid}/poll",
+                params={"client": "watch-poll", "since": -1},
+                headers={"X-PDK-Key": watch},
+            )
         time.sleep(1.5)
         sent = [s.data - 1 for s in spectators]
+        told = [s.presence for s in spectators]
         beats = [s.beats for s in spectators]
-        # before: every open and close re-sent the whole room (>= 20 each), each poll a keep-alive
-        assert max(sent) <= 8, sent
+        # before: every open and close re-sent the whole room (>= 20 each, then up to 8
+        # coalesced), each poll a keep-alive; a badge is now its own small message
+        assert sent == [0] * 20, sent
+        assert all(1 <= n <= 8 for n in told), told
         assert max(beats) <= 1, beats
         for s in spectators:
             s.close()
@@ -397,7 +425,7 @@ def test_sigterm_stops_the_server_with_streams_open_and_withdraws_presence(tmp_p
         r = c.post("/api/rooms", json={"name": "Ann", "difficulty": "easy"}).json()
         rid, host = r["room"], r["key"]
         streams = [Sse(server.port, f"/api/room/{rid}/live?client=host-cccc", host)]
-        view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+        view = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
         watch = view["watch"].split("#w=")[1]
         streams += [Sse(server.port, f"/api/room/{rid}/live?client=watch-{i:04d}", watch) for i in range(3)]
         for s in streams:

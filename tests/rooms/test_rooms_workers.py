@@ -134,7 +134,7 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
             server.start()
         r = httpx.post(f"{one.base}/api/rooms", json={"name": "Ann", "difficulty": "easy"}, timeout=30)
         rid, ann = r.json()["room"], r.json()["key"]
-        view = httpx.get(f"{one.base}/api/room/{rid}", params={"key": ann}, timeout=30).json()
+        view = httpx.get(f"{one.base}/api/room/{rid}", headers={"X-PDK-Key": ann}, timeout=30).json()
         bee = view["invites"][0]["url"].split("#k=")[1]
         joined = {"key": bee, "client": "bee-client", "name": "Bee"}
         assert httpx.post(f"{two.base}/api/room/{rid}/join", json=joined, timeout=30).status_code == 200
@@ -165,7 +165,9 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
                     # hear that she is here. Elapsed time is what is tested: AWAY is the
                     # smallest --away, and 3 s more let the second server's runner look past it.
                     time.sleep(AWAY + 3)
-                    seen = httpx.get(f"{two.base}/api/room/{rid}", params={"key": bee}, timeout=30).json()
+                    seen = httpx.get(
+                        f"{two.base}/api/room/{rid}", headers={"X-PDK-Key": bee}, timeout=30
+                    ).json()
                     assert seen["seats"][0]["auto"] is False and seen["seats"][0]["present"] is True
                     assert bee_live.latest()["seats"][0]["auto"] is False  # type: ignore[index]
                     waited = True

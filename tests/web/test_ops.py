@@ -112,7 +112,7 @@ def test_metrics_count_by_route_template_never_a_token(tmp_path: Path) -> None:
         assert c.get(f"/api/table/{token}").status_code == 200
     assert c.get("/api/table/" + "x" * 22).status_code in (404, 422)
     room = c.post("/api/rooms", json={"name": "Ann", "turn_time": 0, "difficulty": "easy"}).json()
-    assert c.get(f"/api/room/{room['room']}", params={"key": room["key"]}).status_code == 200
+    assert c.get(f"/api/room/{room['room']}", headers={"X-PDK-Key": room["key"]}).status_code == 200
     assert c.get("/static/app.js").status_code == 200
     assert c.get("/no/such/page").status_code == 404
     for n in range(3):  # invented methods are one label, not three
@@ -234,7 +234,7 @@ def test_the_access_log_says_routes_never_keys_or_tokens(tmp_path: Path) -> None
             made = h.post("/api/rooms", json={"name": "Ann", "turn_time": 0, "difficulty": "easy"}).json()
             rid, host = made["room"], made["key"]
             secrets += [rid, host]
-            view = h.get(f"/api/room/{rid}", params={"key": host}).json()
+            view = h.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
             seat = view["invites"][0]["url"].split("#k=")[1]
             watch = view["watch"].split("#w=")[1]
             secrets += [seat, watch]
@@ -243,15 +243,19 @@ def test_the_access_log_says_routes_never_keys_or_tokens(tmp_path: Path) -> None
             )
             assert joined.status_code == 200, joined.text
             assert (
-                h.get(f"/api/room/{rid}/poll", params={"key": watch, "client": "w-client-1"}).status_code
+                h.get(
+                    f"/api/room/{rid}/poll", params={"client": "w-client-1"}, headers={"X-PDK-Key": watch}
+                ).status_code
                 == 200
             )
-            with h.stream("GET", f"/api/room/{rid}/live", params={"key": host, "client": "host-client"}) as s:
+            with h.stream(
+                "GET", f"/api/room/{rid}/live", params={"client": "host-client"}, headers={"X-PDK-Key": host}
+            ) as s:
                 assert s.status_code == 200
                 next(s.iter_lines())
             # seat 1 was just taken (its QR is refused: 409); seat 2 is still free
-            assert h.get(f"/api/room/{rid}/qr/2", params={"key": host}).status_code == 200
-            assert h.get(f"/api/table/{table['token']}/nope", params={"key": host}).status_code == 404
+            assert h.get(f"/api/room/{rid}/qr/2", headers={"X-PDK-Key": host}).status_code == 200
+            assert h.get(f"/api/table/{table['token']}/nope", headers={"X-PDK-Key": host}).status_code == 404
     finally:
         log = output_of(server)
     lines = [ln for ln in log.splitlines() if re.search(r'"(GET|POST) ', ln)]
