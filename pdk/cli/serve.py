@@ -123,6 +123,22 @@ def serve(
     opens_per_minute: Annotated[
         float, typer.Option("--opens-per-minute", min=0, help="New tables per client address (0: no limit).")
     ] = 30,
+    rooms_per_minute: Annotated[
+        float,
+        typer.Option("--rooms-per-minute", min=0, help="New rooms per client (0: none; bursts of half)."),
+    ] = 20,  # pdk.web.rooms_api.RoomLimits' defaults (tests/web/test_serve_cli.py)
+    streams_per_minute: Annotated[
+        float,
+        typer.Option(
+            "--streams-per-minute",
+            min=0,
+            help="Live streams opened per client (0: none; bursts of half).",
+        ),
+    ] = 120,
+    polls_per_minute: Annotated[
+        float,
+        typer.Option("--polls-per-minute", min=0, help="Room polls per client (0: none; bursts of a sixth)."),
+    ] = 1200,
     hard_slots: Annotated[
         int, typer.Option("--hard-slots", min=1, help="Hard bots thinking at once per worker (others queue).")
     ] = 1,
@@ -221,6 +237,7 @@ def serve(
             max_body=MAX_BODY,
             hosts=None if hosts is None else sorted(hosts),
             opens_per_minute=opens_per_minute,
+            rooms=(rooms_per_minute, streams_per_minute, polls_per_minute),
             hard_slots=hard_slots,
             idle_seconds=idle_hours * 3600,
             away=away,

@@ -22,7 +22,8 @@ from pdk.variants.registry import load_profile
 from pdk.web.address import Links
 from pdk.web.forwarded import DEFAULT_TRUSTED
 from pdk.web.metrics import Metrics, MetricsAccess, log_access
-from pdk.web.server import WebLimits, create_app
+from pdk.web.rooms_api import RoomLimits
+from pdk.web.server import WebLimits, create_app, room_limits
 
 SETTINGS_ENV = "PDK_SERVE_SETTINGS"
 
@@ -49,13 +50,18 @@ class ServeSettings:
     forwarded: str = DEFAULT_TRUSTED  # --forwarded-allow-ips
     metrics: MetricsAccess = "local"  # --metrics
     access_log: bool = False  # --access-log
+    # --rooms-per-minute, --streams-per-minute, --polls-per-minute (None: RoomLimits' own)
+    rooms: tuple[float, float, float] | None = None
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
 
     @classmethod
     def from_env(cls) -> ServeSettings:
-        return cls(**json.loads(os.environ[SETTINGS_ENV]))
+        fields = json.loads(os.environ[SETTINGS_ENV])
+        if fields.get("rooms") is not None:  # JSON has no tuples
+            fields["rooms"] = tuple(fields["rooms"])
+        return cls(**fields)
 
 
 def build_app(settings: ServeSettings) -> Any:
@@ -81,6 +87,7 @@ def build_app(settings: ServeSettings) -> Any:
         idle_seconds=settings.idle_seconds,
         forwarded=settings.forwarded,
         metrics=settings.metrics,
+        rooms=RoomLimits() if settings.rooms is None else room_limits(*settings.rooms),
     )
     rooms = Rooms(
         tables.saves, tables.archive, pace_ms=settings.pace_ms, away_after=settings.away, seed=settings.seed

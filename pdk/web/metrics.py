@@ -46,6 +46,7 @@ from pdk.rooms.room import Rooms
 from pdk.store.contract import StoreError
 from pdk.table.tables import TableStore
 from pdk.web.guard import ASGIApp, Message, Receive, Scope, Send, ThinkingQueue, error_json, lang_of
+from pdk.web.wire import DIRECT_SEND
 
 MetricsAccess = Literal["local", "any", "off"]
 ACCESS_LOG = "pdk.access"
@@ -189,6 +190,7 @@ def observed(app: ASGIApp, fastapi: FastAPI, metrics: Metrics) -> ASGIApp:
             await send(message)
 
         metrics.in_flight += 1
+        scope[DIRECT_SEND] = send  # an event stream's messages, past the layers (wire.EventStream)
         try:
             await app(scope, receive, sending)
         except BaseException:

@@ -40,7 +40,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 import segno
 from fastapi import FastAPI, Header, Path, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -68,7 +68,7 @@ from pdk.web.guard import Busy, RateLimit
 from pdk.web.machine import Machine
 from pdk.web.protocol import when_stopping
 from pdk.web.rules_api import Chosen, RulesBody, RuleSet
-from pdk.web.wire import STATIC, CardStr, LangQ, RoomP, replay_json, table_json
+from pdk.web.wire import STATIC, CardStr, EventStream, LangQ, RoomP, replay_json, table_json
 
 # A key travels in the ``X-PDK-Key`` header (a GET's) or the body (a POST's), never in a
 # request line a proxy logs: a ``?key=`` is not read at all (docs/rooms.md).
@@ -921,7 +921,7 @@ def mount_rooms(
                     live.nudge(room)
 
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+        return EventStream(events(), media_type="text/event-stream", headers=headers)
 
     @app.get("/api/room/{room_id}/poll")
     async def poll(

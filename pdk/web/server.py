@@ -135,6 +135,23 @@ class WebLimits:
     metrics: MetricsAccess = "local"  # who may read /metrics (pdk.web.metrics)
 
 
+def room_limits(creates: float, streams: float, polls: float) -> RoomLimits:
+    """The rooms' per-client budgets at these rates a minute (``pdk serve``'s
+    ``--rooms-per-minute``, ``--streams-per-minute``, ``--polls-per-minute``; 0: no limit),
+    each bucket as deep as the defaults' (half a minute's rooms and streams at once, a
+    sixth of a minute's polls). A client is its address, or behind a trusted proxy the
+    address the proxy forwarded (``pdk.web.forwarded``)."""
+    d = RoomLimits()
+    return RoomLimits(
+        creates_per_minute=creates,
+        creates_burst=max(1, round(creates * d.creates_burst / d.creates_per_minute)),
+        streams_per_minute=streams,
+        streams_burst=max(1, round(streams * d.streams_burst / d.streams_per_minute)),
+        polls_per_minute=polls,
+        polls_burst=max(1, round(polls * d.polls_burst / d.polls_per_minute)),
+    )
+
+
 def idle_text(seconds: float, lang: Lang) -> str:
     """How long a table may stay idle, in the page's words (``--idle-hours``)."""
     days, hours = seconds / 86400, seconds / 3600
@@ -396,4 +413,4 @@ async def _sweep(store: TableStore, idle_seconds: float) -> None:
         await asyncio.sleep(every)
 
 
-__all__ = ["MAX_BODY", "WebLimits", "create_app"]
+__all__ = ["MAX_BODY", "WebLimits", "create_app", "room_limits"]

@@ -13,6 +13,7 @@ bodies, and its log must show the routes and none of those secrets.
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import warnings
@@ -24,15 +25,18 @@ import pytest
 from fastapi import FastAPI
 
 from pdk import __version__
+from pdk.cli.serve import serve
 from pdk.rooms.room import Rooms
 from pdk.store.contract import StoreUnavailable
 from pdk.store.counted import CountedStore
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
+from pdk.web.factory import SETTINGS_ENV, ServeSettings, build_app
 from pdk.web.forwarded import Trusted
 from pdk.web.guard import ThinkingQueue
 from pdk.web.metrics import Metrics, mount_operator
-from pdk.web.server import WebLimits, create_app
+from pdk.web.rooms_api import RoomLimits
+from pdk.web.server import WebLimits, create_app, room_limits
 from tests.support.serving import Server, stop_group
 
 with warnings.catch_warnings():
@@ -214,6 +218,43 @@ def test_a_forwarded_client_counts_for_the_per_client_bounds(tmp_path: Path) -> 
     ]
     # Two clients, a burst of 20 each: the 41st open is the first refused.
     assert codes[:40] == [200] * 40 and codes[40:] == [429] * 4
+
+
+def test_the_rooms_rate_limits_are_options_counted_per_client(tmp_path: Path) -> None:
+    """``--rooms-per-minute`` and the others reach the rooms' buckets (they were fixed), and
+    a bucket is a client's: its address, or the one a trusted proxy forwarded; an address
+    the proxy list does not trust cannot pick a fresh bucket by sending the header."""
+    settings = ServeSettings(
+        data_dir=str(tmp_path / "s"), profile="classic16", variant="classic16", seed=3, max_tables=8,
+        difficulty="easy", pace_ms=0, store=None, shared=False, max_body=4096, hosts=None,
+        opens_per_minute=0, hard_slots=1, idle_seconds=0, rooms=(2, 4, 12),
+    )  # fmt: skip
+    os.environ[SETTINGS_ENV] = settings.to_env()
+    try:
+        assert ServeSettings.from_env() == settings
+    finally:
+        del os.environ[SETTINGS_ENV]
+    limits = room_limits(*settings.rooms)  # type: ignore[misc]
+    assert (limits.creates_burst, limits.streams_burst, limits.polls_burst) == (1, 2, 2)
+    defaults = inspect.signature(serve).parameters
+    given = [defaults[f"{n}_per_minute"].default for n in ("rooms", "streams", "polls")]
+    assert room_limits(*given) == RoomLimits()  # pdk serve's defaults are the rooms' own
+    proxied, _, _ = app(tmp_path / "a", rooms=limits)
+    body = {"name": "Ann", "turn_time": 0, "difficulty": "easy"}
+
+    def made(c: TestClient, who: str | None) -> int:
+        headers = {} if who is None else {"X-Forwarded-For": who}
+        return c.post("/api/rooms", json=body, headers=headers).status_code
+
+    # one room at once per client: each forwarded client has its own bucket
+    assert [made(proxied, f"198.51.100.{i}") for i in range(4)] == [200] * 4
+    assert made(proxied, "198.51.100.0") == 429
+    assert made(proxied, None) == 200 and made(proxied, None) == 429  # the proxy itself: one client
+    stranger, _, _ = app(tmp_path / "b", client=("203.0.113.9", 5000), rooms=limits)
+    assert [made(stranger, f"198.51.100.{i}") for i in range(3)] == [200, 429, 429]
+    c = build_app(settings)
+    with TestClient(c, client=LOCAL) as local:
+        assert [local.post("/api/rooms", json=body).status_code for _ in range(2)] == [200, 429]
 
 
 def output_of(server: Server) -> str:
