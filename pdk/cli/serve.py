@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import resource
+import shutil
 import socket
 import sys
 import time
@@ -223,6 +224,13 @@ def serve(
         except OSError as exc:
             fail(tr("serve_failed", language, detail=f"{host}:{port}: {exc.strerror or exc}"))
         hosts = allowed_hosts(where)
+        # --workers: the folder where they sum their /metrics, this run's alone (emptied
+        # before, removed after: counts of an earlier run must not add up)
+        shared_metrics = base.resolve() / "metrics" / str(os.getpid())
+        if workers > 1:
+            shutil.rmtree(shared_metrics, ignore_errors=True)
+            shared_metrics.mkdir(parents=True)
+            held.callback(shutil.rmtree, shared_metrics, True)
         links = links_for(where, port, lan_address() if where.everywhere else "")
         settings = ServeSettings(
             data_dir=str(base.resolve()),
@@ -246,6 +254,7 @@ def serve(
             access_log=access_log,
             links=links.base,
             local_only=links.local_only,
+            metrics_dir=None if workers == 1 else str(shared_metrics),
         )
         # --lang chooses the page's language too: the address carries it (?lang=), and a
         # browser opened on it keeps the choice; without it the page follows the browser.

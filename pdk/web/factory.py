@@ -21,7 +21,7 @@ from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.address import Links
 from pdk.web.forwarded import DEFAULT_TRUSTED
-from pdk.web.metrics import Metrics, MetricsAccess, log_access
+from pdk.web.metrics import Metrics, MetricsAccess, Shared, log_access
 from pdk.web.rooms_api import RoomLimits
 from pdk.web.server import WebLimits, create_app, room_limits
 
@@ -52,6 +52,7 @@ class ServeSettings:
     access_log: bool = False  # --access-log
     # --rooms-per-minute, --streams-per-minute, --polls-per-minute (None: RoomLimits' own)
     rooms: tuple[float, float, float] | None = None
+    metrics_dir: str | None = None  # --workers: where the workers sum their metrics
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -93,7 +94,8 @@ def build_app(settings: ServeSettings) -> Any:
         tables.saves, tables.archive, pace_ms=settings.pace_ms, away_after=settings.away, seed=settings.seed
     )
     links = Links(settings.links, settings.local_only)
-    return create_app(tables, settings.pace_ms, limits, rooms, metrics, links=links)
+    shared = None if settings.metrics_dir is None else Shared(Path(settings.metrics_dir))
+    return create_app(tables, settings.pace_ms, limits, rooms, metrics, links=links, shared=shared)
 
 
 def app_from_env() -> Any:

@@ -371,6 +371,7 @@ class Live:
             await run_in_threadpool(room.catch_up)  # what moved before the watch began
             while True:
                 nudge.clear()
+                seen = room.here_now()
                 try:
                     await run_in_threadpool(room.say)
                     await run_in_threadpool(room.hear)
@@ -378,6 +379,9 @@ class Live:
                     log.warning("room %s: presence not shared: %s", room.id, exc.detail)
                 if room.rev != rev:
                     self._wake(room.id)
+                elif room.here_now() != seen:  # a seat came or went through another worker:
+                    self._here.pop(room.id, None)  # the streams here say so (and the runner looks)
+                    self._release_all(room.id)
                 if not self._held(room):
                     return
                 with contextlib.suppress(TimeoutError):
@@ -837,11 +841,21 @@ def mount_rooms(
     @app.post("/api/room/{room_id}/join")
     async def join(room_id: RoomP, body: JoinBody, request: Request) -> Response:
         room = None
+        joining = None
         try:
             room = await find(room_id)
-            seat = await run_in_threadpool(
-                functools.partial(room.join, body.key, body.client, body.name, person=body.person)
-            )
+            joining = functools.partial(room.join, body.key, body.client, body.name, person=body.person)
+            seat = await run_in_threadpool(joining)
+        except RoomRefused as exc:
+            if exc.reason is not RoomReason.IN_USE or room is None or joining is None:
+                return refused(exc, request)
+            # Held elsewhere, by what this worker last heard (up to a beat old): asked again
+            # before the new device is refused, so a worker killed meanwhile holds no seat.
+            try:
+                await run_in_threadpool(room.hear)
+                seat = await run_in_threadpool(joining)
+            except (LocalizedError, StoreUnavailable) as again:
+                return refused(again if isinstance(again, LocalizedError) else exc, request)
         except LocalizedError as exc:
             return refused(exc, request)
         live.changed(room)

@@ -45,7 +45,7 @@ from pdk.web.address import Links
 from pdk.web.forwarded import DEFAULT_TRUSTED, Trusted, forwarded
 from pdk.web.guard import Busy, RateLimit, guarded
 from pdk.web.machine import Machine
-from pdk.web.metrics import Metrics, MetricsAccess, mount_operator, observed
+from pdk.web.metrics import Metrics, MetricsAccess, Shared, mount_operator, observed
 from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
 from pdk.web.rooms_api import RoomLimits, mount_rooms
@@ -169,11 +169,13 @@ def create_app(
     rooms: Rooms | None = None,
     metrics: Metrics | None = None,
     links: Links | None = None,
+    shared: Shared | None = None,
 ) -> Any:
     """The app for one store; ``pace_ms`` is how long the page shows each bot move.
     ``rooms`` are the tables for friends (by default kept in the same store); ``metrics``
     the counters ``/metrics`` shows (given when the store counts its errors into them);
-    ``links`` how rooms' invitations are addressed (by default, as the page was opened)."""
+    ``links`` how rooms' invitations are addressed (by default, as the page was opened);
+    ``shared`` the folder where the workers of one server sum their metrics (``--workers``)."""
     bounds = limits or WebLimits()
     opens = RateLimit(bounds.opens_per_minute)
     machine = Machine(bounds.hard_slots)  # every machine move of this process, rooms' too
@@ -393,7 +395,7 @@ def create_app(
     closing.append(mount_rooms(app, rooms, machine, bounds.rooms, links or Links()).close)
     add_rules_routes(app, store, opens, rooms)
     counters = metrics or Metrics()
-    mount_operator(app, counters, store, rooms, machine.thinking, bounds.metrics)
+    mount_operator(app, counters, store, rooms, machine.thinking, bounds.metrics, shared)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     inner = forwarded(app, Trusted(bounds.forwarded))
     return observed(guarded(inner, bounds.max_body, bounds.hosts), app, counters)

@@ -280,7 +280,9 @@ def test_a_save_that_cannot_be_read_is_set_aside_through_the_contract(tmp_path: 
     ``pdk serve`` wraps every store (``CountedStore``, for /metrics) left a broken save in
     the way; now each backend says what it does (``set_aside``): files move it aside."""
     files = FileStore(tmp_path / "web")
-    tables = TableStore(tmp_path, load_profile("classic16"), "classic16", store=CountedStore(files, lambda: None))
+    tables = TableStore(
+        tmp_path, load_profile("classic16"), "classic16", store=CountedStore(files, lambda: None)
+    )
     token = new_token()
     files.save(token, "{not json", 1, None)
     assert tables.get(token) is None

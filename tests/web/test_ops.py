@@ -14,8 +14,11 @@ bodies, and its log must show the routes and none of those secrets.
 from __future__ import annotations
 
 import inspect
+import json
 import os
 import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -34,7 +37,7 @@ from pdk.variants.registry import load_profile
 from pdk.web.factory import SETTINGS_ENV, ServeSettings, build_app
 from pdk.web.forwarded import Trusted
 from pdk.web.guard import ThinkingQueue
-from pdk.web.metrics import Metrics, mount_operator
+from pdk.web.metrics import BUCKETS, Metrics, Shared, mount_operator
 from pdk.web.rooms_api import RoomLimits
 from pdk.web.server import WebLimits, create_app, room_limits
 from tests.support.serving import Server, stop_group
@@ -255,6 +258,47 @@ def test_the_rooms_rate_limits_are_options_counted_per_client(tmp_path: Path) ->
     c = build_app(settings)
     with TestClient(c, client=LOCAL) as local:
         assert [local.post("/api/rooms", json=body).status_code for _ in range(2)] == [200, 429]
+
+
+def test_metrics_are_the_servers_summed_over_its_workers(tmp_path: Path) -> None:
+    """With ``--workers`` each scrape reached one worker and showed its figures alone. Now
+    the answering worker sums what every worker left in the shared folder: counters over
+    every worker this run had (a dead one's counts stay), gauges over the living only."""
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    metrics = Metrics()
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=3, difficulty="easy")
+    made = create_app(store, pace_ms=0, metrics=metrics, shared=Shared(folder))
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    try:
+        for pid, labels_n, streams in ((alive.pid, 5, 3), (dead.pid, 7, 100)):
+            snap = {
+                "pid": pid,
+                "requests": [["GET", "/api/labels", 200, labels_n]],
+                "latency": [["/api/labels", [labels_n] + [0] * len(BUCKETS), 0.001 * labels_n]],
+                "store_errors": 2,
+                "gauges": [
+                    ["pdk_info", "x", {"version": __version__, "worker": str(pid)}, 1],
+                    ["pdk_streams_open", "x", {}, streams],
+                ],
+            }
+            (folder / f"{pid}.json").write_text(json.dumps(snap))
+        c = TestClient(made, client=LOCAL)
+        assert c.get("/api/labels").status_code == 200
+        text = c.get("/metrics").text
+    finally:
+        alive.kill()
+        alive.wait()
+    requests = samples(text, "pdk_requests_total")
+    assert requests['{route="/api/labels",method="GET",status="200"}'] == 1 + 5 + 7
+    assert samples(text, "pdk_request_duration_seconds_count")['{route="/api/labels"}'] == 1 + 5 + 7
+    assert samples(text, "pdk_store_errors_total")[""] == 4
+    assert samples(text, "pdk_streams_open")[""] == 3  # the dead worker's 100 are gone with it
+    assert samples(text, "pdk_workers")[""] == 2
+    assert len(samples(text, "pdk_info")) == 2
+    assert (folder / f"{os.getpid()}.json").exists()  # its own, for the others' scrapes
 
 
 def output_of(server: Server) -> str:
