@@ -207,6 +207,7 @@ class Live:
         self._viewers: dict[str, dict[Viewer, int]] = {}
         self._rooms_here: dict[str, Room] = {}
         self._fanning: dict[str, bool] = {}  # a fan-out runs; True: the room moved again meanwhile
+        self._drawing: set[asyncio.Task[list[Shown]]] = set()  # renders under way (held: not collected)
         self.stopping = False
 
     def stop(self) -> None:
@@ -263,6 +264,8 @@ class Live:
                 for fut, data in zip(made, task.result(), strict=True):
                     fut.set_result(data)
 
+        self._drawing.add(drawing)
+        drawing.add_done_callback(self._drawing.discard)
         drawing.add_done_callback(drawn)
         return made
 

@@ -47,7 +47,8 @@ class Stream(threading.Thread):
     def __init__(self, base: str, rid: str, key: str, client: str) -> None:
         super().__init__(daemon=True)
         self.url = f"{base}/api/room/{rid}/live"
-        self.params = {"key": key, "client": client}
+        self.params = {"client": client}
+        self.key = key
         self.got: list[tuple[float, dict[str, Any]]] = []
         self.error: BaseException | None = None
         self._response: httpx.Response | None = None
@@ -57,13 +58,13 @@ class Stream(threading.Thread):
         try:
             with (
                 httpx.Client(timeout=httpx.Timeout(30, read=60)) as http,
-                http.stream("GET", self.url, params=self.params) as r,
+                http.stream("GET", self.url, params=self.params, headers={"X-PDK-Key": self.key}) as r,
             ):
                 self._response = r
                 assert r.status_code == 200, r.read()
                 for line in r.iter_lines():
-                    if line.startswith("data: "):
-                        self.got.append((time.monotonic(), json.loads(line[6:])))
+                    if line.startswith("data: ") and "room" in (view := json.loads(line[6:])):
+                        self.got.append((time.monotonic(), view))  # a room, not a presence event
         except BaseException as exc:  # ended by stop(), or a failure the test reports
             if not self._ended.is_set():
                 self.error = exc
