@@ -357,12 +357,10 @@ def _plane_readings(
     if trio_mask.bit_count() < plane.min_length:
         return out
     low, high = plane.low, plane.kickers_per_trio
-    for window, top in profile.combinations.chain_windows.items():
-        if window & trio_mask != window:
-            continue
+    windows = profile.combinations.chain_windows
+    for window in _windows_within(profile, trio_mask, plane.min_length):
+        top = windows[window]
         length = window.bit_count()
-        if length < plane.min_length:
-            continue
         rest = n - 3 * length
         if low * length <= rest <= high * length or (rest == 0 and plane.bare):
             if plane.kicker_kind == "pairs" and rest:
@@ -373,6 +371,24 @@ def _plane_readings(
         elif short and 0 <= rest < low * length:
             out.append(plane_reading(profile, top, length, high * length))
     return out
+
+
+def _windows_within(profile: Profile, mask: int, min_length: int) -> list[int]:
+    """The chain windows made of ranks in ``mask`` only, at least ``min_length`` long, in
+    ``chain_windows`` order. A hand holds few trios, so its submasks are usually far fewer
+    than the windows (a handful against dozens) and are what is looked up; with many trios
+    the windows are walked instead."""
+    windows = profile.combinations.chain_windows
+    if 1 << mask.bit_count() > len(windows):
+        return [w for w in windows if w & mask == w and w.bit_count() >= min_length]
+    found = []
+    sub = mask
+    while sub:
+        if sub.bit_count() >= min_length and sub in windows:
+            found.append(sub)
+        sub = (sub - 1) & mask
+    order = profile.combinations.chain_window_order
+    return sorted(found, key=order.__getitem__)
 
 
 def lead_key(r: Reading) -> tuple[int, int, int, int, int]:

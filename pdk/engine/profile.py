@@ -299,6 +299,12 @@ class Combinations(_Model):
                         out[mask] = top
         return out
 
+    @cached_property
+    def chain_window_order(self) -> dict[int, int]:
+        """Each chain window's place in ``chain_windows``: readings found by looking windows
+        up (rather than walking them all) keep the order a walk would give."""
+        return {mask: i for i, mask in enumerate(self.chain_windows)}
+
 
 class BombRules(_Model):
     """Which sets of cards are bombs, and how bombs rank among themselves."""

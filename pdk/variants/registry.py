@@ -7,6 +7,7 @@ lives here. The name and alias index of the shipped profiles is built once per p
 
 from __future__ import annotations
 
+import copy
 import errno
 from dataclasses import dataclass
 from functools import lru_cache
@@ -105,7 +106,7 @@ def _read_yaml(path: Path) -> object:
     except LimitError as exc:
         raise ProfileError(ProfileReason.CANNOT_READ, path=str(path), detail=exc) from None
     try:
-        return loads_yaml(text)
+        return copy.deepcopy(_parsed(text))
     except LimitError as exc:
         raise ProfileError(ProfileReason.CANNOT_READ, path=str(path), detail=exc) from None
     except yaml.YAMLError as exc:
@@ -113,6 +114,15 @@ def _read_yaml(path: Path) -> object:
         if mark is None:
             raise ProfileError(ProfileReason.YAML, path=str(path)) from None
         raise ProfileError(ProfileReason.YAML_AT, path=str(path), line=mark.line + 1) from None
+
+
+@lru_cache(maxsize=64)
+def _parsed(text: str) -> object:
+    """``text`` parsed (the bounded YAML reader is pure Python: a profile costs about 40 ms,
+    most of a short command's time, and a server or a match reads the same few files again
+    and again). Keyed by the text itself, so an edited file is parsed afresh; callers get a
+    copy, since merging a ``base:`` chain changes the mappings it is given."""
+    return loads_yaml(text)
 
 
 def profile_path(name_or_path: str | Path) -> Path:

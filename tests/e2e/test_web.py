@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +29,18 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    root = tmp_path_factory.mktemp("web")
-    store = TableStore(root, load_profile("classic16"), "classic16", seed=11, difficulty="easy")
+@contextmanager
+def serving(root: Path, profile: str) -> Iterator[str]:
+    """The table page's address, served for this profile with easy bots and a 20 ms pace."""
+    store = TableStore(root, load_profile(profile), profile, seed=11, difficulty="easy")
     with served(create_app(store, pace_ms=20)) as up:
         yield up.url
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(tmp_path_factory.mktemp("web"), "classic16") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -44,10 +44,12 @@ def _differing(record: Path, bot: str, game: int) -> int:
 @pytest.mark.slow
 def test_replay_explain_agrees_with_the_bot_that_played(tmp_path: Path) -> None:
     out = tmp_path / "hard.jsonl"
+    # One deal of three hard seats: the seeds they searched with are derived as selfplay
+    # did, or the explained plays differ.
     done = run_pdk(
-        "selfplay", "-p", "hard", "-n", "2", "--seed", "3", "--workers", "1", "--out", str(out), "--json"
+        "selfplay", "-p", "hard", "-n", "1", "--seed", "3", "--workers", "1", "--out", str(out), "--json"
     )
     assert done.returncode == 0, done.stderr
-    assert [_differing(out, "hard", g) for g in (1, 2)] == [0, 0]
-    # The check can fail: another bot disagrees with hard somewhere in these deals.
-    assert _differing(out, "easy", 1) + _differing(out, "easy", 2) > 0
+    assert _differing(out, "hard", 1) == 0
+    # The check can fail: another bot disagrees with hard somewhere in this deal.
+    assert _differing(out, "easy", 1) > 0

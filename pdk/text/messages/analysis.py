@@ -147,7 +147,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "复盘：{mark} 更好的是 {best}（损失 {loss:.2f} 分）",
     ),
     # the page's 复盘 and hint numbers (pdk.web.review_api, static/review.js)
-    "web_rv_button": ("Review 复盘", "复盘"),
+    "web_rv_button": ("Review", "复盘"),
     "web_rv_title": ("Review of deal {n}: your plays", "第 {n} 局复盘：你的出牌"),
     "web_rv_wait": ("Reviewing your plays…", "正在复盘你的出牌……"),
     "web_rv_accuracy": ("Accuracy {acc}% · {q} ? · {qq} ??", "准确率 {acc}% · {q} 个 ? · {qq} 个 ??"),
@@ -163,7 +163,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_rv_numbers": ("Numbers", "数字"),
     "web_rv_numbers_title": ("Expected points · win chance", "期望得分 · 胜率"),
     "web_rv_not_your_turn": ("Numbers are for your turn only.", "只在轮到你时显示数字。"),
-    "web_pz_link": ("残局 puzzles", "残局"),
+    "web_pz_link": ("Puzzles", "残局"),
     "web_pz_heading": ("残局 puzzles: one play forces the win", "残局：只有一手必胜"),
     "web_pz_level": ("Level", "难度"),
     "web_pz_any": ("any", "全部"),

@@ -6,8 +6,10 @@ import { animate } from "./motion.js";
 import { setSound, sound, soundOn } from "./sound.js";
 import { openRules } from "./rules-view.js";
 import { openReplay, replayKey, setReplayPace } from "./replay-view.js";
-import { $, api, lang, loadLabels as loadWords, onReach, said, store, t, toggleLang } from "./page.js";
-import { onOff, seatController } from "./seat.js";
+import {
+  $, api, buildMenu, lang, loadLabels as loadWords, menuButton, menuChoice, onOff, onReach, said, store, t, toggleLang,
+} from "./page.js";
+import { seatController } from "./seat.js";
 import { RulesPanel } from "./rules-panel.js";
 import { speak } from "./voice.js";
 
@@ -22,6 +24,27 @@ let autoPass = store.getItem("pdk.autopass") !== "off";
 const SPEEDS = { slow: 2, normal: 1, fast: 0.35 };
 let speed = SPEEDS[store.getItem("pdk.speed")] ? store.getItem("pdk.speed") : "normal";
 const paced = (ms) => Math.round(ms * SPEEDS[speed]);
+
+// The ☰ menu (page.js): the bots' speed first, the level's note under the switches, and
+// the house rules beside 规则.
+const menu = buildMenu({
+  rows: [menuChoice({ id: "speed", label: "speed", testid: "speed",
+    choices: [["slow", "speed_slow"], ["normal", "speed_normal"], ["fast", "speed_fast"]] })],
+  after: [difficultyNoteRow()],
+  buttons: [
+    menuButton({ id: "house-open", label: "hr_new_table", testid: "house-open" }),
+    // 和朋友玩 is here on a phone upright, where the header has no room for it (style.css)
+    menuButton({ id: "friends-open", label: "room_friends", testid: "friends-menu", onclick: () => location.assign("/room") }),
+  ],
+  onOpen: () => renderMenu(),
+});
+function difficultyNoteRow() {
+  const p = document.createElement("p");
+  p.className = "difficulty-note";
+  p.id = "difficulty-note";
+  p.dataset.testid = "difficulty-note";
+  return p;
+}
 
 const seat = seatController({
   table: () => table,
@@ -213,13 +236,6 @@ function renderMenu() {
   setReplayPace(900 * SPEEDS[speed]);
   if (table) $("#difficulty-note").textContent = difficultyNote();
 }
-$("#menu-toggle").addEventListener("click", () => {
-  const open = $("#menu").hidden;
-  $("#menu").hidden = !open;
-  $("#menu-toggle").setAttribute("aria-expanded", String(open));
-  renderMenu();
-});
-$("#menu-close").addEventListener("click", () => { $("#menu").hidden = true; $("#menu-toggle").setAttribute("aria-expanded", "false"); });
 $("#speed").addEventListener("change", (e) => {
   speed = SPEEDS[e.target.value] ? e.target.value : "normal";
   store.setItem("pdk.speed", speed);
@@ -228,7 +244,7 @@ $("#speed").addEventListener("change", (e) => {
 $("#sound-toggle").addEventListener("click", () => { setSound(!soundOn()); renderMenu(); });
 $("#autopass-toggle").addEventListener("click", () => { toggleAutoPass(); renderMenu(); });
 $("#rules-open").addEventListener("click", () => {
-  $("#menu").hidden = true;
+  menu.close();
   openRules(lang(), t, table ? `table/${table.token}/rules` : "rules");
 });
 
@@ -237,8 +253,7 @@ $("#rules-open").addEventListener("click", () => {
 const house = new RulesPanel($("#house-body"), api, t);
 house.onchange = (p) => { $("#house-start").disabled = !p.ok; $("#house-error").textContent = ""; };
 $("#house-open").addEventListener("click", async () => {
-  $("#menu").hidden = true;
-  $("#menu-toggle").setAttribute("aria-expanded", "false");
+  menu.close();
   $("#house").hidden = false;
   if (!house.options || house.lang !== lang()) {
     house.lang = lang();

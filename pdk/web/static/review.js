@@ -3,7 +3,7 @@
 // (page.js), watches the page's own elements (the settlement panel, the hint button) and asks the server's read-only
 // endpoints /api/table/{token}/review and /api/table/{token}/numbers.
 import { cardsRow } from "./cards.js";
-import { $, api as get, labels as words, lang, said, store, t } from "./page.js";
+import { $, api as get, labels as words, lang, menuButton, menuSwitch, onOff, said, store, t } from "./page.js";
 
 let labelsLang = null;
 let numbersOn = store.getItem("pdk.numbers") === "on"; // off by default
@@ -16,8 +16,6 @@ async function labels() {
   labelsLang = lang();
   const b = $("#review-open");
   if (b) b.textContent = t("rv_button");
-  const n = $("#numbers-label");
-  if (n) n.textContent = t("rv_numbers");
 }
 
 // -- 复盘 -------------------------------------------------------------------------------------
@@ -188,40 +186,23 @@ async function showNumbers() {
 }
 
 function addNumbersToggle() {
-  // In the ☰ menu beside the other switches, so the header keeps to one row on a phone.
+  // In the ☰ menu beside the other switches, said in words as they are (开/关), so the
+  // header keeps to one row on a phone; 残局 beside 规则, a menu item as it is.
   const settings = document.querySelector("#menu .settings");
   if (!settings || $("#numbers-toggle")) return;
-  const row = document.createElement("label");
-  const name = document.createElement("span");
-  name.id = "numbers-label";
-  name.textContent = t("rv_numbers");
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "small";
-  b.id = "numbers-toggle";
-  b.dataset.testid = "numbers-toggle";
-  const paint = () => {
-    b.setAttribute("aria-pressed", String(numbersOn));
-    b.textContent = numbersOn ? "✓" : "—";
-  };
-  paint();
+  const row = menuSwitch({ id: "numbers-toggle", label: "rv_numbers", testid: "numbers-toggle", on: numbersOn });
+  const b = row.querySelector("button");
   b.addEventListener("click", (e) => {
     e.preventDefault();
     numbersOn = !numbersOn;
     store.setItem("pdk.numbers", numbersOn ? "on" : "off");
-    paint();
+    onOff(b, numbersOn);
     showNumbers();
   });
-  row.append(name, b);
   settings.insertBefore(row, $("#difficulty-note"));
-  const link = document.createElement("a");
-  link.href = "/puzzles";
-  link.className = "small button-link";
-  link.id = "puzzles-link";
-  link.dataset.testid = "puzzles-link";
-  link.textContent = t("pz_link");
-  const actions = document.querySelector("#menu .panel-actions");
-  actions.insertBefore(link, actions.firstChild);
+  $("#rules-open").after(menuButton({
+    id: "puzzles-open", label: "pz_link", testid: "puzzles-open", onclick: () => location.assign("/puzzles"),
+  }));
 }
 
 async function start() {

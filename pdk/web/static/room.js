@@ -7,8 +7,8 @@ import { animate } from "./motion.js";
 import { setSound, sound, soundOn } from "./sound.js";
 import { openReplay, replayKey } from "./replay-view.js";
 import { myTurn as turnOf, seatHead, slotFor } from "./table-view.js";
-import { $, api, lang, loadLabels as loadWords, said, store, t, toggleLang } from "./page.js";
-import { onOff, seatController } from "./seat.js";
+import { $, api, buildMenu, lang, loadLabels as loadWords, onOff, said, store, t, toggleLang } from "./page.js";
+import { seatController } from "./seat.js";
 import { openRules } from "./rules-view.js";
 import { speak } from "./voice.js";
 import { RulesPanel } from "./rules-panel.js";
@@ -16,6 +16,10 @@ import {
   links, linksNote, numberForm, numberNote, roomRules, roomRulesFile, saveStandings, scoreTable, shareLink,
   standingsPanel,
 } from "./family.js";
+
+// The ☰ menu (page.js): sound, the card counter, this seat's auto-pass (kept by the
+// server; its row only for a seat) and the room's rules.
+const menu = buildMenu({ autopassRow: "autopass-row", onOpen: () => renderMenu() });
 
 const roomId = location.pathname.split("/")[2] || null;
 let key = null; // this viewer's key: a seat's, or the watch key
@@ -595,8 +599,8 @@ $("#final-image").addEventListener("click", () => {
   saveStandings(room, room.seats.map((_, i) => seatName(i)), t, $("#lobby-rules > summary").textContent);
 });
 $("#final-replay").addEventListener("click", () => $("#replay-open").click());
-$("#room-rules-open").addEventListener("click", () => {
-  closeMenu();
+$("#rules-open").addEventListener("click", () => {
+  menu.close();
   if (!roomId || !key) return;
   openRules(lang(), t, `room/${roomId}/rules`, { "X-PDK-Key": key });
 });
@@ -667,22 +671,11 @@ function renderMenu() {
   $("#autopass-row").hidden = !seated;
   if (seated) onOff($("#autopass-toggle"), room.table.auto_pass);
 }
-function closeMenu() {
-  $("#menu").hidden = true;
-  $("#menu-toggle").setAttribute("aria-expanded", "false");
-}
 async function toggleAutoPass() {
   const on = !room.table.auto_pass;
   if (await seat.act("auto_pass", { on })) seat.say(t(on ? "auto_pass_on" : "auto_pass_off"), false, true);
   renderMenu();
 }
-$("#menu-toggle").addEventListener("click", () => {
-  const open = $("#menu").hidden;
-  $("#menu").hidden = !open;
-  $("#menu-toggle").setAttribute("aria-expanded", String(open));
-  renderMenu();
-});
-$("#menu-close").addEventListener("click", closeMenu);
 $("#sound-toggle").addEventListener("click", () => { setSound(!soundOn()); renderMenu(); });
 $("#counter-toggle").addEventListener("click", () => {
   store.setItem("pdk.counter", store.getItem("pdk.counter") === "off" ? "on" : "off");

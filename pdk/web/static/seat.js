@@ -173,10 +173,3 @@ export function seatController(face) {
 
   return seat;
 }
-
-// A switch in the menu, on or off, in the page's words.
-export function onOff(button, on) {
-  button.setAttribute("aria-pressed", String(on));
-  button.classList.toggle("on", on);
-  button.textContent = t(on ? "on" : "off");
-}
