@@ -44,6 +44,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from pdk.bots import DIFFICULTIES
+from pdk.engine.position import Play
 from pdk.engine.profile import Profile, validate_profile
 from pdk.store.contract import Store, StoreUnavailable, VersionConflict, Write
 from pdk.store.presence import STALE, Beacon, Word
@@ -78,6 +79,8 @@ class RoomReason(Enum):
     NO_ROOM = "web_room_none"
     BAD_KEY = "web_room_bad_key"
     NOT_HOST = "web_room_not_host"
+    NOT_PERSON = "web_room_not_person"
+    NOT_BETWEEN = "web_room_not_between"
     CLOSED = "web_room_closed"
     FULL = "web_room_full"
     IN_USE = "web_room_in_use"
@@ -135,6 +138,9 @@ class SeatInfo:
     name: str  # as the person typed it ("" until the seat is taken)
     taken: bool = False
     person: str = ""  # the public id of whoever took the seat last (``person_id``)
+    # Taken while a deal was on the table: the person plays it from the next deal, and until
+    # then the seat's key shows what a spectator sees (the hand is 托管's or the bot's).
+    waits: bool = False
 
 
 @dataclass
@@ -164,6 +170,10 @@ class RoomInfo:
     # The last quick phrases sent, each [number, seat, phrase] (numbers go up: a page shows
     # the ones newer than it has seen).
     said: list[list[Any]] = field(default_factory=list)
+    host: int = 0  # the host's seat (the one who made the room, until they hand it on)
+    # The people's seats ready for the next deal (bots always are): when every person
+    # seated is, the deal starts; the host may start it sooner.
+    ready: list[int] = field(default_factory=list)
 
     def rules(self) -> Profile:
         """The profile the room plays: its own house rules, or the shipped ``variant``."""
@@ -180,6 +190,10 @@ class RoomInfo:
         if self.match or self.scores:
             own["match"] = self.match
             own["scores"] = self.scores
+        if self.host:
+            own["host"] = self.host
+        if self.ready:
+            own["ready"] = self.ready
         return json.dumps(
             {
                 "format": "pdk-room",
@@ -193,7 +207,9 @@ class RoomInfo:
                 "pace_ms": self.pace_ms,
                 "away": self.away,
                 "seats": [
-                    {"key": s.key, "name": s.name, "taken": s.taken, "person": s.person} for s in self.seats
+                    {"key": s.key, "name": s.name, "taken": s.taken, "person": s.person}
+                    | ({"waits": True} if s.waits else {})
+                    for s in self.seats
                 ],
             },
             ensure_ascii=False,
@@ -215,7 +231,13 @@ class RoomInfo:
             turn_time=int(d["turn_time"]),
             watch=str(d["watch"]),
             seats=[
-                SeatInfo(str(s["key"]), str(s["name"]), bool(s["taken"]), str(s.get("person", "")))
+                SeatInfo(
+                    str(s["key"]),
+                    str(s["name"]),
+                    bool(s["taken"]),
+                    str(s.get("person", "")),
+                    bool(s.get("waits", False)),
+                )
                 for s in seats
             ],
             phase=d["phase"] if d["phase"] in ("waiting", "playing", "closed") else "closed",
@@ -230,7 +252,11 @@ class RoomInfo:
                 if str(p) in PHRASES and 0 <= int(s) < len(seats)
             ],
             scores=[[int(x) for x in row] for row in d.get("scores", [])],
+            host=int(d.get("host", 0)),
+            ready=sorted({int(s) for s in d.get("ready", []) if 0 <= int(s) < len(seats)}),
         )
+        if not (0 <= info.host < len(info.seats) and info.seats[info.host].taken):
+            raise ValueError("host")
         if not all(KEY.fullmatch(k) for k in [info.watch, *(s.key for s in info.seats)]):
             raise ValueError("keys")
         return info
@@ -255,6 +281,8 @@ class SeatView:
     present: bool  # the person's page or terminal is connected
     auto: bool  # 托管
     total: int  # running total across the room's deals
+    ready: bool = False  # a person's seat ready for the next deal (a bot's always is)
+    letter: str = ""  # a computer's seat: A, B, C in seat order ("" for a person's)
 
 
 @dataclass(frozen=True)
@@ -282,6 +310,10 @@ class RoomView:
     scores: tuple[tuple[int, ...], ...] = ()  # each finished deal's scores, by seat
     match_over: bool = False  # the match's last deal is settled: the final standings
     said: tuple[tuple[int, int, str], ...] = ()  # the last quick phrases: (number, seat, phrase)
+    host_seat: int = 0  # whose seat the host's is (everyone sees it)
+    # The viewer's plays this deal that 托管 made for them, in order (None: a pass): what a
+    # person back from 托管 is told was played for them.
+    auto_made: tuple[tuple[int, Play | None], ...] = ()
 
 
 @dataclass
@@ -328,6 +360,7 @@ class Room:
     beacon: Beacon | None = None
     elsewhere: dict[int, list[Word]] = field(default_factory=dict)
     heard_at: float = 0.0
+    seed: int | None = None  # the server's seed for the deals (None: drawn)
 
     @property
     def id(self) -> str:
@@ -470,7 +503,8 @@ class Room:
             # reaching the seat once a person holds it.
             fresh = new_key() if not s.taken and self.table is not None else s.key
             if not s.taken or wanted != s.name or who != s.person:
-                self._save_info(lambda info: _take(info, seat, wanted, who, fresh))
+                waits = s.waits or (not s.taken and self.table is not None)
+                self._save_info(lambda info: _take(info, seat, wanted, who, fresh, waits))
             p = self.presence.setdefault(seat, Presence())
             p.client = client
             if streaming:
@@ -543,10 +577,14 @@ class Room:
             return result
 
     def plays(self, seat: int) -> bool:
-        """A person plays ``seat`` in the deal on the table (a seat taken mid-deal is the
-        bot's until the next deal: its key reaches nothing of the bot's hand)."""
+        """A person plays ``seat`` in the deal on the table: one seated when it was dealt
+        and still seated. A seat taken mid-deal is the bot's (or 托管's, when the host freed
+        it) until the next deal: its key reaches nothing of the hand it does not play."""
         table = self.table
-        return table is None or seat in table.session.humans
+        if table is None:
+            return True
+        s = self.info.seats[seat]
+        return seat in table.humans and s.taken and not s.waits
 
     def plays_now(self, seat: int | None) -> bool:
         return seat is not None and self.plays(seat)
@@ -570,12 +608,58 @@ class Room:
 
     # -- the host's side ---------------------------------------------------------------------
 
-    def _host(self, key: str) -> None:
-        if self.seat_of(key) != HUMAN:
+    def _host(self, key: str) -> int:
+        seat = self.seat_of(key)
+        if seat != self.info.host:
             raise RoomRefused(RoomReason.NOT_HOST)
         if self.info.phase == "closed":
             raise RoomRefused(RoomReason.CLOSED)
-        self._admit(HUMAN)
+        self._admit(seat)
+        return seat
+
+    def is_host(self, key: str) -> bool:
+        """``key`` is the host's seat's (the QR codes of the invitations are theirs to ask)."""
+        return self.seat_of(key) == self.info.host
+
+    def hand_host(self, key: str, seat: int) -> None:
+        """The host hands the host role on to another person seated (dealing, the
+        invitations, freeing seats and closing are theirs from now)."""
+        with self.lock:
+            mine = self._host(key)
+            if not 0 <= seat < len(self.info.seats) or seat == mine:
+                raise RoomRefused(RoomReason.BAD_SEAT)
+            if not self.info.seats[seat].taken:
+                raise RoomRefused(RoomReason.NOT_PERSON)
+            self._save_info(lambda info: setattr(info, "host", seat))
+
+    def set_ready(self, key: str, client: str, on: bool) -> None:
+        """A person's seat is ready for the next deal (or not any more). Asked only between
+        deals (before the first, or once the last is settled); when every person seated is
+        ready the deal starts, as if the host had dealt it."""
+        with self.lock:
+            seat = self.seat_of(key)
+            self._admit(seat)
+            self.touch(seat, client, polling=False)
+            table = self.table
+            if table is not None and not table.settled:
+                raise RoomRefused(RoomReason.NOT_BETWEEN)
+            if on == (seat in self.info.ready):
+                return
+            mark = sorted({*self.info.ready, seat}) if on else [s for s in self.info.ready if s != seat]
+            self._save_info(lambda info: setattr(info, "ready", mark))
+            if not self._all_ready():
+                return
+            if table is None:
+                self._deal(None)
+            elif not self._match_done():
+                self._deal_next()
+
+    def _all_ready(self) -> bool:
+        people = self._humans()
+        return bool(people) and all(seat in self.info.ready for seat in people)
+
+    def _match_done(self) -> bool:
+        return bool(self.info.match) and len(self._scores()) >= self.info.match
 
     def start(self, key: str, seed: int | None = None) -> None:
         """The host deals the first deal: the seats nobody has taken are bots."""
@@ -583,6 +667,12 @@ class Room:
             self._host(key)
             if self.table is not None:
                 raise RoomRefused(RoomReason.STARTED)
+            self._deal(seed)
+
+    def _deal(self, seed: int | None) -> None:
+        """The first deal, as the host's Deal or the last person's 准备 asks."""
+        with self.lock:
+            seed = self.seed if seed is None else seed
             profile = self.info.rules()
             session = new_session(
                 profile,
@@ -595,6 +685,7 @@ class Room:
             )
             draft = RoomInfo.from_json(self.info.to_json())
             draft.phase = "playing"
+            _dealt(draft, [])
             # The table and the room's phase in one write: killed between two writes, the
             # room said "waiting" over a dealt table, refused Deal and never moved again.
             phase = Write(f"rm-{self.id}", draft.to_json(), self.version + 1, self.version)
@@ -612,19 +703,25 @@ class Room:
             self._moved()
 
     def next_deal(self, key: str) -> None:
-        """The host deals again; the seats taken by now are people from this deal on."""
+        """The host deals again (whoever is ready or not); the seats taken by now are
+        people from this deal on."""
         with self.lock:
             self._host(key)
             if self.table is None:
                 raise RoomRefused(RoomReason.NOT_STARTED)
-            done = self._scores()
-            if self.info.match and len(done) >= self.info.match:
+            if self._match_done():
                 raise RoomRefused(RoomReason.MATCH_OVER, n=self.info.match)
-            self.table.next_deal(self.table.seq, None, self._humans(), self._names(), self._persons())
-            rows = [list(r) for r in done]
-            if self.info.away or rows != self.info.scores:
-                self._save_info(functools.partial(_dealt, scores=rows))
-            self._moved()
+            self._deal_next()
+
+    def _deal_next(self) -> None:
+        table = self.table
+        assert table is not None
+        rows = [list(r) for r in self._scores()]
+        table.next_deal(table.seq, None, self._humans(), self._names(), self._persons())
+        info = self.info
+        if info.away or info.ready or rows != info.scores or any(s.waits for s in info.seats):
+            self._save_info(functools.partial(_dealt, scores=rows))
+        self._moved()
 
     def rematch(self, key: str) -> None:
         """The host starts the match again once its last deal is settled: the same seats,
@@ -644,19 +741,20 @@ class Room:
         """The host frees a person's seat: a computer plays it (at once, under 托管, for the
         rest of this deal; as a bot from the next), and its old link no longer opens it."""
         with self.lock:
-            self._host(key)
-            if not HUMAN < seat < len(self.info.seats):
+            mine = self._host(key)
+            if not 0 <= seat < len(self.info.seats) or seat == mine:
                 raise RoomRefused(RoomReason.BAD_SEAT)
             fresh = new_key()
 
             def freed(info: RoomInfo) -> None:
                 info.seats[seat] = SeatInfo(fresh, "")
                 info.away = [s for s in info.away if s != seat]
+                info.ready = [s for s in info.ready if s != seat]
 
             self._save_info(freed)
             self.presence.pop(seat, None)
             table = self.table
-            if table is not None and not table.session.state.over and seat in table.session.humans:
+            if table is not None and table.in_play and seat in table.humans:
                 table.set_auto(True, seat=seat)
 
     def send_phrase(self, key: str, client: str, phrase: str) -> None:
@@ -682,10 +780,10 @@ class Room:
     def _scores(self) -> tuple[tuple[int, ...], ...]:
         """Every finished deal's scores: those kept, and the deal on the table once settled."""
         kept = tuple(tuple(r) for r in self.info.scores)
-        session = None if self.table is None else self.table.session
-        if session is None or not session.settled or len(kept) >= session.deals_done:
+        table = self.table
+        if table is None or not table.settled or len(kept) >= table.deals_done:
             return kept
-        return (*kept, tuple(session.state.settlement().totals))
+        return (*kept, table.deal_scores())
 
     def close(self, key: str) -> None:
         """The host closes the room: nothing more is played in it (its deals stay kept)."""
@@ -827,6 +925,7 @@ class Room:
             table = self.table
             # A seat a bot plays this deal is shown as a spectator sees the table.
             snap = None if table is None else table.snapshot(seat if self.plays_now(seat) else None)
+            bots = [i for i, s in enumerate(self.info.seats) if not s.taken]
             seats = tuple(
                 SeatView(
                     seat=i,
@@ -834,8 +933,10 @@ class Room:
                     taken=s.taken,
                     bot=snap is not None and i not in snap.humans,
                     present=self.present(i),
-                    auto=snap is not None and i in snap.auto_seats,
+                    auto=snap is not None and snap.model.seat(i).auto,
                     total=0 if snap is None else snap.totals[i],
+                    ready=not s.taken or i in self.info.ready,
+                    letter="ABC"[bots.index(i)] if i in bots else "",
                 )
                 for i, s in enumerate(self.info.seats)
             )
@@ -843,7 +944,7 @@ class Room:
             deadline = None
             if snap is not None and self.info.turn_time and not snap.over and not snap.machine_turn:
                 deadline = max(0.0, self.info.turn_time - (self.clock() - self.moved_at))
-            host = seat == HUMAN
+            host = seat is not None and seat == self.info.host
             return RoomView(
                 id=self.id,
                 rev=self.rev,
@@ -866,20 +967,28 @@ class Room:
                 scores=scores,
                 match_over=bool(self.info.match) and len(scores) >= self.info.match,
                 said=tuple((int(n), int(s), str(p)) for n, s, p in self.info.said),
+                host_seat=self.info.host,
+                auto_made=self._auto_made(seat) if snap is not None and self.plays_now(seat) else (),
             )
+
+    def _auto_made(self, seat: int | None) -> tuple[tuple[int, Play | None], ...]:
+        """``seat``'s plays of the deal on the table that 托管 made (play number, play)."""
+        assert self.table is not None and seat is not None
+        return self.table.auto_plays(seat)
 
 
 def _dealt(info: RoomInfo, scores: list[list[int]]) -> None:
-    """A new deal is on the table: nobody is away any more, the match's scores are these."""
+    """A new deal is on the table: nobody is away or ready any more, every person seated
+    plays it, the match's scores are these."""
     info.away.clear()
+    info.ready.clear()
+    for s in info.seats:
+        s.waits = False
     info.scores = scores
 
 
-def _take(info: RoomInfo, seat: int, name: str, person: str, key: str) -> None:
-    info.seats[seat].key = key
-    info.seats[seat].taken = True
-    info.seats[seat].name = name
-    info.seats[seat].person = person
+def _take(info: RoomInfo, seat: int, name: str, person: str, key: str, waits: bool) -> None:
+    info.seats[seat] = SeatInfo(key, name, True, person, waits)
 
 
 def new_key() -> str:
@@ -1014,7 +1123,7 @@ class Rooms:
 
     def _room(self, info: RoomInfo, version: int, table: TableService | None) -> Room:
         room = Room(self.store, self.archive, info, version, table, self.away_after, self.clock)
-        room.beacon = self.beacon
+        room.beacon, room.seed = self.beacon, self.seed
         return room
 
     def _evict(self) -> bool:

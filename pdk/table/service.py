@@ -34,7 +34,9 @@ from pdk.bots import DIFFICULTIES
 from pdk.bots.hints import Hint, hint_list, table_budget
 from pdk.engine.events import Event
 from pdk.engine.notation import chosen_play, typed_play
-from pdk.engine.record import GameRecord, RecordError
+from pdk.engine.position import Play
+from pdk.engine.profile import Profile
+from pdk.engine.record import AUTO, GameRecord, RecordError
 from pdk.engine.state import PlayerView
 from pdk.store.contract import Store, StoreUnavailable, VersionConflict, Write
 from pdk.table.archive import archive_deal, record_path
@@ -69,11 +71,9 @@ class SeatTable:
     difficulty: str
     next_difficulty: str
     totals: tuple[int, ...]
-    over: bool
     settled: bool
     bot_turn: bool  # a bot's seat is to move
     machine_turn: bool  # ``step`` would move now (a bot, 托管, or 要不起 auto-pass)
-    auto: bool
     auto_pass: bool
     counter: bool
     model: TableModel
@@ -83,6 +83,17 @@ class SeatTable:
     humans: tuple[int, ...] = (HUMAN,)  # the seats people play (the others are bots)
     deals_done: int = 0  # deals settled at this table
     record: Path | None = None  # where the deal's record is kept, once it is over (None: elsewhere)
+
+    # Whether the deal is over and who is in 托管 are the model's to say (``TableModel``:
+    # its task, its seats); these read it, so no second copy can disagree.
+    @property
+    def over(self) -> bool:
+        return self.model.task.kind == "over"
+
+    @property
+    def auto(self) -> bool:
+        """This seat is in 托管 (a spectator's table: never)."""
+        return self.seat is not None and self.model.seat(self.seat).auto
 
     @property
     def session_total(self) -> int:
@@ -225,6 +236,49 @@ class TableService:
     @property
     def seq(self) -> int:
         return len(self.session.state.history)
+
+    # What a room (a service above the table) asks of the deal on it, so that no caller
+    # outside this package reads the session itself.
+
+    @property
+    def profile(self) -> Profile:
+        """The rules this table plays (its own house rules, or the server's)."""
+        return self.session.profile
+
+    @property
+    def humans(self) -> frozenset[int]:
+        """The seats people play this deal (the rest are computers)."""
+        return frozenset(self.session.humans)
+
+    @property
+    def in_play(self) -> bool:
+        """The deal on the table is still being played."""
+        return not self.session.state.over
+
+    @property
+    def settled(self) -> bool:
+        """The deal on the table is over and its scores are counted."""
+        return self.session.settled
+
+    @property
+    def deals_done(self) -> int:
+        """How many deals this table has settled."""
+        return self.session.deals_done
+
+    def deal_scores(self) -> tuple[int, ...]:
+        """Each seat's points in the deal on the table (it must be over)."""
+        return tuple(self.session.state.settlement().totals)
+
+    def auto_plays(self, seat: int) -> tuple[tuple[int, Play | None], ...]:
+        """``seat``'s plays of this deal that 托管 made for it (play number, play; None a
+        pass): what a person coming back is told was played in their name."""
+        with self.lock:
+            history = self.session.state.history
+            return tuple(
+                (n, history[n - 1].play)
+                for n, by in sorted(self.session.made_by.items())
+                if by == AUTO and n <= len(history) and history[n - 1].seat == seat
+            )
 
     def snapshot(self, seat: int | None = HUMAN) -> SeatTable:
         """The seat's table now (a consistent snapshot: built under the table's lock);
@@ -480,11 +534,9 @@ class TableService:
             difficulty=s.difficulty,
             next_difficulty=s.next_difficulty if s.next_difficulty in DIFFICULTIES else s.difficulty,
             totals=tuple(s.totals),
-            over=over,
             settled=s.settled,
             bot_turn=bot,
             machine_turn=bot or (not over and (state.turn in s.auto_seats or _nothing_beats(s))),
-            auto=seat in s.auto_seats,
             auto_pass=seat not in s.no_auto_pass,
             counter=s.counter,
             model=model,

@@ -45,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from pdk.bots import DIFFICULTIES
+from pdk.engine.position import Play
 from pdk.rooms.room import (
     CLIENT_PATTERN,
     KEY_PATTERN,
@@ -63,6 +64,7 @@ from pdk.store.presence import BEAT as PRESENCE_BEAT
 from pdk.table.history import title_for
 from pdk.table.service import TableService
 from pdk.text.catalog import Lang, LocalizedError, tr
+from pdk.view.table_model import play_model
 from pdk.web.address import Links
 from pdk.web.guard import Busy, RateLimit
 from pdk.web.machine import Machine
@@ -117,6 +119,10 @@ class SeatBody(_Body):
 
 class FreeBody(SeatBody):
     seat: Annotated[int, Field(ge=0, le=3)]
+
+
+class ReadyBody(SeatBody):
+    on: bool = True
 
 
 class SayBody(SeatBody):
@@ -567,6 +573,7 @@ def room_json(
     view: RoomView, lang: Lang, base: str, pace_ms: int, events: tuple[Any, ...] = ()
 ) -> dict[str, Any]:
     """The room for one viewer; the table part is the single-player page's table JSON."""
+    names = seat_labels(view, lang)
     return {
         "room": view.id,
         "rev": view.rev,
@@ -591,9 +598,15 @@ def room_json(
                 "present": s.present,
                 "auto": s.auto,
                 "total": s.total,
+                "ready": s.ready,
+                "letter": s.letter or None,
+                "label": names[s.seat],
             }
             for s in view.seats
         ],
+        "host_seat": view.host_seat,
+        # What 托管 played for this seat this deal, in words (told on its return).
+        "auto_made": [{"n": n, "text": play_words(play, lang)} for n, play in view.auto_made],
         "invites": [{"seat": seat, "url": invite_url(base, view.id, key)} for seat, key in view.invites],
         "watch": None if view.watch is None else watch_url(base, view.id, view.watch),
         "number": view.number or None,
@@ -603,6 +616,33 @@ def room_json(
         "said": [{"n": n, "seat": seat, "phrase": phrase} for n, seat, phrase in view.said],
         "table": None if view.table is None else table_json(view.table, lang, pace_ms, events),
     }
+
+
+def seat_labels(view: RoomView, lang: Lang) -> list[str]:
+    """Each seat as everyone reads it, in the seat, the trick rows, the scores and the
+    replay: a person's name; a computer's 电脑 A, 电脑 B (its letter, once there are two);
+    a seat nobody took before the first deal, free."""
+    level = tr(f"diff_{view.difficulty}", lang)
+    computers = sum(1 for s in view.seats if s.letter)
+    out = []
+    for s in view.seats:
+        if s.taken:
+            out.append(s.name)
+        elif view.table is None:
+            out.append(tr("web_room_free", lang))
+        elif computers > 1:
+            out.append(tr("web_room_bot_n", lang, letter=s.letter, level=level))
+        else:
+            out.append(tr("web_room_bot", lang, level=level))
+    return out
+
+
+def play_words(play: Play | None, lang: Lang) -> str:
+    """One play in words, as a trick row says it: its kind and its cards (a pass: 不出)."""
+    if play is None:
+        return tr("web_pass", lang)
+    shown = play_model(play)
+    return f"{shown.kind_name.text(lang)} {shown.text}"
 
 
 def invite_url(base: str, room_id: str, key: str) -> str:
@@ -736,19 +776,19 @@ def mount_rooms(
         return JSONResponse(answer)
 
     async def host_command(
-        room_id: str, body: SeatBody, request: Request, run: Callable[[Room], None], any_seat: bool = False
+        room_id: str, body: SeatBody, request: Request, run: Callable[[Room], None]
     ) -> Response:
-        """A command of the room itself (the host's; ``any_seat``: any seat's, answered with
-        that seat's view)."""
+        """A command of the room itself (the host's, or a seat's own: ready, a quick
+        phrase), answered with the view of the seat that sent it (the host's seat is
+        whichever holds the role)."""
         room = None
-        seat = 0
+        seat = None
         try:
             room = await find(room_id)
-            if any_seat:
-                seat = await run_in_threadpool(room.seat_of, body.key)
+            seat = await run_in_threadpool(room.seat_of, body.key)
             await run_in_threadpool(run, room)
         except LocalizedError as exc:
-            return refused(exc, request, room, seat if room is not None else None)
+            return refused(exc, request, room, seat)
         live.changed(room)
         view = await run_in_threadpool(room.view, seat)
         return JSONResponse(room_json(view, lang_of(request), base_of(request), pace_ms))
@@ -1027,12 +1067,24 @@ def mount_rooms(
     async def say(room_id: RoomP, body: SayBody, request: Request) -> Response:
         """A quick phrase or emote from a seat, shown to the whole room (a fixed set)."""
         send = functools.partial(Room.send_phrase, key=body.key, client=body.client, phrase=body.phrase)
-        return await host_command(room_id, body, request, send, any_seat=True)
+        return await host_command(room_id, body, request, send)
 
     @app.post("/api/room/{room_id}/free")
     async def free_seat(room_id: RoomP, body: FreeBody, request: Request) -> Response:
         """The host frees a seat: a computer plays it, its old link opens it no more."""
         return await host_command(room_id, body, request, lambda r: r.free_seat(body.key, body.seat))
+
+    @app.post("/api/room/{room_id}/ready")
+    async def ready(room_id: RoomP, body: ReadyBody, request: Request) -> Response:
+        """A person's seat is ready for the next deal (``on``: false takes it back); the last
+        one ready deals it."""
+        mark = functools.partial(Room.set_ready, key=body.key, client=body.client, on=body.on)
+        return await host_command(room_id, body, request, mark)
+
+    @app.post("/api/room/{room_id}/host")
+    async def hand_host(room_id: RoomP, body: FreeBody, request: Request) -> Response:
+        """The host hands the host role on to the person in ``seat``."""
+        return await host_command(room_id, body, request, lambda r: r.hand_host(body.key, body.seat))
 
     @app.post("/api/room/{room_id}/rematch")
     async def rematch(room_id: RoomP, body: SeatBody, request: Request) -> Response:
@@ -1058,8 +1110,25 @@ def mount_rooms(
         if record is None:
             return JSONResponse({"error": {"key": "web_not_over", "text": tr("web_not_over", lang)}}, 409)
         data = await run_in_threadpool(replay_json, record, lang)
-        data["names"] = [s.name or tr("web_room_seat", lang, n=i + 1) for i, s in enumerate(room.info.seats)]
+        data["names"] = seat_labels(await run_in_threadpool(room.view, None), lang)
         return JSONResponse(data)
+
+    async def host_room(room_id: str, x_pdk_key: str | None) -> Room:
+        room = await find(room_id)
+        if not room.is_host(key_of(x_pdk_key)):
+            raise RoomRefused(RoomReason.NOT_HOST)
+        return room
+
+    @app.get("/api/room/{room_id}/qr/watch")
+    async def qr_watch(room_id: RoomP, request: Request, x_pdk_key: KeyH = None) -> Response:
+        """The QR code of the watch link (the host's key asks)."""
+        try:
+            room = await host_room(room_id, x_pdk_key)
+        except LocalizedError as exc:
+            return refused(exc, request)
+        return Response(
+            qr_svg(watch_url(base_of(request), room.id, room.info.watch)), media_type="image/svg+xml"
+        )
 
     @app.get("/api/room/{room_id}/qr/{seat}")
     async def qr(
@@ -1068,27 +1137,25 @@ def mount_rooms(
         request: Request,
         x_pdk_key: KeyH = None,
     ) -> Response:
-        """The QR code of a free seat's link (the host's key asks), or of the watch link
-        (``seat`` 0 stands for it, since the host's own seat is never free); a seat taken
-        meanwhile is refused, its link no longer on offer. Never cached (the guard's
-        ``no-store``): a seat's key changes when a person takes a bot's seat."""
+        """The QR code of a free seat's link (the host's key asks); a seat taken meanwhile
+        is refused, its link no longer on offer. Seat 0 while taken stands for the watch
+        link, as it did before ``/qr/watch`` (seat 0 can be free now the host role moves).
+        Never cached (the guard's ``no-store``): a seat's key changes when a person takes a
+        bot's seat."""
         try:
-            room = await find(room_id)
-            if room.seat_of(key_of(x_pdk_key)) != 0:
-                raise RoomRefused(RoomReason.NOT_HOST)
+            room = await host_room(room_id, x_pdk_key)
         except LocalizedError as exc:
             return refused(exc, request)
         if seat >= len(room.info.seats):
             return refused(RoomRefused(RoomReason.NO_ROOM), request)
-        if seat and room.info.seats[seat].taken:
-            return refused(RoomRefused(RoomReason.SEAT_TAKEN), request)
         base = base_of(request)
-        url = (
-            watch_url(base, room.id, room.info.watch)
-            if seat == 0
-            else invite_url(base, room.id, room.info.seats[seat].key)
+        if seat == 0 and room.info.seats[0].taken:
+            return Response(qr_svg(watch_url(base, room.id, room.info.watch)), media_type="image/svg+xml")
+        if room.info.seats[seat].taken:
+            return refused(RoomRefused(RoomReason.SEAT_TAKEN), request)
+        return Response(
+            qr_svg(invite_url(base, room.id, room.info.seats[seat].key)), media_type="image/svg+xml"
         )
-        return Response(qr_svg(url), media_type="image/svg+xml")
 
     return live
 

@@ -197,7 +197,7 @@ def add_rules_routes(app: FastAPI, store: TableStore, opens: RateLimit, rooms: R
         table = store.get(token)
         if table is None:
             return JSONResponse({"error": {"key": "web_no_table", "text": tr("web_no_table", lang)}}, 404)
-        return JSONResponse(words(table.session.profile, lang))
+        return JSONResponse(words(table.profile, lang))
 
     @app.get("/api/table/{token}/rules.yaml")
     def table_rules_file(token: TokenP, lang: LangQ = "en") -> Response:
@@ -205,7 +205,7 @@ def add_rules_routes(app: FastAPI, store: TableStore, opens: RateLimit, rooms: R
         table = store.get(token)
         if table is None:
             return JSONResponse({"error": {"key": "web_no_table", "text": tr("web_no_table", lang)}}, 404)
-        return yaml_response(table.session.profile)
+        return yaml_response(table.profile)
 
 
 __all__ = ["Chosen", "RuleSet", "RulesBody", "add_rules_routes", "words", "yaml_response"]

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-from pdk.rooms.room import Rooms
+from pdk.rooms.room import RoomRefused, Rooms
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.address import links_for, listen
 from pdk.web.server import create_app
 from tests.e2e import test_rooms as rooms_e2e
-from tests.e2e.test_rooms import CHROMIUM, play_to_settlement
-from tests.support.tooling import LAYOUTS, served, wait_for
+from tests.e2e.test_rooms import CHROMIUM, take_turn
+from tests.support.tooling import LAYOUTS, served, until, wait_for
 
 pytestmark = [
     pytest.mark.e2e,
@@ -64,6 +65,7 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
     host.click('[data-testid="hr-zha_niao"] [data-value="2"]')  # 红桃10扎鸟 ×2
     wait_for(host, "document.querySelector('[data-testid=hr-status]').textContent.includes('红桃10扎鸟')")
     host.select_option("#f-match", "2")
+    host.select_option("#f-difficulty", "easy")  # 托管 plays at the room's level: the cheapest
     host.click('[data-testid="create-room"]')
     host.wait_for_selector('[data-testid="invite-link"]')
     # Bound to every interface: the links and their codes carry the LAN address.
@@ -80,7 +82,7 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
     assert "You may always pass" in words and "扎鸟" in words
     # Two phones type the number on /room and take the free seats.
     phones = []
-    for size, name in ((LAYOUTS["portrait"], "Ming"), ((320, 568), "Lan")):
+    for size, name in ((LAYOUTS["portrait"], "Ming"), (LAYOUTS["portrait"], "Lan")):
         phone = person(browser, base + "room", size, locale="zh-CN")
         phone.wait_for_selector('[data-testid="room-number-input"]')
         phone.evaluate(f"localStorage.setItem('pdk.name', '{name}')")
@@ -100,12 +102,16 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
     assert room.table is not None
     profile = room.table.session.profile
     assert not profile.rules.must_beat and profile.settlement.zha_niao is not None
-    play_to_settlement(pages)
+    all_auto(pages)  # the people hand their seats to 托管, at the room's pace
+    for p in pages:
+        p.wait_for_selector('[data-testid="settlement"]')
     assert all(not p.is_visible('[data-testid="final"]') for p in pages)
-    host.click('[data-testid="next-deal"]')
+    # The second deal starts when all three are ready.
+    for p in pages:
+        p.click('[data-testid="ready-next"]')
     for p in pages:
         p.wait_for_selector('[data-testid="settlement"]', state="hidden")
-    play_to_settlement(pages)
+    all_auto(pages)
     for p in pages:
         p.wait_for_selector('[data-testid="standings"]')
     assert (
@@ -116,12 +122,17 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
     assert not phones[0].is_visible('[data-testid="rematch"]') and not host.is_visible(
         '[data-testid="next-deal"]'
     )
+    with host.expect_download() as saved:  # 大结算 saved as an image, drawn in the page
+        host.click('[data-testid="save-image"]')
+    image = Path(saved.value.path()).read_bytes()
+    assert saved.value.suggested_filename.endswith(".png") and image.startswith(b"\x89PNG")
     host.click('[data-testid="rematch"]')
     for p in pages:
         p.wait_for_selector('[data-testid="final"]', state="hidden")
         wait_for(p, "document.querySelector('#deal').textContent.includes('1')")
     assert [s.total for s in room.view(0).seats] == [0, 0, 0]
     assert room.table.session.profile == profile  # the same rules
+    assert [s.name for s in room.info.seats] == ["Grandma", "Ming", "Lan"]  # the same seats
     for p in pages:
         assert not p.errors, p.errors
         p.context.close()
@@ -173,14 +184,21 @@ def test_the_rules_panel_fits_every_window(
     page.context.close()
 
 
+def easy_room(browser: Any, base: str, size: tuple[int, int]) -> Any:
+    """The host's page (in 中文) with a room made from the form, its computers easy."""
+    host = person(browser, base + "room", size, locale="zh-CN")
+    host.wait_for_selector('[data-testid="create-room"]:not([disabled])')
+    host.select_option("#f-difficulty", "easy")
+    host.click('[data-testid="create-room"]')
+    host.wait_for_selector('[data-testid="invite-link"]')
+    return host
+
+
 def test_the_host_confirms_closing_and_a_spectator_takes_a_computer_seat_in_play(
     server: tuple[str, Rooms], browser: Any
 ) -> None:
     base, rooms = server
-    host = person(browser, base + "room", LAYOUTS["portrait"], locale="zh-CN")
-    host.wait_for_selector('[data-testid="create-room"]:not([disabled])')
-    host.click('[data-testid="create-room"]')
-    host.wait_for_selector('[data-testid="invite-link"]')
+    host = easy_room(browser, base, LAYOUTS["portrait"])
     watch = host.get_attribute('[data-testid="watch-link"]', "href")
     assert watch is not None
     host.click('[data-testid="start-room"]')
@@ -189,7 +207,7 @@ def test_the_host_confirms_closing_and_a_spectator_takes_a_computer_seat_in_play
     for text in host.locator(".head .total").all_inner_texts():
         assert text.startswith("累计"), text
     names = host.locator('.felt [data-testid="seat-name"]').all_inner_texts()
-    assert sorted(names) == ["电脑 A（普通）", "电脑 B（普通）"]
+    assert sorted(names) == ["电脑 A（简单）", "电脑 B（简单）"]
     fan = person(browser, base + "room/" + watch.split("/room/")[1], LAYOUTS["landscape"], locale="zh-CN")
     fan.wait_for_selector('[data-testid="take-seat-bar"]')
     assert "已打 0 局" in fan.inner_text("#session")
@@ -201,7 +219,9 @@ def test_the_host_confirms_closing_and_a_spectator_takes_a_computer_seat_in_play
         fan.wait_for_timeout(50)
     assert sum(s.taken for s in rooms.get(rid).info.seats) == 2
     fan.wait_for_selector('[data-testid="take-seat-bar"]', state="hidden")
-    play_to_settlement([host, fan])
+    all_auto([host])  # 托管 plays the host's seat out: the cheapest way to the settlement
+    for p in (host, fan):
+        p.wait_for_selector('[data-testid="settlement"]')
     # After a deal the invitations open above the settlement, 关闭房间 in reach.
     host.click("#invite-toggle")
     close = host.locator('[data-testid="close-room"]')
@@ -240,8 +260,6 @@ def test_call_outs_are_spoken_in_the_pages_language_under_the_sound_switch(
     page = context.new_page()
     page.goto(base + "?lang=zh")
     page.wait_for_selector('[data-testid="card"]')
-    from tests.e2e.test_rooms import take_turn
-
     for _ in range(8):
         take_turn(page)
         page.wait_for_timeout(100)
@@ -294,8 +312,6 @@ def test_the_replays_buttons_are_all_on_screen(
     base, _ = server
     page = person(browser, base, size)
     page.wait_for_selector('[data-testid="card"]')
-    from tests.e2e.test_rooms import take_turn
-
     for _ in range(400):
         if page.is_visible('[data-testid="settlement"]'):
             break
@@ -308,3 +324,99 @@ def test_the_replays_buttons_are_all_on_screen(
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0], (button, box)
         assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (button, box)
     page.context.close()
+
+
+def all_auto(pages: list[Any]) -> None:
+    """Each person hands the deal to 托管 (the cheapest way to reach the settlement)."""
+    for p in pages:
+        p.click('[data-testid="auto"]')
+        wait_for(p, "document.querySelector('[data-testid=auto]').getAttribute('aria-pressed') === 'true'")
+
+
+def test_ready_check_host_hand_off_a_freed_seat_and_what_auto_played(
+    server: tuple[str, Rooms], browser: Any
+) -> None:
+    """Issue 36, room management, on three pages: the deal starts when every person seated
+    taps 准备 (the host need not deal); closing mid-deal says in words that the deal ends
+    for everyone; the host hands the role on, the new host frees a seat (its key dies, a
+    computer plays it, named as one in the trick rows and the replay); a seat back from
+    托管 is told what it played for them."""
+    base, rooms = server
+    host = easy_room(browser, base, LAYOUTS["desktop"])
+    links = [a.get_attribute("href") for a in host.query_selector_all('[data-testid="invite-link"]')]
+    phones = []
+    for link, name in zip(links, ("Ming", "Lan"), strict=True):
+        assert link is not None
+        phone = person(browser, base + "room/" + link.split("/room/")[1], LAYOUTS["portrait"], locale="zh-CN")
+        phone.evaluate(f"localStorage.setItem('pdk.name', '{name}')")
+        phone.wait_for_selector('[data-testid="my-name"]')
+        phone.fill('[data-testid="my-name"]', name)
+        phone.press('[data-testid="my-name"]', "Enter")
+        phones.append(phone)
+    rid = urlsplit(host.url).path.split("/")[2]
+    room = rooms.get(rid)
+    pages = [host, *phones]
+    for p in pages:
+        wait_for(p, "document.querySelectorAll('[data-testid=seat-ready]').length === 3")
+    # 准备: each person's; who is ready shows on every page; the last one deals.
+    phones[0].click('[data-testid="ready"]')
+    wait_for(
+        host,
+        "[...document.querySelectorAll('[data-testid=seat-ready]')].some(b => b.textContent === '已准备')",
+    )
+    phones[1].click('[data-testid="ready"]')
+    assert room.table is None
+    host.click('[data-testid="ready"]')
+    for p in pages:
+        p.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
+    # Closing mid-deal asks first, in words.
+    host.click("#invite-toggle")
+    host.click('[data-testid="close-room"]')
+    assert "这一局还没打完" in host.inner_text('[data-testid="close-room"]')
+    assert room.info.phase == "playing"
+    # The host hands the role on to Ming, who frees Lan's seat for a computer.
+    host.click('[data-testid="room-seat"][data-seat="1"] [data-testid="make-host"]')
+    phones[0].wait_for_selector("#invite-toggle:not([hidden])")
+    host.wait_for_selector("#invite-toggle", state="hidden")
+    assert phones[0].inner_text('[data-testid="seat-me"] [data-testid="host-badge"]') == "房主"
+    lan_key = room.info.seats[2].key
+    phones[0].click("#invite-toggle")
+    phones[0].click('[data-testid="room-seat"][data-seat="2"] [data-testid="free-seat"]')
+    until(lambda: not room.info.seats[2].taken, 10, "Lan's seat freed")
+    with pytest.raises(RoomRefused):
+        room.seat_of(lan_key)  # the freed person's key died
+    phones[0].click("#lobby-close")
+    computer = "[...document.querySelectorAll('{}')].some(n => n.textContent.startsWith('电脑'))"
+    wait_for(phones[0], computer.format(".felt [data-testid=seat-name]"))
+    # 托管 plays for the old host a while (Ming plays his own turns); back, the page lists
+    # what it played.
+    all_auto([host])
+
+    def played_for_host() -> bool:
+        table = room.table
+        assert table is not None
+        history = table.session.state.history
+        made = [n for n, by in table.session.made_by.items() if by == "auto" and n <= len(history)]
+        if sum(history[n - 1].seat == 0 for n in made) >= 2:
+            return True
+        take_turn(phones[0])
+        return False
+
+    until(played_for_host, 60, "托管's plays for the host", every=0.05)
+    wait_for(phones[0], computer.format(".trick .who"))  # the computer's plays say who made them
+    host.click('[data-testid="auto"]')
+    host.wait_for_selector('[data-testid="auto-told"]')
+    told = host.locator("#auto-told-list li").all_inner_texts()
+    assert len(told) >= 2 and all(told)
+    host.click("#auto-told-ok")
+    all_auto([host, phones[0]])
+    for p in (host, phones[0]):
+        p.wait_for_selector('[data-testid="settlement"]')
+    assert "下一局准备" in host.inner_text('[data-testid="ready-list"]')
+    host.click("#replay-open")
+    host.wait_for_selector("#replay-hands .who")
+    names = host.locator("#replay-hands .who").all_inner_texts()
+    assert names[2].lstrip("★ ").startswith("电脑"), names
+    for p in pages:
+        assert not p.errors, p.errors
+        p.context.close()

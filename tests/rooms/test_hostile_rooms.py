@@ -164,7 +164,7 @@ def test_a_key_in_the_query_opens_nothing(tmp_path: Path) -> None:
     rid, host, _, watch = make_room(c)
     c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"})
     gets = [f"/api/room/{rid}", f"/api/room/{rid}/poll?client=w-client1", f"/api/room/{rid}/replay"]
-    gets += [f"/api/room/{rid}/qr/0", f"/api/room/{rid}/live?client=w-client1"]
+    gets += [f"/api/room/{rid}/qr/0", f"/api/room/{rid}/qr/watch", f"/api/room/{rid}/live?client=w-client1"]
     for path in gets:
         for key in (host, watch):
             joined = "&" if "?" in path else "?"

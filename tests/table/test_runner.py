@@ -65,7 +65,9 @@ def test_away_comes_first_then_the_machine_then_the_turn_time(tmp_path: Path) ->
     assert (slow.move, slow.seat, slow.why) == ("auto", 0, "turn")
     assert runner.due(mine, pace=0, still=10, turn_time=15, away={2: 8.0}).wait == 5
     assert runner.due(mine, pace=0, still=10, away={0: None}) == runner.Due(None)
-    assert runner.due(replace(t, over=True), pace=0, still=99, turn_time=1) == runner.Due(None)
+    over = replace(t, model=replace(t.model, task=replace(t.model.task, kind="over")))
+    assert over.over  # the model says it (SeatTable keeps no copy of its own)
+    assert runner.due(over, pace=0, still=99, turn_time=1) == runner.Due(None)
 
 
 def test_only_a_hard_bots_own_move_is_a_search(tmp_path: Path) -> None:

@@ -264,6 +264,32 @@ function say(text, refused = false) {
 
 // -- rendering -------------------------------------------------------------------------------
 
+// Back from 托管 (away, or the turn time ran out): the plays it made for this seat this
+// deal, in words, once each (what was told is kept per room and deal in this tab).
+function toldAuto(data) {
+  const tb = data.table;
+  const box = $("#auto-told");
+  if (!tb || data.you === null || tb.auto || !data.auto_made?.length) {
+    if (!tb || data.you === null) box.hidden = true;
+    return;
+  }
+  const mark = `pdk.told.${data.room}`;
+  const deal = String(tb.model.deal_no); // deal numbers go on across a rematch: one per deal
+  const [was, upTo] = (sessionStorage.getItem(mark) || ":0").split("|");
+  const last = data.auto_made[data.auto_made.length - 1].n;
+  const since = was === deal ? Number(upTo || 0) : 0;
+  if (last <= since) return;
+  sessionStorage.setItem(mark, `${deal}|${last}`);
+  const list = $("#auto-told-list");
+  list.replaceChildren(...data.auto_made.filter((p) => p.n > since).map((p) => {
+    const li = document.createElement("li");
+    li.textContent = p.text;
+    return li;
+  }));
+  box.hidden = false;
+}
+$("#auto-told-ok").addEventListener("click", () => { $("#auto-told").hidden = true; });
+
 // A view older than the one on show is dropped: a command's answer can arrive after the
 // live stream has already brought a later table.
 function older(a, b) {
@@ -302,8 +328,13 @@ function show(data) {
   const tb = data.table;
   if (before && before.table && tb) seat.arrive(before.table, tb);
   room = data;
+  if (before && before.room === data.room && before.host_seat !== data.host_seat) {
+    if (data.host) say(t("fam_host_now"));
+    else inviteOpen = false; // the invitations were the host's: handed on, they close here
+  }
   render();
   heard(data);
+  toldAuto(data);
   if (before && before.table && tb && before.room === data.room) {
     const cues = animate(before.table, tb);
     sound(cues);
@@ -311,14 +342,10 @@ function show(data) {
   }
 }
 
+// A seat as everyone reads it (the server's words, the replay's too): a person's name, a
+// computer's 电脑 A / 电脑 B, a seat nobody took before the first deal "free".
 function seatName(i) {
-  const s = room.seats[i];
-  if (s.taken) return s.name;
-  if (!(s.bot || room.phase !== "waiting")) return t("room_free");
-  // Computers are told apart (电脑 A, 电脑 B) in the seat, the trick and the scores.
-  const bots = room.seats.map((x, j) => j).filter((j) => !room.seats[j].taken);
-  const level = said(`diff_${room.difficulty}`) ?? room.difficulty;
-  return bots.length > 1 ? t("room_bot_n", { letter: "ABC"[bots.indexOf(i)], level }) : t("room_bot", { level });
+  return room.seats[i].label;
 }
 
 function render() {
@@ -354,11 +381,12 @@ function render() {
     text: taskText(m),
     settlement: {
       result: m.task.winner !== null ? t("room_won", { who: seatName(m.task.winner) }) : m.task.message.text,
-      next: room.host ? "" : t("room_next_host"),
+      next: "", // the ready list under it says who deals the next deal, and when
       hidden: room.phase === "closed",
     },
     beforeHand: () => {
       $("#next-deal").hidden = !room.host || room.match_over;
+      renderReady(m);
       renderScores(m);
       if (m.settlement && room.you !== null && recordDeal !== m.deal_no) {
         recordDeal = m.deal_no;
@@ -366,6 +394,32 @@ function render() {
       }
     },
   });
+}
+
+// The ready check between deals: each person's 准备 (a computer always is), who is ready,
+// and the host's 下一局 to deal at once.
+function renderReady(m) {
+  const between = !!m.settlement && !room.match_over && room.phase === "playing";
+  const mine = room.you === null ? null : room.seats[room.you];
+  const button = $("#ready-next");
+  button.hidden = !between || !mine;
+  if (mine) readyButton(button, mine.ready);
+  $("#ready-list").textContent = between ? readyList() : "";
+}
+
+function readyList() {
+  const who = room.seats.filter((s) => s.taken).map((s) => `${s.label} ${s.ready ? "✓" : "…"}`).join(" · ");
+  return `${t("fam_ready_list", { who })} ${t("fam_ready_note")}`;
+}
+
+function readyButton(button, on) {
+  button.textContent = t(on ? "fam_ready_on" : "fam_ready");
+  button.setAttribute("aria-pressed", String(!!on));
+}
+
+async function toggleReady() {
+  const mine = room.seats[room.you];
+  await seat.act("ready", { on: !mine.ready });
 }
 
 // The task as this viewer reads it: whom the table waits for, by their name; a spectator
@@ -412,6 +466,9 @@ function renderLobby() {
   const waiting = room.phase === "waiting";
   $("#lobby").hidden = !(waiting || inviteOpen || room.phase === "closed");
   $("#start-room").hidden = !(room.host && waiting);
+  const me = room.you === null ? null : room.seats[room.you];
+  $("#ready").hidden = !(waiting && me);
+  if (me) readyButton($("#ready"), me.ready);
   $("#close-room").hidden = !room.host || room.phase === "closed";
   $("#lobby-close").hidden = waiting || room.phase === "closed";
   $("#take-seat").hidden = !(room.you === null && room.phase !== "closed" && room.seats.some((s) => !s.taken));
@@ -421,7 +478,8 @@ function renderLobby() {
   const closed = room.phase === "closed";
   const totals = room.seats.map((s, i) => `${seatName(i)} ${s.total > 0 ? "+" : ""}${s.total}`).join(" · ");
   $("#lobby-note").textContent = closed ? t("room_closed_note", { totals })
-    : room.you === null ? t("room_spectator") : t(room.host ? "room_waiting_host" : "room_waiting");
+    : room.you === null ? t("room_spectator")
+    : `${t(room.host ? "room_waiting_host" : "room_waiting")} ${waiting ? t("fam_ready_note") : ""}`;
   const list = $("#lobby-seats");
   list.innerHTML = "";
   room.seats.forEach((s, i) => {
@@ -431,7 +489,23 @@ function renderLobby() {
     li.setAttribute("data-testid", "room-seat");
     li.append(nameHead(i, {}, "room-seat-name"));
     if (s.taken && !s.present && i !== room.you) li.insertAdjacentHTML("beforeend", ` <small class="away">${t("room_away")}</small>`);
+    if (waiting && s.taken) {
+      const mark = document.createElement("span");
+      mark.className = `badge ${s.ready ? "ready" : "unready"}`;
+      mark.dataset.testid = "seat-ready";
+      mark.setAttribute("data-testid", "seat-ready");
+      mark.textContent = t(s.ready ? "fam_is_ready" : "fam_not_ready");
+      li.append(mark);
+    }
     if (room.host && s.taken && i !== room.you && room.phase !== "closed") {
+      // The host hands the role on to another person seated.
+      const hand = document.createElement("button");
+      hand.type = "button";
+      hand.className = "small";
+      hand.setAttribute("data-testid", "make-host");
+      hand.textContent = t("fam_make_host");
+      hand.addEventListener("click", () => seat.act("host", { seat: i }));
+      li.append(hand);
       // The host frees a seat: a computer plays it from now, the old link opens it no more.
       const free = document.createElement("button");
       free.type = "button";
@@ -473,7 +547,7 @@ function renderLobby() {
   if (room.number) $("#room-number").append(numberNote(room.number, t));
   links(api).then((info) => { $("#links-note").replaceChildren(linksNote(info, t)); });
   for (const inv of room.invites) box.append(inviteRow(t("room_invite", { n: inv.seat + 1 }), inv.url, inv.seat, "invite-link"));
-  if (room.watch) box.append(inviteRow(t("room_watch"), room.watch, 0, "watch-link"));
+  if (room.watch) box.append(inviteRow(t("room_watch"), room.watch, "watch", "watch-link"));
 }
 
 // The room's rules in the lobby, in words, asked once per room and language.
@@ -559,7 +633,7 @@ function selectText(el) {
 // its running total in the room.
 function nameHead(seat, s, testid = "seat-name") {
   const info = room.seats[seat];
-  return seatHead(seat, {
+  const head = seatHead(seat, {
     t,
     name: seatName(seat),
     testid,
@@ -570,6 +644,14 @@ function nameHead(seat, s, testid = "seat-name") {
     thinking: s.to_move && room.table && room.table.bot_turn,
     total: info.total,
   });
+  if (seat === room.host_seat) {
+    const badge = document.createElement("span");
+    badge.className = "badge host";
+    badge.setAttribute("data-testid", "host-badge");
+    badge.textContent = t("fam_host_badge");
+    head.querySelector(".name").after(badge);
+  }
+  return head;
 }
 
 function myTurn(m) {
@@ -607,12 +689,16 @@ $("#rules-open").addEventListener("click", () => {
 $("#rules-close").addEventListener("click", () => { $("#rules").hidden = true; });
 $("#rules-file").addEventListener("click", () => roomRulesFile(roomId, key, `room-${roomId}`));
 $("#start-room").addEventListener("click", () => seat.act("start"));
+$("#ready").addEventListener("click", toggleReady);
+$("#ready-next").addEventListener("click", toggleReady);
 // Closing ends the room for everyone: the first tap asks, a second within a few seconds closes.
 let closeAsked = null;
 $("#close-room").addEventListener("click", () => {
   const button = $("#close-room");
   if (!closeAsked) {
-    button.textContent = t("fam_close_sure");
+    // Mid-deal, the words say the deal ends for everyone.
+    const midDeal = room.table && !room.table.model.settlement;
+    button.textContent = t(midDeal ? "fam_close_sure_mid" : "fam_close_sure");
     button.classList.add("sure");
     closeAsked = setTimeout(() => {
       closeAsked = null;
