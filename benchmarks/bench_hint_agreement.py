@@ -6,7 +6,8 @@
 Positions come from seeded selfplay deals (normal bots at every seat, several profiles),
 every decision with a real choice, taken evenly until ``--positions`` are in. At each the
 review's own judgement (``pdk.analysis.review``: the analysis over normal's best six plus the
-plays judged, at the review's default budget and seed 0) marks two plays:
+plays judged, at the review's default budget and seed 0, a mark confirmed in fresh deals as
+``review.verdict`` confirms it) marks two plays:
 
 * **before**: the hint list's first play as it was before issue 37, the planner's cheapest
   sensible play (``planner_order``; 托管 played it, never passing);
@@ -26,7 +27,7 @@ import statistics
 import sys
 import time
 
-from pdk.analysis.review import TOP, mark_of, unit
+from pdk.analysis.review import TOP, mark_of, unit, verdict
 from pdk.bots.hints import HINT_BUDGET, first_choice, planner_order
 from pdk.bots.valuation import DEFAULT_BUDGET, Z95, Spot, analyse
 from pdk.engine.deal import deal_seed
@@ -94,13 +95,15 @@ def main() -> None:
         after = first_choice(view, args.hint_budget)
         times.append(time.process_time() - t0)
         same += before == after
-        a = analyse(Spot.of_view(view), budget=args.review_budget, seed=0, top=TOP, include=(before, after))
+        spot = Spot.of_view(view)
+        a = analyse(spot, budget=args.review_budget, seed=0, top=TOP, include=(before, after))
         u = unit(view.profile)
         empty = {"n": 0, "before?": 0, "before??": 0, "after?": 0, "after??": 0}
         row = by_variant.setdefault(view.profile.name, empty)
         row["n"] += 1
         for name, move in (("before", before), ("after", after)):
-            mark = mark_of(a.loss(move), u)
+            loss = verdict(spot, a, move, u, budget=args.review_budget, seed=0)
+            mark = mark_of(loss, u)
             if mark:
                 marks[name][mark] += 1
                 row[name + mark] += 1
@@ -108,8 +111,7 @@ def main() -> None:
                     where = f"{view.profile.name} seat {view.seat} after {len(view.history)} plays"
                     shown = "pass" if move is None else move.notation()
                     best = "pass" if a.best.move is None else a.best.move.notation()
-                    loss = a.loss(move).mean
-                    print(f"after {mark}: {where}: {shown}, best {best}, -{loss:.2f}", file=sys.stderr)
+                    print(f"after {mark}: {where}: {shown}, best {best}, -{loss.mean:.2f}", file=sys.stderr)
         if n % 25 == 0:
             print(f"{n}/{len(views)} {json.dumps(marks)}", file=sys.stderr)
     total = len(views)

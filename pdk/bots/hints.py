@@ -27,6 +27,7 @@ in the player's language by the face that shows them. 托管 and the ``hint`` pl
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -50,7 +51,8 @@ SEARCHED = 6
 # judging a followed hint does not replay the very deals the hint was chosen in.
 HINT_SEED = 1
 _MEMO: OrderedDict[tuple[object, ...], Hints] = OrderedDict()
-_MEMO_SIZE = 64
+_MEMO_SIZE = 256  # a server's tables ask for their hints in their own threads
+_MEMO_LOCK = threading.Lock()
 
 Clause = tuple[str, dict[str, int | str]]
 
@@ -143,16 +145,34 @@ def distinct(ordered: list[Move], limit: int = MAX_HINTS) -> list[Move]:
 def advice(view: PlayerView, budget: int = 0, seed: int = HINT_SEED) -> Hints:
     """The seat's hints (see the module docstring); ``budget`` in rollout-cards, 0 for the
     planner's order alone. The same view, budget and seed give the same hints."""
-    key = (view.profile, view.seat, view.hand, view.hand_sizes, tuple(view.history), view.prev, budget, seed)
-    got = _MEMO.get(key)
+    got = known(view, budget, seed)
     if got is not None:
-        _MEMO.move_to_end(key)
         return got
     got = _advice(view, budget, seed)
-    _MEMO[key] = got
-    if len(_MEMO) > _MEMO_SIZE:
-        _MEMO.popitem(last=False)
+    with _MEMO_LOCK:
+        _MEMO[_key(view, budget, seed)] = got
+        if len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
     return got
+
+
+def known(view: PlayerView, budget: int = 0, seed: int = HINT_SEED) -> Hints | None:
+    """The seat's hints if they cost nothing now: already searched (``advice`` remembers
+    the latest), or the planner's order (``budget`` 0, microseconds); None when only a
+    search can tell them. A table's snapshot shows these, and asks for the search apart
+    (the page's 提示 request, in a thinking slot), so no build of a view waits on one."""
+    if budget <= 0:
+        return _advice(view, 0, seed)
+    key = _key(view, budget, seed)
+    with _MEMO_LOCK:
+        got = _MEMO.get(key)
+        if got is not None:
+            _MEMO.move_to_end(key)
+        return got
+
+
+def _key(view: PlayerView, budget: int, seed: int) -> tuple[object, ...]:
+    return (view.profile, view.seat, view.hand, view.hand_sizes, tuple(view.history), view.prev, budget, seed)
 
 
 def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
@@ -161,7 +181,7 @@ def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
         return Hints(())
     a: Analysis | None = None
     if budget > 0 and len(planned) + (1 if view.can_pass(planned) else 0) > 1:
-        a = analyse(Spot.of_view(view), budget=budget, seed=seed, top=SEARCHED)
+        a = searched(view, budget, seed)
     if a is None:
         return Hints(tuple(_explained(view, planned, distinct(planned))))
     # The first choice is the search's best. (Falling back on the normal judgement's order
@@ -192,6 +212,12 @@ def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
         clause: Clause = ("hint_now_even", {"deals": a.deals}) if even else worse
         out.append(Hint(h.move, h.reason, h.params, (*h.also, clause), diff.mean, even))
     return Hints(tuple(out), pass_best, a.deals)
+
+
+def searched(view: PlayerView, budget: int = HINT_BUDGET, seed: int = HINT_SEED) -> Analysis:
+    """The hints' search: the normal judgement's best ``SEARCHED`` valued in the same deals;
+    the page's numbers beside the hints show this very search."""
+    return analyse(Spot.of_view(view), budget=budget, seed=seed, top=SEARCHED)
 
 
 def _explained(view: PlayerView, legal: list[Move], shown: list[Move]) -> list[Hint]:

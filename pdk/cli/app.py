@@ -209,12 +209,23 @@ def app_for(argv: Sequence[str]) -> typer.Typer:
     return build(name) if any(name == known for known, _, _ in COMMANDS) else whole()
 
 
+@functools.cache
+def _command(name: str) -> Any:
+    """The click command that runs ``pdk name ...`` (``""``: the whole program), its help
+    made plain: made once a process. Converting a Typer program reads every signature
+    again (most of a short command's time), and a process that runs the program more
+    than once (the tests, in process) would pay it on every run."""
+    command = typer.main.get_command(app_for([name]))
+    plain_help(command)
+    return command
+
+
 def _run() -> None:
     """A usage error (unknown option, bad value, missing option) is one line on stderr and
     exit 2, like every other user error, instead of a framed box."""
     try:
-        command = typer.main.get_command(app_for(sys.argv[1:]))
-        plain_help(command)
+        asked = sys.argv[1] if len(sys.argv) > 1 else ""
+        command = _command(asked if any(asked == known for known, _, _ in COMMANDS) else "")
         result = command(standalone_mode=False)
     except Exception as exc:
         kind = _click_kind(exc)

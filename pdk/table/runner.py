@@ -59,14 +59,19 @@ def pause(t: SeatTable, pace: float) -> float:
 
 
 def hard(t: SeatTable) -> bool:
-    """The machine's move is a hard bot's search: a bot's or 托管's at a hard table (托管
-    plays the table's level; 要不起 is a pass)."""
-    return t.machine_turn and t.difficulty == HARD and (t.bot_turn or t.turn in t.auto_seats)
+    """The machine's move is a hard bot's search: a bot's at a hard table, or 托管's where
+    it plays at hard (the level picked for it, else the table's; 要不起 is a pass)."""
+    if not t.machine_turn:
+        return False
+    if t.bot_turn:
+        return t.difficulty == HARD
+    return t.turn in t.auto_seats and hard_level(t)
 
 
 def hard_level(t: SeatTable) -> bool:
-    """The table's machine plays at hard (托管 asked for at once is a hard search there)."""
-    return t.difficulty == HARD
+    """托管 plays at hard here (the level picked for it, else the table's): one 托管 move
+    asked for at once is a hard search."""
+    return (t.auto_level or t.difficulty) == HARD
 
 
 def due(

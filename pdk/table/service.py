@@ -25,13 +25,14 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
 from pdk.bots import DIFFICULTIES
-from pdk.bots.hints import Hint, hint_list, table_budget
+from pdk.bots.hints import Hint, advice, hint_list, known, table_budget
 from pdk.engine.events import Event
 from pdk.engine.notation import chosen_play, typed_play
 from pdk.engine.position import Play
@@ -83,6 +84,7 @@ class SeatTable:
     humans: tuple[int, ...] = (HUMAN,)  # the seats people play (the others are bots)
     deals_done: int = 0  # deals settled at this table
     record: Path | None = None  # where the deal's record is kept, once it is over (None: elsewhere)
+    auto_level: str | None = None  # the level 托管 plays at (None: the table's difficulty)
 
     # Whether the deal is over and who is in 托管 are the model's to say (``TableModel``:
     # its task, its seats); these read it, so no second copy can disagree.
@@ -156,6 +158,10 @@ class TableService:
     session: Session
     version: int
     hints: bool = True  # the model carries the ranked hints (the page shows them)
+    # The model carries only hints already searched (``hints_pending`` otherwise) and the
+    # face asks for them with ``search_hints``: the browser table, where a build of the
+    # snapshot must never wait on a search (a hint's p99 was 3.1 s; issue 37).
+    lazy_hints: bool = False
     lock: threading.RLock = field(default_factory=threading.RLock)
     # The hints on show: for which (version, seq), the index shown, the list.
     _hint: tuple[tuple[int, int], int, list[Hint]] = field(default=((-1, -1), -1, []))
@@ -473,6 +479,27 @@ class TableService:
             model = play_model(play)
             return HintShown(index, len(moves), h, model, model.cards, hint_reason(h))
 
+    def search_hints(self, seq: int, seat: int = HUMAN) -> tuple[Reply, float]:
+        """The seat's hints searched (``pdk.bots.hints.advice`` at the table's budget), and
+        the table drawn again with them, with the search's process seconds (0 when they
+        were known). The search runs outside the table's lock: moves of other seats (a
+        spectator's poll, a bot's step) are never held up by it. ``TableRefused`` (STALE)
+        when the table moved past ``seq``."""
+        with self.lock:
+            if seq != self.seq:
+                raise TableRefused(TableReason.STALE, seq=seq, now=self.seq)
+            _human_turn(self.session, seat)
+            view = self.session.state.view(seat)
+            budget = table_budget(self.session.difficulty)
+        took = 0.0
+        if known(view, budget) is None:
+            start = time.process_time()
+            advice(view, budget)
+            took = time.process_time() - start
+        with self.lock:
+            self._shown = None  # drawn before the search: without the hints
+            return self.reply(seat), took
+
     # -- the one way a table changes -------------------------------------------------------
 
     def _commit(self, seq: int | None, change: Change, seat: int | None = HUMAN) -> Reply:
@@ -519,6 +546,7 @@ class TableService:
             auto=s.auto_seats,
             hints_for_viewer=self.hints,
             hint_budget=table_budget(s.difficulty),
+            lazy_hints=self.lazy_hints,
             deal_no=s.deal_no,
             difficulty=s.difficulty,
             variant=s.variant,
@@ -543,6 +571,7 @@ class TableService:
             seat=seat,
             auto_seats=tuple(sorted(s.auto_seats)),
             turn=None if over else state.turn,
+            auto_level=s.auto_level,
             humans=s.humans,
             deals_done=s.deals_done,
             record=self.archive.path(s) if over else None,

@@ -287,6 +287,21 @@ def new_session(
     )
 
 
+def practice_session(record: GameRecord, number: int, variant: str, difficulty: str) -> Session:
+    """A practice table from a finished deal's position: the deal as it stood before play
+    ``number`` (its first plays kept, the same hands), ``HUMAN``'s turn, the computers at
+    ``difficulty`` playing on from there. ``ValueError`` when play ``number`` is not
+    ``HUMAN``'s (a practice starts where the person chose). Its next deal is a fresh one."""
+    if not 1 <= number <= len(record.actions) or record.actions[number - 1].seat != HUMAN:
+        raise ValueError("not a play of the person's")
+    state = GameState(record.profile, record.deal)
+    for action in record.actions[: number - 1]:
+        state.play(action.play.cards if action.play else None)
+    fresh = new_session(record.profile, variant, difficulty)
+    made = {n: w for n, w in record.made_by().items() if n < number}
+    return replace(fresh, state=state, made_by=made)
+
+
 def session_from_dict(data: Any) -> Session:
     """Rebuild a session; every play of the saved deal is re-checked (via the record)."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:

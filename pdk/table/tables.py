@@ -25,12 +25,13 @@ from pathlib import Path
 
 from pdk.bots import DIFFICULTIES
 from pdk.engine.profile import Profile
+from pdk.engine.record import GameRecord
 from pdk.store.contract import Store
 from pdk.store.open import open_store
 from pdk.store.tokens import new_token, valid_token
 from pdk.table.history import History
 from pdk.table.service import Archive, TableService
-from pdk.table.session import SaveError, new_session
+from pdk.table.session import SaveError, new_session, practice_session
 
 _log = logging.getLogger(__name__)
 
@@ -72,6 +73,15 @@ class TableStore:
         diff = difficulty if difficulty in DIFFICULTIES else self.difficulty
         chosen = profile or self.profile
         session = new_session(chosen, self.variant if profile is None else profile.name, diff, self.seed)
+        table = TableService.create(self.saves, new_token(), self.archive, session)
+        return self._keep(table)
+
+    def practice(self, record: GameRecord, number: int, difficulty: str) -> TableService:
+        """A new table playing on from play ``number`` of ``record`` (``practice_session``:
+        the same hands, the person to move, the computers at ``difficulty``)."""
+        diff = difficulty if difficulty in DIFFICULTIES else self.difficulty
+        variant = str(record.meta.get("variant") or record.profile.name)
+        session = practice_session(record, number, variant, diff)
         table = TableService.create(self.saves, new_token(), self.archive, session)
         return self._keep(table)
 
@@ -126,7 +136,9 @@ class TableStore:
     def _keep(self, table: TableService) -> TableService:
         """Cache ``table`` (or the copy another request cached first: both act through the
         store's version check, so neither can undo the other). Tables in use (their lock
-        held) stay until their command is done; the table just kept is never evicted."""
+        held) stay until their command is done; the table just kept is never evicted. A
+        browser table's hints are searched when the page asks (``lazy_hints``)."""
+        table.lazy_hints = True
         if table.version < self._evicted.get(table.key, 0):
             table.refresh()
         with self._lock:

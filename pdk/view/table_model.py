@@ -29,6 +29,7 @@ notation strings with suit: ``"3s"``, ``"Th"``, jokers ``"B"``/``"R"``, and
       counter: tuple[CounterRank] 记牌器 per rank of the profile's deck
       hints: tuple[PlayModel]     viewer's hints, best first, at most five (their turn only)
       hint_reasons: tuple[Said]   why each hint is offered ("keeps your pair of 9s whole")
+      hints_pending: bool         the search is still to be asked for (``lazy_hints``)
       settlement: SettlementModel | None   after the deal, every number explained
     SeatModel: seat, offset (places after the viewer: a face seats offset 1 as 下家 and
       offset n-1 as 上家), relation ("you"/"next"/"prev"/"across"/"out": the engine's
@@ -60,7 +61,7 @@ from typing import Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
 
-from pdk.bots.hints import Hint, hint_list
+from pdk.bots.hints import Hint, advice, known
 from pdk.bots.knowledge import unseen_counts
 from pdk.engine import counts as C
 from pdk.engine.cards import RANK_CHARS, format_cards, format_unicode, rank_label, rank_of, suit_of
@@ -227,6 +228,10 @@ class TableModel:
     hints: tuple[PlayModel, ...]
     settlement: SettlementModel | None
     hint_reasons: tuple[Said, ...] = ()  # why each hint is offered, one per hint
+    # The viewer's turn, and its hints need a search not made yet: ``hints`` is then the
+    # planner's order, not to be shown as hints; the face asks for the search (the page's
+    # 提示 request, ``/hints``) rather than the snapshot waiting on it.
+    hints_pending: bool = False
 
     def seat(self, seat: int) -> SeatModel:
         return next(s for s in self.seats if s.seat == seat)
@@ -506,6 +511,7 @@ def table_model(
     auto: Collection[int] = (),
     hints_for_viewer: bool = True,
     hint_budget: int = 0,
+    lazy_hints: bool = False,
     deal_no: int = 1,
     difficulty: str = "",
     variant: str = "",
@@ -518,7 +524,9 @@ def table_model(
     over); ``settlement`` the engine's result once it is; ``totals`` the running session
     totals; ``auto`` the seats in 托管; ``hints_for_viewer`` computes the hints on the
     viewer's turn (``pdk.bots.hints``: searched within ``hint_budget`` rollout-cards, the
-    planner's order when it is 0); ``hands`` every seat's
+    planner's order when it is 0); ``lazy_hints``: only hints that cost nothing now
+    (``pdk.bots.hints.known``), else the planner's order marked ``hints_pending``;
+    ``hands`` every seat's
     cards, shown at the settlement once the deal is over (never before)."""
     if watching:
         view = view._replace(hand=0, legal=None)
@@ -561,8 +569,13 @@ def table_model(
     task = _task(view, turn, settlement, names, watching)
     hints: tuple[PlayModel, ...] = ()
     reasons: tuple[Said, ...] = ()
+    pending = False
     if hints_for_viewer and task.kind in ("lead", "beat"):
-        offered = hint_list(view, hint_budget)
+        got = known(view, hint_budget) if lazy_hints else advice(view, hint_budget)
+        pending = got is None
+        # Until searched, the planner's order (legal plays, microseconds): a face never shows
+        # them as hints while ``hints_pending`` says the search is still to be asked for.
+        offered = list((got or advice(view, 0)).hints)
         hints = tuple(play_model(move_play(view, h.move)) for h in offered)
         reasons = tuple(hint_reason(h) for h in offered)
     return TableModel(
@@ -586,6 +599,7 @@ def table_model(
         if settlement is None
         else settlement_model(view.profile, settlement, you, totals, hands),
         hint_reasons=reasons,
+        hints_pending=pending,
     )
 
 

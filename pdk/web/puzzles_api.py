@@ -71,9 +71,10 @@ def add_puzzle_routes(app: FastAPI) -> None:
         return FileResponse(str(STATIC / "puzzles.html"), headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/puzzles")
-    def puzzle_list() -> dict[str, Any]:
+    def puzzle_list(lang: LangQ = "en") -> dict[str, Any]:
         return {"puzzles": [{"id": p.id, "level": p.level, "themes": list(themes(p))} for p in shipped],
-                "themes": list(THEMES)}  # fmt: skip
+                "themes": list(THEMES),
+                "theme_names": {t: tr(f"pz_theme_{t}", lang) for t in THEMES}}  # fmt: skip
 
     @app.get("/api/puzzles/{number}")
     def puzzle(number: IdP, lang: LangQ = "en") -> Response:

@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from pdk.analysis.review import retry, review, to_dict
-from pdk.bots.hints import HINT_BUDGET, HINT_SEED, SEARCHED
-from pdk.bots.valuation import Spot, analyse, same_play
+from pdk.bots.hints import searched
+from pdk.bots.valuation import same_play
 from pdk.engine.cards import CardParseError, CardPlace, cards_of
 from pdk.engine.combos import Move
 from pdk.engine.notation import typed_play
@@ -156,6 +156,23 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
         return JSONResponse({"n": number, "better": got.better, "worse": got.worse, "text": text,
                              "gain": gain, "real": points, "real_text": real})  # fmt: skip
 
+    @app.post("/api/table/{token}/practice/{number}")
+    async def practice(token: TokenP, number: NumberP, lang: LangQ = "en") -> Response:
+        """A practice table from a position of the finished deal: the same hands before the
+        person's play ``number``, the computers playing on from there at the table's level.
+        Answers the new table's token (the page opens it as its own table)."""
+        record = await finished(token, lang)
+        if isinstance(record, JSONResponse):
+            return record
+        table = await run_in_threadpool(store.get, token)
+        if table is None:
+            return error("web_no_table", lang, 404)
+        try:
+            made = await run_in_threadpool(store.practice, record, number, table.session.difficulty)
+        except ValueError:
+            return error("web_rv_practice_not_yours", lang, 409)
+        return JSONResponse({"token": made.key, "seq": made.seq})
+
     @app.get("/api/table/{token}/numbers")
     async def numbers(token: TokenP, lang: LangQ = "en") -> Response:
         table = await run_in_threadpool(store.get, token)
@@ -165,11 +182,10 @@ def add_review_routes(app: FastAPI, store: TableStore, machine: Machine) -> None
         if turn is None:
             return error("web_rv_not_your_turn", lang, 409)
         seq, view, _ = turn
-        spot = Spot.of_view(view)
         try:
             a = await machine.analyse(
                 ("numbers", token, seq),
-                lambda: analyse(spot, budget=HINT_BUDGET, seed=HINT_SEED, top=SEARCHED),
+                lambda: searched(view),
             )
         except Busy:
             return busy(lang)

@@ -21,7 +21,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
@@ -112,6 +112,7 @@ class SettingsBody(_Body):
     auto: bool | None = None
     auto_pass: bool | None = None
     counter: bool | None = None
+    auto_level: Literal["", "easy", "normal", "hard"] | None = None  # "": the table's level
 
 
 class DifficultyBody(_Body):
@@ -353,6 +354,28 @@ def create_app(
         search and waits for a slot as the bots' do."""
         return await machine_move(token, lang, lambda t: t.auto_move(body.seq), runner.hard_level)
 
+    @app.post("/api/table/{token}/hints")
+    async def hints(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
+        """The seat's hints, searched in a thinking slot (a snapshot carries only hints
+        already searched, ``hints_pending`` otherwise: ``TableService.search_hints``); the
+        table drawn with them, and the search's process seconds (``hint_seconds``)."""
+
+        def search() -> Response:
+            table = store.get(token)
+            if table is None:
+                return missing(lang)
+            try:
+                reply, took = table.search_hints(body.seq)
+            except LocalizedError as exc:  # TableRefused: moved on, or not the seat's turn
+                return refused(exc, table, lang, 409)
+            return JSONResponse({**table_json(reply.table, lang, pace_ms), "hint_seconds": round(took, 3)})
+
+        try:
+            return await machine.analyse(("hints", token, body.seq, lang), search)
+        except Busy:
+            err = {"key": "web_busy", "text": tr("web_busy", lang)}
+            return JSONResponse({"error": err}, 503, headers={"Retry-After": "2"})
+
     @app.post("/api/table/{token}/next")
     def next_deal(token: TokenP, body: SeqBody, lang: LangQ = "en") -> Response:
         return acted(token, lang, lambda t: t.next_deal(body.seq))
@@ -371,6 +394,8 @@ def create_app(
                 reply = t.set_auto_pass(body.auto_pass)
             if body.counter is not None:
                 reply = t.set_counter(body.counter)
+            if body.auto_level is not None:
+                reply = t.set_auto_level(body.auto_level or None)
             return reply
 
         return acted(token, lang, change)

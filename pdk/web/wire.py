@@ -85,6 +85,7 @@ def table_json(t: SeatTable, lang: Lang, pace_ms: int, events: tuple[Event, ...]
         "machine_turn": t.machine_turn,
         "auto": t.auto,
         "auto_pass": t.auto_pass,
+        "auto_level": t.auto_level or "",  # "": 托管 plays at the table's difficulty
         "events": [event_json(e) for e in events],
         "model": t.model.to_json(lang),
     }

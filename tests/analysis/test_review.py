@@ -173,3 +173,25 @@ def test_a_marked_play_is_offered_again_and_the_new_play_judged(tmp_path: Path) 
     again = run_pdk("review", str(path), "--retry", str(number), "--play", cards, "--json")
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["better"] == got.better
+
+
+def test_a_mark_is_confirmed_in_deals_the_best_was_not_chosen_in() -> None:
+    # Issue 37: a classic15 decision (the agreement benchmark's, deal 7 of seed 37) where
+    # following hint 1 (J) was a ?? of the review at seed 0: J 4.4 units below Q, interval
+    # [0.6, 8.2] in 50 deals, the best being the best of seven means over the same deals.
+    # At four times the budget J is 1.2 units below, interval [-0.8, 3.1]: no mark. The
+    # review now measures a would-be mark again against that best alone in fresh deals.
+    from pdk.analysis.review import TOP, mark_of, unit, verdict
+    from pdk.bots.valuation import DEFAULT_BUDGET, Spot, analyse
+    from pdk.match.run import GameTask, play_game
+
+    profile = load_profile("classic15")
+    res = play_game(profile, GameTask(7, 7, 0, deal_seed(37, 7), ("normal",) * 3, True))
+    assert res.record is not None
+    record = parse(res.record)
+    view = list(record.states())[3].view(2)
+    move = next(m for m in view.legal_moves() if m.notation() == "J")
+    spot, u = Spot.of_view(view), unit(profile)
+    a = analyse(spot, budget=DEFAULT_BUDGET, seed=0, top=TOP, include=(move,))
+    assert mark_of(a.loss(move), u) == "??"  # the first analysis alone: the old review's mark
+    assert mark_of(verdict(spot, a, move, u, budget=DEFAULT_BUDGET, seed=0), u) == ""

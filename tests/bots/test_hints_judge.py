@@ -111,8 +111,9 @@ def test_no_time_at_easy() -> None:
 def test_following_hint_1_agrees_with_the_review_on_a_fixed_set() -> None:
     # The agreement figure on a small fixed set (benchmarks/bench_hint_agreement.py has the
     # 500): two decisions of a seeded normal-bot deal, one where the old hint 1 (the
-    # planner's cheapest sensible play) is a ?? by the review's own judgement.
-    from pdk.analysis.review import TOP, mark_of, unit
+    # planner's cheapest sensible play) is marked by the review's own judgement (its mark
+    # confirmed in fresh deals, as the review confirms it).
+    from pdk.analysis.review import TOP, mark_of, unit, verdict
     from pdk.bots.hints import planner_order
     from pdk.bots.valuation import DEFAULT_BUDGET
     from pdk.engine.deal import deal, deal_seed
@@ -130,7 +131,9 @@ def test_following_hint_1_agrees_with_the_review_on_a_fixed_set() -> None:
     marks = []
     for v in views[:2]:
         before, after = planner_order(v)[0], first_choice(v, HINT_BUDGET)
-        a = analyse(Spot.of_view(v), budget=DEFAULT_BUDGET, seed=0, top=TOP, include=(before, after))
-        marks.append((mark_of(a.loss(before), unit(PROFILE)), mark_of(a.loss(after), unit(PROFILE))))
+        spot, u = Spot.of_view(v), unit(PROFILE)
+        a = analyse(spot, budget=DEFAULT_BUDGET, seed=0, top=TOP, include=(before, after))
+        judged = [verdict(spot, a, m, u, budget=DEFAULT_BUDGET, seed=0) for m in (before, after)]
+        marks.append((mark_of(judged[0], u), mark_of(judged[1], u)))
     assert [after for _, after in marks] == ["", ""]
-    assert "??" in [before for before, _ in marks]
+    assert any(before for before, _ in marks)  # ?? unconfirmed, a ? once confirmed

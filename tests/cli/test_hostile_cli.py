@@ -6,6 +6,7 @@ traceback; nothing read from a file names a path; a failed save is never called 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -17,11 +18,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from pdk.cli.app import app, main
+from pdk.cli.app import app_for, main
 from tests.support import ROOT
 from tests.support.cli import pdk_env
 from tests.support.tooling import running_in_group, until
@@ -35,9 +37,19 @@ FUZZ = settings(
 )
 
 
+@functools.cache
+def program(name: str) -> typer.Typer:
+    """The program as ``pdk NAME ...`` builds it (that one command, or the whole for an
+    unknown name): Typer reads the signature of every command the program holds at each
+    call, and for the whole program that was most of the fuzz tests' time."""
+    return app_for([name])
+
+
 def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
     """Run a command; an exception other than the exit is the failure we hunt."""
-    result = runner.invoke(app, list(args), input=input, env={"NO_COLOR": "1", "LANG": "C.UTF-8"})
+    result = runner.invoke(
+        program(args[0]), list(args), input=input, env={"NO_COLOR": "1", "LANG": "C.UTF-8"}
+    )
     exc = result.exception
     assert exc is None or isinstance(exc, SystemExit), f"{type(exc).__name__}: {exc}"
     return result.exit_code, result.stdout, result.stderr

@@ -5,7 +5,9 @@ keys (``pdk.view.table_model``'s pydantic ``TypeAdapter``, ``Said`` rendering it
 of five profiles (every seat, a spectator, a settlement, 托管), as the model writes it and
 as the page receives it in English and 中文. Issue 37 changed the hints (at most five, the
 reasons checked against the hand): their fields were written again from the new code, every
-other field of every snapshot checked unchanged first."""
+other field of every snapshot checked unchanged first. Then ``hints_pending`` (a browser
+table's hints searched only when the page asks) was added, false in every snapshot here,
+every other byte unchanged."""
 
 from __future__ import annotations
 

@@ -75,6 +75,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "托管中：电脑替你出牌（再点托管取消）。",
     ),
     "web_difficulty": ("Level", "难度"),
+    "web_auto_level": ("托管 plays at", "托管水平"),
+    "web_auto_level_table": ("the table's level", "同牌桌难度"),
     "web_deal": ("Deal {n}", "第 {n} 局"),
     "web_session": ("Session {total:+d}", "累计 {total:+d}"),
     "web_cards_n": ("{n}", "{n}"),
@@ -100,6 +102,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web_hint_n": ("Hint {i}/{n}: {cards}", "提示 {i}/{n}：{cards}"),
     "web_hint_n_why": ("Hint {i}/{n}: {cards} — {why}", "提示 {i}/{n}：{cards}——{why}"),
     "web_no_hint": ("Nothing to hint: pass.", "没有可出的牌：不出。"),
+    "web_hint_thinking": ("Thinking of a hint…", "正在想提示……"),
     "web_pick_cards": ("Select cards first.", "请先选牌。"),
     "web_refused": ("Refused: {reason}", "不能这样出：{reason}"),
     "web_keys": (

@@ -30,7 +30,10 @@ const paced = (ms) => Math.round(ms * SPEEDS[speed]);
 const menu = buildMenu({
   rows: [menuChoice({ id: "speed", label: "speed", testid: "speed",
     choices: [["slow", "speed_slow"], ["normal", "speed_normal"], ["fast", "speed_fast"]] })],
-  after: [difficultyNoteRow()],
+  // The level 托管 plays at: the table's difficulty ("") or one the player picks.
+  after: [menuChoice({ id: "auto-level", label: "auto_level", testid: "auto-level",
+    choices: [["", "auto_level_table"], ["easy", "diff_easy"], ["normal", "diff_normal"], ["hard", "diff_hard"]] }),
+  difficultyNoteRow()],
   buttons: [
     menuButton({ id: "house-open", label: "hr_new_table", testid: "house-open" }),
     // 和朋友玩 is here on a phone upright, where the header has no room for it (style.css)
@@ -178,6 +181,7 @@ function render() {
     o.textContent = (said(`diff_${o.value}`) ?? o.value) + (later ? t("diff_next_mark") : "");
   }
   $("#difficulty-note").textContent = difficultyNote();
+  $("#auto-level").value = table.auto_level ?? "";
   seat.draw(m, {
     mine: myTurn(m) && !table.bot_turn && !auto,
     head,
@@ -214,6 +218,8 @@ $("#difficulty").addEventListener("change", async (e) => {
   store.setItem("pdk.difficulty", e.target.value);
   if (await seat.act("difficulty", { difficulty: e.target.value })) seat.say(difficultyNote());
 });
+// The level 托管 plays at: the table's difficulty ("") or one the player picks.
+$("#auto-level").addEventListener("change", (e) => setting({ auto_level: e.target.value }));
 function toggleAuto() {
   auto = !auto && !table.model.settlement;
   seat.note = null;

@@ -83,7 +83,12 @@ async function answer(pass) {
 
 function pick() {
   const level = $("#pz-level").value;
-  const pool = all.filter((p) => !level || String(p.level) === level);
+  const theme = $("#pz-theme").value;
+  const pool = all.filter((p) => (!level || String(p.level) === level) && (!theme || p.themes.includes(theme)));
+  if (!pool.length) {
+    $("#pz-result").textContent = t("pz_none_here");
+    return;
+  }
   const asked = Number(new URLSearchParams(location.search).get("id"));
   if (asked && !current) return show(asked);
   return show(pool[Math.floor(Math.random() * pool.length)].id);
@@ -103,7 +108,18 @@ async function start() {
   $("#pz-pass").addEventListener("click", () => answer(true));
   $("#pz-next").addEventListener("click", pick);
   $("#pz-level").addEventListener("change", pick);
-  all = (await api("puzzles")).data.puzzles;
+  // The themes to pick from (全关, 报单, the last bomb, the only single), in the page's words.
+  $("#pz-theme-label").textContent = t("pz_theme");
+  $("#pz-theme").options[0].textContent = t("pz_any");
+  const listed = (await api("puzzles")).data;
+  for (const key of listed.themes) {
+    const o = document.createElement("option");
+    o.value = key;
+    o.textContent = listed.theme_names[key];
+    $("#pz-theme").append(o);
+  }
+  $("#pz-theme").addEventListener("change", pick);
+  all = listed.puzzles;
   await pick();
 }
 

@@ -2,7 +2,7 @@
 // it reads the table token the page keeps in localStorage and the page's language and words
 // (page.js), watches the page's own elements (the settlement panel, the hint button) and asks the server's read-only
 // endpoints /api/table/{token}/review and /api/table/{token}/numbers.
-import { cardsRow } from "./cards.js";
+import { cardEl, cardsRow } from "./cards.js";
 import { $, api as get, labels as words, lang, menuButton, menuSwitch, onOff, said, store, t } from "./page.js";
 
 let labelsLang = null;
@@ -103,11 +103,13 @@ async function openReview() {
       li.append(lost);
     }
     if (play.mark && !play.by) li.append(retryButton(play, li));
+    if (play.accuracy !== null && !play.by) li.append(practiceButton(play));
     list.append(li);
   }
 }
 
-// Try a marked play again: the same position and hands; the server's analysis says
+// Try a marked play again: the same position and hands. The hand the seat held there is
+// laid out as cards to tap (as at the table), with 出牌 and 不出; the server's analysis says
 // whether the new play is better than the one made (POST /api/table/{token}/retry/{n}).
 function retryButton(play, li) {
   const b = document.createElement("button");
@@ -115,16 +117,78 @@ function retryButton(play, li) {
   b.className = "retry";
   b.dataset.testid = "retry";
   b.textContent = t("rv_retry");
-  b.addEventListener("click", async () => {
-    const text = window.prompt(t("rv_retry_prompt"), "");
-    if (text === null) return;
-    const { ok, data } = await get(`table/${token()}/retry/${play.n}`, { text: text.trim() });
-    const out = document.createElement("div");
-    out.className = "retry-verdict";
-    out.textContent = ok ? `${data.text} · ${data.real_text}` : (data.error ? data.error.text : "");
-    li.append(out);
+  b.addEventListener("click", () => {
+    if (li.querySelector(".retry-pick")) return;
+    li.append(retryPicker(play));
   });
   return b;
+}
+
+// A position of the deal as a practice table: the same hands before this play, the
+// computers playing on from there; the page then opens it as its own table.
+function practiceButton(play) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "retry";
+  b.dataset.testid = "practice";
+  b.textContent = t("rv_practice");
+  b.addEventListener("click", async () => {
+    const { ok, data } = await get(`table/${token()}/practice/${play.n}`, {});
+    if (!ok) {
+      b.textContent = data.error ? data.error.text : t("rv_practice");
+      return;
+    }
+    store.setItem("pdk.token", data.token);
+    location.reload();
+  });
+  return b;
+}
+
+function retryPicker(play) {
+  const box = document.createElement("div");
+  box.className = "retry-pick";
+  box.dataset.testid = "retry-pick";
+  const hand = document.createElement("div");
+  hand.className = "retry-hand";
+  const selected = new Set();
+  (play.hand || []).forEach((c, i) => {
+    const el = cardEl(c, { small: true });
+    el.dataset.testid = "retry-card";
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-pressed", "false");
+    el.addEventListener("click", () => {
+      if (selected.has(i)) selected.delete(i); else selected.add(i);
+      el.classList.toggle("selected", selected.has(i));
+      el.setAttribute("aria-pressed", String(selected.has(i)));
+    });
+    hand.append(el);
+  });
+  const out = document.createElement("div");
+  out.className = "retry-verdict";
+  out.dataset.testid = "retry-verdict";
+  out.setAttribute("role", "status");
+  const send = async (cards) => {
+    out.textContent = t("rv_wait");
+    const { ok, data } = await get(`table/${token()}/retry/${play.n}`, { cards });
+    out.textContent = ok ? `${data.text} · ${data.real_text}` : (data.error ? data.error.text : "");
+  };
+  const button = (key, testid, cards, primary) => {
+    const el = document.createElement("button");
+    el.type = "button";
+    el.className = primary ? "small primary" : "small";
+    el.dataset.testid = testid;
+    el.textContent = t(key);
+    el.addEventListener("click", () => send(cards()));
+    return el;
+  };
+  const actions = document.createElement("div");
+  actions.className = "retry-actions";
+  actions.append(
+    button("pass", "retry-pass", () => [], false),
+    button("play", "retry-play", () => [...selected].sort((a, b) => a - b).map((i) => play.hand[i]), true),
+  );
+  box.append(hand, actions, out);
+  return box;
 }
 
 function addReviewButton() {

@@ -110,8 +110,23 @@ export function seatController(face) {
 
   seat.pass = () => seat.act("pass", { seq: face.table().seq });
 
-  seat.nextHint = () => {
+  // A browser table's hints are searched when asked for (the model says `hints_pending`):
+  // the first press asks the server (a thinking slot), says so meanwhile, then shows hint 1.
+  let asking = -1;
+  seat.nextHint = async () => {
     const m = face.table().model;
+    if (m.hints_pending) {
+      const seq = face.table().seq;
+      if (asking === seq) return;
+      asking = seq;
+      seat.note = { text: t("hint_thinking") };
+      face.render();
+      const ok = await seat.act("hints", { seq });
+      asking = -1;
+      const now = face.table();
+      if (ok && now && now.seq === seq && !now.model.hints_pending) seat.nextHint();
+      return;
+    }
     if (!m.hints.length) {
       seat.note = { text: t("no_hint") };
       face.render();
