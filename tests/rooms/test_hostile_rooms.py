@@ -50,14 +50,14 @@ def test_identical_numbers_arriving_together_are_computed_once(tmp_path: Path, m
     import pdk.web.review_api as review_api
 
     calls = []
-    real = review_api.analyse
+    real = review_api.searched
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         time.sleep(0.3)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(review_api, "analyse", slow)
+    monkeypatch.setattr(review_api, "searched", slow)
     store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=3, difficulty="easy")
     app = create_app(store, pace_ms=0)
 
