@@ -85,7 +85,7 @@ class Stream:
                 while b"\n\n" in buf:
                     event, buf = buf.split(b"\n\n", 1)
                     start = event.find(b"data: ")
-                    if start < 0:
+                    if start < 0 or b"event: presence" in event[:start]:  # a badge, not the room
                         continue
                     # chunked transfer: the chunk sizes sit between lines; the JSON is on one
                     data = event[start + 6 :].split(b"\r\n", 1)[0]
@@ -179,8 +179,7 @@ async def _run(server: Serving, spectators: int, seconds: float, think: float) -
     http = Client("127.0.0.1", port, "127.0.200.10")
     _, made = await http.call("POST", "/api/rooms", {"name": "Ann", "difficulty": "easy"})
     rid, host = made["room"], made["key"]
-    # the host's view (the query form too: the before checkout reads only that)
-    _, view = await http.call("GET", f"/api/room/{rid}?key={host}")
+    _, view = await http.call("GET", f"/api/room/{rid}", key=host)  # the host's view
     watch = view["watch"].split("#w=")[1]
     keys = [host]
     for i, invite in enumerate(view["invites"]):
@@ -188,13 +187,13 @@ async def _run(server: Serving, spectators: int, seconds: float, think: float) -
         body = {"key": key, "client": f"player-{i + 1}-bench", "name": f"P{i + 2}"}
         _, joined = await http.call("POST", f"/api/room/{rid}/join", body)
         keys.append(joined.get("key", key))
-    live = f"/api/room/{rid}/live?key={{}}&client={{}}"
+    live = f"/api/room/{rid}/live?client={{}}"
     own = [
-        Stream(port, live.format(k, f"player-{s}-bench"), k, f"127.0.201.{s + 1}", keep=True)
+        Stream(port, live.format(f"player-{s}-bench"), k, f"127.0.201.{s + 1}", keep=True)
         for s, k in enumerate(keys)
     ]
     crowd = [
-        Stream(port, live.format(watch, f"watch-{i:05d}"), watch, f"127.0.{1 + i // 250}.{1 + i % 250}")
+        Stream(port, live.format(f"watch-{i:05d}"), watch, f"127.0.{1 + i // 250}.{1 + i % 250}")
         for i in range(spectators)
     ]
     for s in own:

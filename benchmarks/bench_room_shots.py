@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pdk.rooms.room import Rooms
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
+from pdk.web.address import links_for, listen
 from pdk.web.server import create_app
 from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, wait_for
 
@@ -38,9 +39,9 @@ def serve() -> str:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(
-        uvicorn.Config(create_app(store, 300, rooms=rooms), host="127.0.0.1", port=port, log_level="error")
-    )
+    links = links_for(listen("127.0.0.1"), port, "")  # as `pdk serve` on loopback addresses them
+    app = create_app(store, 300, rooms=rooms, links=links)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
     threading.Thread(target=srv.run, daemon=True).start()
     while not srv.started:
         time.sleep(0.05)

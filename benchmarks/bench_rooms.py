@@ -69,11 +69,14 @@ async def person(
 ) -> None:
     client = f"bench-{seat}-{rid[:6]}"
     await post(http, f"/api/room/{rid}/join", {"key": key, "client": client, "name": f"P{seat}"}, tally)
-    async with http.stream("GET", f"/api/room/{rid}/live", params={"key": key, "client": client}) as res:
+    live = f"/api/room/{rid}/live"
+    async with http.stream("GET", live, params={"client": client}, headers={"X-PDK-Key": key}) as res:
         async for line in res.aiter_lines():
             if not line.startswith("data: "):
                 continue
             room = json.loads(line[6:])
+            if "room" not in room:  # a presence event: the badges, not the room
+                continue
             tally.messages += 1
             t = room["table"]
             if t is None:
@@ -124,7 +127,7 @@ async def run(base: str, rooms: int, people: int, deals: int) -> None:
                 await asyncio.sleep(0.5)
                 r = await http.post("/api/rooms", json={"name": "P0", "difficulty": "easy"})
             rid, host = r.json()["room"], r.json()["key"]
-            view = (await http.get(f"/api/room/{rid}", params={"key": host})).json()
+            view = (await http.get(f"/api/room/{rid}", headers={"X-PDK-Key": host})).json()
             keys = [host, *[i["url"].split("#k=")[1] for i in view["invites"]][: people - 1]]
             made.append((rid, keys))
         tally = Tally()

@@ -115,10 +115,11 @@ class Client:
         self.host, self.port, self.local = host, port, local
         self.stream: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
-    async def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    async def call(self, method: str, path: str, body: Any = None, key: str | None = None) -> tuple[int, Any]:
         data = b"" if body is None else json.dumps(body).encode()
+        keyed = "" if key is None else f"x-pdk-key: {key}\r\n"  # a room's key: never in the URL
         head = (
-            f"{method} {path} HTTP/1.1\r\nhost: {self.host}:{self.port}\r\n"
+            f"{method} {path} HTTP/1.1\r\nhost: {self.host}:{self.port}\r\n{keyed}"
             f"content-type: application/json\r\naccept-encoding: gzip\r\n"
             f"content-length: {len(data)}\r\n\r\n"
         ).encode()

@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import resource
+import shutil
 import socket
 import sys
 import time
@@ -123,6 +124,22 @@ def serve(
     opens_per_minute: Annotated[
         float, typer.Option("--opens-per-minute", min=0, help="New tables per client address (0: no limit).")
     ] = 30,
+    rooms_per_minute: Annotated[
+        float,
+        typer.Option("--rooms-per-minute", min=0, help="New rooms per client (0: none; bursts of half)."),
+    ] = 20,  # pdk.web.rooms_api.RoomLimits' defaults (tests/web/test_serve_cli.py)
+    streams_per_minute: Annotated[
+        float,
+        typer.Option(
+            "--streams-per-minute",
+            min=0,
+            help="Live streams opened per client (0: none; bursts of half).",
+        ),
+    ] = 120,
+    polls_per_minute: Annotated[
+        float,
+        typer.Option("--polls-per-minute", min=0, help="Room polls per client (0: none; bursts of a sixth)."),
+    ] = 1200,
     hard_slots: Annotated[
         int, typer.Option("--hard-slots", min=1, help="Hard bots thinking at once per worker (others queue).")
     ] = 1,
@@ -207,6 +224,13 @@ def serve(
         except OSError as exc:
             fail(tr("serve_failed", language, detail=f"{host}:{port}: {exc.strerror or exc}"))
         hosts = allowed_hosts(where)
+        # --workers: the folder where they sum their /metrics, this run's alone (emptied
+        # before, removed after: counts of an earlier run must not add up)
+        shared_metrics = base.resolve() / "metrics" / str(os.getpid())
+        if workers > 1:
+            shutil.rmtree(shared_metrics, ignore_errors=True)
+            shared_metrics.mkdir(parents=True)
+            held.callback(shutil.rmtree, shared_metrics, True)
         links = links_for(where, port, lan_address() if where.everywhere else "")
         settings = ServeSettings(
             data_dir=str(base.resolve()),
@@ -221,6 +245,7 @@ def serve(
             max_body=MAX_BODY,
             hosts=None if hosts is None else sorted(hosts),
             opens_per_minute=opens_per_minute,
+            rooms=(rooms_per_minute, streams_per_minute, polls_per_minute),
             hard_slots=hard_slots,
             idle_seconds=idle_hours * 3600,
             away=away,
@@ -229,6 +254,7 @@ def serve(
             access_log=access_log,
             links=links.base,
             local_only=links.local_only,
+            metrics_dir=None if workers == 1 else str(shared_metrics),
         )
         # --lang chooses the page's language too: the address carries it (?lang=), and a
         # browser opened on it keeps the choice; without it the page follows the browser.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,3 +89,15 @@ def _alive(pid: int) -> bool:
     except (PermissionError, OverflowError, ValueError):
         return True  # someone else's process (or no such pid number): leave it
     return True
+
+
+def move_aside(path: Path) -> Path:
+    """Keep a broken save for inspection, out of the way of the next game."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    os.replace(path, target)
+    return target

@@ -141,6 +141,12 @@ class Store(Protocol):
 
     def close(self) -> None: ...
 
+    def set_aside(self, key: str) -> str | None:
+        """Keep the save of ``key``, which cannot be read, out of the next game's way for
+        someone to look at: a file store moves its file aside and says where; a database
+        leaves the row where it is (None), for the operator to read with its own tools."""
+        ...
+
     def presence(self) -> Board | None:
         """A new presence board shared by every process on this store (the caller closes
         it), or None where only one process serves the store, so there is nobody to tell."""

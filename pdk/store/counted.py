@@ -67,6 +67,10 @@ class CountedStore:
     def close(self) -> None:
         self.inner.close()
 
+    def set_aside(self, key: str) -> str | None:
+        with self._counted():
+            return self.inner.set_aside(key)
+
     def presence(self) -> Board | None:
         with self._counted():
             return self.inner.presence()

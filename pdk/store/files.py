@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from pdk.files.atomic import atomic_write
+from pdk.files.atomic import atomic_write, move_aside
 from pdk.files.limits import RECORD_BYTES, LimitError, read_bounded
 from pdk.store.changes import Changes
 from pdk.store.contract import ChangeFeed, Stored, StoreUnavailable, VersionConflict, Write
@@ -130,6 +130,9 @@ class FileStore:
                     raise StoreUnavailable(_oserror(exc)) from None
             gone.append(key)
         return gone
+
+    def set_aside(self, key: str) -> str | None:
+        return str(move_aside(self.path(key)))
 
     def presence(self) -> None:
         return None

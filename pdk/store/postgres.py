@@ -148,6 +148,9 @@ class PostgresStore:
             ).fetchall()
         return [str(r[0]) for r in rows]
 
+    def set_aside(self, key: str) -> None:
+        return None  # the row stays, for the operator's own tools
+
     def presence(self) -> PostgresBoard:
         return PostgresBoard(self)
 

@@ -194,6 +194,9 @@ class SqliteStore:
             ).fetchall()
         return [str(r[0]) for r in rows]
 
+    def set_aside(self, key: str) -> None:
+        return None  # the row stays, for the operator's own tools
+
     def presence(self) -> SqliteBoard:
         return SqliteBoard(self.path.with_name(self.path.name + "-presence"))
 

@@ -19,10 +19,8 @@ move number, so a resumed deal continues exactly as it would have without the in
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
-import time
 import uuid
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -37,7 +35,7 @@ from pdk.engine.profile import Profile
 from pdk.engine.record import AUTO, AUTO_PASS, MADE_BY, GameRecord, RecordError, from_dict
 from pdk.engine.settlement import Settlement
 from pdk.engine.state import GameState
-from pdk.files.atomic import atomic_write, remove_stale_temps
+from pdk.files.atomic import atomic_write, move_aside, remove_stale_temps
 from pdk.files.limits import RECORD_BYTES, LimitError, check_length, loads_json, read_bounded
 from pdk.text.catalog import LocalizedError
 
@@ -456,18 +454,6 @@ def session_from_text(text: str) -> Session:
 def save_text(session: Session) -> str:
     """The one way a session becomes its save's text (files and stores alike)."""
     return json.dumps(session.to_dict(), ensure_ascii=False) + "\n"
-
-
-def move_aside(path: Path) -> Path:
-    """Keep a broken save for inspection, out of the way of the next game."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-    os.replace(path, target)
-    return target
 
 
 @dataclass

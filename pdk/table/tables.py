@@ -27,12 +27,11 @@ from pdk.bots import DIFFICULTIES
 from pdk.engine.profile import Profile
 from pdk.engine.record import GameRecord
 from pdk.store.contract import Store
-from pdk.store.files import FileStore
 from pdk.store.open import open_store
 from pdk.store.tokens import new_token, valid_token
 from pdk.table.history import History
 from pdk.table.service import Archive, TableService
-from pdk.table.session import SaveError, move_aside, new_session, practice_session
+from pdk.table.session import SaveError, new_session, practice_session
 
 _log = logging.getLogger(__name__)
 
@@ -103,10 +102,10 @@ class TableStore:
             table = TableService.open(self.saves, token, self.archive)
         except SaveError as exc:
             self._forget([token])
-            if isinstance(self.store, FileStore):
-                move_aside(self.store.path(token))
-            else:
-                _log.warning("table %s: its save cannot be read (%s)", token, exc)
+            where = self.saves.set_aside(token)
+            _log.warning(
+                "table %s: its save cannot be read (%s)%s", token, exc, f"; kept as {where}" if where else ""
+            )
             return None
         return None if table is None else self._keep(table)
 

@@ -21,8 +21,9 @@ from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.address import Links
 from pdk.web.forwarded import DEFAULT_TRUSTED
-from pdk.web.metrics import Metrics, MetricsAccess, log_access
-from pdk.web.server import WebLimits, create_app
+from pdk.web.metrics import Metrics, MetricsAccess, Shared, log_access
+from pdk.web.rooms_api import RoomLimits
+from pdk.web.server import WebLimits, create_app, room_limits
 
 SETTINGS_ENV = "PDK_SERVE_SETTINGS"
 
@@ -49,13 +50,19 @@ class ServeSettings:
     forwarded: str = DEFAULT_TRUSTED  # --forwarded-allow-ips
     metrics: MetricsAccess = "local"  # --metrics
     access_log: bool = False  # --access-log
+    # --rooms-per-minute, --streams-per-minute, --polls-per-minute (None: RoomLimits' own)
+    rooms: tuple[float, float, float] | None = None
+    metrics_dir: str | None = None  # --workers: where the workers sum their metrics
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
 
     @classmethod
     def from_env(cls) -> ServeSettings:
-        return cls(**json.loads(os.environ[SETTINGS_ENV]))
+        fields = json.loads(os.environ[SETTINGS_ENV])
+        if fields.get("rooms") is not None:  # JSON has no tuples
+            fields["rooms"] = tuple(fields["rooms"])
+        return cls(**fields)
 
 
 def build_app(settings: ServeSettings) -> Any:
@@ -81,12 +88,14 @@ def build_app(settings: ServeSettings) -> Any:
         idle_seconds=settings.idle_seconds,
         forwarded=settings.forwarded,
         metrics=settings.metrics,
+        rooms=RoomLimits() if settings.rooms is None else room_limits(*settings.rooms),
     )
     rooms = Rooms(
         tables.saves, tables.archive, pace_ms=settings.pace_ms, away_after=settings.away, seed=settings.seed
     )
     links = Links(settings.links, settings.local_only)
-    return create_app(tables, settings.pace_ms, limits, rooms, metrics, links=links)
+    shared = None if settings.metrics_dir is None else Shared(Path(settings.metrics_dir))
+    return create_app(tables, settings.pace_ms, limits, rooms, metrics, links=links, shared=shared)
 
 
 def app_from_env() -> Any:

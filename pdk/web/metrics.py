@@ -10,9 +10,14 @@ access log, which prints the request line, is turned off (``pdk.cli.serve``).
 ``/metrics`` is the Prometheus text exposition format (version 0.0.4), written here rather
 than with ``prometheus_client``: a handful of counters, gauges and one histogram family
 are a page of code, and a dependency (with its own registry, process collector and
-multi-process mode) would be more than what it saves. The numbers are this process's: with
-``--workers N`` each worker counts its own, and a scrape through the port reaches
-whichever worker accepts it (``pdk_info`` names it). Who may read them is ``--metrics``:
+multi-process mode) would be more than what it saves. The numbers are the server's: with
+``--workers N`` a scrape through the port reaches whichever worker accepts it, so each
+worker writes its figures to a file in a folder the workers share (``Shared``: every
+``PUBLISH_EVERY`` seconds, and at once when it answers a scrape) and the one that answers
+sums them: counters over every worker this server has run (a worker killed and started
+again keeps its predecessor's counts, so no counter goes down), gauges over the workers
+alive now, ``pdk_info`` one sample per live worker and ``pdk_workers`` their number.
+Another worker's figures may be ``PUBLISH_EVERY`` seconds old. Who may read them is ``--metrics``:
 ``local`` (the default) answers only a client on this machine that came straight to the
 server (a request a proxy forwarded carries ``X-Forwarded-For``, and is refused even
 though the proxy's own address is loopback), ``any`` answers everyone, ``off`` nobody; a
@@ -26,14 +31,18 @@ It is open to everyone, like the store's reason a page already shows on a 503.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
+import json
 import logging
 import os
 import sys
 import threading
 import time
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
@@ -42,10 +51,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.routing import Match, Mount
 
 from pdk import __version__
+from pdk.files.atomic import atomic_write
 from pdk.rooms.room import Rooms
 from pdk.store.contract import StoreError
 from pdk.table.tables import TableStore
 from pdk.web.guard import ASGIApp, Message, Receive, Scope, Send, ThinkingQueue, error_json, lang_of
+from pdk.web.wire import DIRECT_SEND
 
 MetricsAccess = Literal["local", "any", "off"]
 ACCESS_LOG = "pdk.access"
@@ -60,6 +71,8 @@ UNMATCHED = "(unmatched)"
 # can grow the counters (and the scrape) by inventing methods.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
 WORKER = str(os.getpid())  # with --workers, which worker answered this scrape
+PUBLISH_EVERY = 1.0  # seconds between a worker's writes of its figures (``Shared``)
+Gauge = tuple[str, str, dict[str, str], float]  # name, help, labels, value
 _access = logging.getLogger(ACCESS_LOG)
 
 
@@ -97,13 +110,38 @@ class Metrics:
             if head_seconds is not None:
                 self._latency.setdefault(route, _Histogram()).add(head_seconds)
 
-    def render(self, gauges: list[tuple[str, str, dict[str, str], float]]) -> str:
-        """The exposition text: these counters, then ``gauges`` (name, help, labels, value;
-        one name may come with several label sets, in a row)."""
+    def snapshot(self, gauges: list[Gauge]) -> dict[str, Any]:
+        """These counters and ``gauges`` as JSON-ready data: what a worker shares."""
         with self._lock:
-            requests = sorted(self._requests.items())
-            latency = sorted((r, list(h.counts), h.total) for r, h in self._latency.items())
-            store_errors = self.store_errors
+            return {
+                "pid": os.getpid(),
+                "requests": [[m, r, s, n] for (m, r, s), n in self._requests.items()],
+                "latency": [[r, list(h.counts), h.total] for r, h in self._latency.items()],
+                "store_errors": self.store_errors,
+                "gauges": [list(g) for g in gauges],
+            }
+
+    def render(self, gauges: list[Gauge], others: list[dict[str, Any]] | None = None) -> str:
+        """The exposition text: these counters, then ``gauges`` (name, help, labels, value;
+        one name may come with several label sets, in a row); with ``others`` (the other
+        workers' snapshots, ``Shared``), the sums over all of them."""
+        mine = self.snapshot(gauges)
+        every = [mine, *(others or [])]
+        req: dict[tuple[str, str, int], int] = {}
+        lat: dict[str, _Histogram] = {}
+        for snap in every:
+            for method, route, status, n in snap["requests"]:
+                key = (str(method), str(route), int(status))
+                req[key] = req.get(key, 0) + int(n)
+            for route, counts, total in snap["latency"]:
+                h = lat.setdefault(str(route), _Histogram())
+                h.counts = [a + int(b) for a, b in zip(h.counts, counts, strict=True)]
+                h.total += float(total)
+        requests = sorted(req.items())
+        latency = sorted((r, h.counts, h.total) for r, h in lat.items())
+        store_errors = sum(int(snap["store_errors"]) for snap in every)
+        if others is not None:
+            gauges = _summed([snap for snap in every if snap is mine or snap.get("alive")])
         out: list[str] = []
         _family(out, "pdk_requests_total", "counter", "Requests answered, by route template and status.")
         for (method, route, status), n in requests:
@@ -133,6 +171,77 @@ class Metrics:
                 named = name
             out.append(_sample(name, labels, value))
         return "\n".join(out) + "\n"
+
+
+def _summed(alive: list[dict[str, Any]]) -> list[Gauge]:
+    """The live workers' gauges as one server's: each name and label set summed, except
+    ``pdk_info`` (one sample per worker: its labels name it) and the start time (the
+    earliest)."""
+    names: dict[str, tuple[str, dict[str, tuple[dict[str, str], float]]]] = {}
+    for snap in alive:
+        for name, help_text, labels, value in snap["gauges"]:
+            _, samples = names.setdefault(str(name), (str(help_text), {}))
+            key = json.dumps(labels, sort_keys=True)
+            if key not in samples:
+                samples[key] = (dict(labels), float(value))
+            elif name == "pdk_start_time_seconds":
+                samples[key] = (samples[key][0], min(samples[key][1], float(value)))
+            else:
+                samples[key] = (samples[key][0], samples[key][1] + float(value))
+    out = [(n, h, labels, v) for n, (h, samples) in names.items() for labels, v in samples.values()]
+    out.append(("pdk_workers", "Worker processes serving now (--workers).", {}, float(len(alive))))
+    return out
+
+
+class Shared:
+    """The folder where the workers of one ``pdk serve --workers N`` leave their figures,
+    one file per process (``<pid>.json``, written whole), so that any of them can answer a
+    scrape for all (see the module docstring). ``pdk serve`` makes it empty for each run."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.mine = folder / f"{os.getpid()}.json"
+
+    def publish(self, snapshot: dict[str, Any]) -> None:
+        atomic_write(self.mine, json.dumps(snapshot))
+
+    def others(self) -> list[dict[str, Any]]:
+        """Every other worker's last figures, each marked whether that process is alive."""
+        found = []
+        for path in sorted(self.folder.glob("*.json")):
+            if path == self.mine:
+                continue
+            try:
+                snap = json.loads(path.read_text())
+            except (OSError, ValueError):  # a worker's first write under way, or gone
+                continue
+            snap["alive"] = _alive(int(snap.get("pid", 0)))
+            found.append(snap)
+        return found
+
+    def run(self, snapshot: Callable[[], dict[str, Any]]) -> None:
+        """Publish this worker's figures every ``PUBLISH_EVERY`` seconds, in a daemon
+        thread (the event loop never waits on the file)."""
+
+        def loop() -> None:
+            while True:
+                with contextlib.suppress(OSError):
+                    self.publish(snapshot())
+                time.sleep(PUBLISH_EVERY)
+
+        threading.Thread(target=loop, name="pdk-metrics", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _family(out: list[str], name: str, kind: str, help_text: str) -> None:
@@ -189,6 +298,7 @@ def observed(app: ASGIApp, fastapi: FastAPI, metrics: Metrics) -> ASGIApp:
             await send(message)
 
         metrics.in_flight += 1
+        scope[DIRECT_SEND] = send  # an event stream's messages, past the layers (wire.EventStream)
         try:
             await app(scope, receive, sending)
         except BaseException:
@@ -245,8 +355,10 @@ def mount_operator(
     rooms: Rooms,
     thinking: ThinkingQueue,
     access: MetricsAccess = "local",
+    shared: Shared | None = None,
 ) -> None:
-    """Add ``/healthz`` and ``/metrics`` to ``app``."""
+    """Add ``/healthz`` and ``/metrics`` to ``app``; ``shared``: the folder of the server's
+    workers' figures, when there are several (``--workers``)."""
     probing: list[asyncio.Future[dict[str, int]]] = []  # the store probe under way, shared by callers
 
     async def store_reason() -> str | None:
@@ -278,7 +390,7 @@ def mount_operator(
             body["reason"] = "; ".join(reasons)
         return JSONResponse(body, 503 if reasons else 200, headers={"Cache-Control": "no-store"})
 
-    def gauges() -> list[tuple[str, str, dict[str, str], float]]:
+    def gauges() -> list[Gauge]:
         live = rooms.live()
         phases = {"waiting": 0, "playing": 0, "closed": 0}
         for room in live:
@@ -298,16 +410,35 @@ def mount_operator(
             ("pdk_bot_queue_slots", "Hard bots that may think at once (--hard-slots).", {}, thinking.slots),
         ]
 
+    if shared is not None:
+        shared.run(lambda: metrics.snapshot(gauges()))
+
     @app.get("/metrics", include_in_schema=False)
     def prometheus(request: Request) -> Response:
         if access == "off" or (access == "local" and not _came_straight_from_here(request)):
             body = error_json("web_not_found", lang_of(request.scope))
             return Response(body, 404, media_type="application/json")
+        if shared is None:
+            text = metrics.render(gauges())
+        else:
+            now = gauges()
+            with contextlib.suppress(OSError):
+                shared.publish(metrics.snapshot(now))
+            text = metrics.render(now, shared.others())
         return Response(
-            metrics.render(gauges()),
+            text,
             media_type="text/plain; version=0.0.4; charset=utf-8",
             headers={"Cache-Control": "no-store"},
         )
 
 
-__all__ = ["ACCESS_LOG", "BUCKETS", "Metrics", "MetricsAccess", "log_access", "mount_operator", "observed"]
+__all__ = [
+    "ACCESS_LOG",
+    "BUCKETS",
+    "Metrics",
+    "MetricsAccess",
+    "Shared",
+    "log_access",
+    "mount_operator",
+    "observed",
+]

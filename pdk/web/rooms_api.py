@@ -40,7 +40,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 import segno
 from fastapi import FastAPI, Header, Path, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -70,11 +70,10 @@ from pdk.web.guard import Busy, RateLimit
 from pdk.web.machine import Machine
 from pdk.web.protocol import when_stopping
 from pdk.web.rules_api import Chosen, RulesBody, RuleSet
-from pdk.web.wire import STATIC, CardStr, LangQ, RoomP, replay_json, table_json
+from pdk.web.wire import STATIC, CardStr, EventStream, LangQ, RoomP, replay_json, table_json
 
 # A key travels in the ``X-PDK-Key`` header (a GET's) or the body (a POST's), never in a
-# request line a proxy logs; ``?key=`` is still read for one version (docs/rooms.md).
-KeyQ = Annotated[str | None, Query(pattern=KEY_PATTERN)]
+# request line a proxy logs: a ``?key=`` is not read at all (docs/rooms.md).
 KeyH = Annotated[str | None, Header(alias="X-PDK-Key", pattern=KEY_PATTERN)]
 ClientQ = Annotated[str, Query(pattern=CLIENT_PATTERN)]
 Key = Annotated[str, Field(pattern=KEY_PATTERN)]
@@ -179,10 +178,15 @@ class RoomLimits:
 
 
 class Shown(NamedTuple):
-    """The room for one kind of viewer: its JSON, and the same as a server-sent event."""
+    """The room for one kind of viewer: its JSON, the same as a server-sent event, and who
+    it shows connected (a stream tells a later change of that alone, ``Live.presence``)."""
 
     text: str
     frame: bytes
+    here: tuple[bool, ...]
+
+
+Viewer = tuple[int | None, Lang, str]  # a stream's seat (None: a spectator), language, links' base
 
 
 class Live:
@@ -200,10 +204,16 @@ class Live:
         self._open: dict[str, int] = {}  # streams (a spectator's too) and waiting polls, per room
         self._changes: ChangeFeed | None = None
         self._changes_lock = threading.Lock()
-        # The room as each kind of viewer sees it, rendered once per (rev, who is here,
-        # viewer): a thousand spectators of one room cost one render a change, not 1,000.
-        self._shown: dict[str, dict[tuple[Any, ...], tuple[Any, float, asyncio.Future[Shown]]]] = {}
+        # The room as each kind of viewer sees it, rendered once per (rev, viewer): a
+        # thousand spectators of one room cost one render and one JSON encoding a change.
+        self._shown: dict[str, dict[Viewer, tuple[int, Any, float, asyncio.Future[Shown]]]] = {}
         self._here: dict[str, tuple[int, float, tuple[bool, ...]]] = {}
+        # The kinds of viewer whose streams are open, per room: a change is rendered for
+        # each before its streams are woken, so no woken stream waits on a render.
+        self._viewers: dict[str, dict[Viewer, int]] = {}
+        self._rooms_here: dict[str, Room] = {}
+        self._fanning: dict[str, bool] = {}  # a fan-out runs; True: the room moved again meanwhile
+        self._drawing: set[asyncio.Task[list[Shown]]] = set()  # renders under way (held: not collected)
         self.stopping = False
 
     def stop(self) -> None:
@@ -211,36 +221,76 @@ class Live:
         must not wait on spectators' open connections)."""
         self.stopping = True
         for room_id in list(self._events):
-            self._wake(room_id)
+            self._release_all(room_id)
 
-    async def shown(
-        self, room: Room, seat: int | None, lang: Lang, base: str
-    ) -> tuple[int, tuple[bool, ...], Shown]:
-        """The room for ``seat``'s viewer as JSON text, with the revision and the presence
-        it shows; the same text for every viewer of the same kind meanwhile (for at most
-        ``SHOWN_FOR`` seconds: the turn time's countdown in it goes on)."""
+    async def shown(self, room: Room, seat: int | None, lang: Lang, base: str) -> tuple[int, Shown]:
+        """The room for ``seat``'s viewer as JSON text, with the revision it shows; the same
+        text for every viewer of the same kind meanwhile (for at most ``SHOWN_FOR`` seconds:
+        the turn time's countdown in it goes on)."""
         loop = asyncio.get_running_loop()
-        rev, here = self.state(room)
+        rev, viewer = room.rev, (seat, lang, base)
+        made = self._fresh(room.id, rev, viewer, loop)
+        if made is None:
+            made = self._render(room, rev, [viewer], loop)[0]
+        return rev, made.result() if made.done() else await asyncio.shield(made)
+
+    def _fresh(
+        self, room_id: str, rev: int, viewer: Viewer, loop: asyncio.AbstractEventLoop
+    ) -> asyncio.Future[Shown] | None:
+        found = self._shown.get(room_id, {}).get(viewer)
+        if found is None or found[0] != rev or found[1] is not loop or loop.time() - found[2] >= SHOWN_FOR:
+            return None
+        return found[3]
+
+    def _render(
+        self, room: Room, rev: int, viewers: list[Viewer], loop: asyncio.AbstractEventLoop
+    ) -> list[asyncio.Future[Shown]]:
+        """Render the room for ``viewers`` in one trip to a thread (each seat's view once,
+        each viewer's JSON once); the futures are kept for every stream that asks
+        meanwhile. The render runs as its own task: a stream that ends while it waits does
+        not cancel it for the others."""
         kept = self._shown.setdefault(room.id, {})
-        key = (rev, here, seat, lang, base)
-        found = kept.get(key)
-        if found is not None and found[0] is loop and loop.time() - found[1] < SHOWN_FOR:
-            return rev, here, await asyncio.shield(found[2])
-        if len(kept) > 64 or any(k[:2] != (rev, here) for k in kept):
-            kept.clear()
-        made: asyncio.Future[Shown] = loop.create_future()
-        kept[key] = (loop, loop.time(), made)
-        try:
-            view = await run_in_threadpool(room.view, seat)
+        for old in [v for v, entry in kept.items() if entry[0] != rev or entry[1] is not loop]:
+            del kept[old]
+        made = [loop.create_future() for _ in viewers]
+        now = loop.time()
+        for viewer, fut in zip(viewers, made, strict=True):
+            kept[viewer] = (rev, loop, now, fut)
+        drawing = loop.create_task(run_in_threadpool(self._draw, room, viewers))
+
+        def drawn(task: asyncio.Task[list[Shown]]) -> None:
+            exc = task.exception() if not task.cancelled() else RuntimeError("render cancelled")
+            for viewer, fut in zip(viewers, made, strict=True):
+                if exc is not None:
+                    if kept.get(viewer, (0, None, 0.0, None))[3] is fut:
+                        del kept[viewer]
+                    fut.set_exception(exc)
+                    fut.exception()  # retrieved: a failed render is each caller's to report
+            if exc is None:
+                for fut, data in zip(made, task.result(), strict=True):
+                    fut.set_result(data)
+
+        self._drawing.add(drawing)
+        drawing.add_done_callback(self._drawing.discard)
+        drawing.add_done_callback(drawn)
+        return made
+
+    def _draw(self, room: Room, viewers: list[Viewer]) -> list[Shown]:
+        views: dict[int | None, RoomView] = {}
+        out = []
+        for seat, lang, base in viewers:
+            view = views[seat] if seat in views else views.setdefault(seat, room.view(seat))
             text = json.dumps(room_json(view, lang, base, self._rooms.pace_ms), ensure_ascii=False)
-            data = Shown(text, f"data: {text}\n\n".encode())
-        except BaseException as exc:
-            kept.pop(key, None)
-            made.set_exception(exc)
-            made.exception()  # retrieved: a failed render is each caller's to report
-            raise
-        made.set_result(data)
-        return rev, here, data
+            here = tuple(s.present for s in view.seats)
+            out.append(Shown(text, f"data: {text}\n\n".encode(), here))
+        return out
+
+    @staticmethod
+    @functools.lru_cache(maxsize=64)
+    def presence(here: tuple[bool, ...]) -> bytes:
+        """Who is connected, as its own small event (``event: presence``): a badge changing
+        is not a change of the room, so it is neither a new revision nor the whole room."""
+        return f"event: presence\ndata: {json.dumps({'present': list(here)})}\n\n".encode()
 
     def state(self, room: Room) -> tuple[int, tuple[bool, ...]]:
         """The room's revision and who is connected, the latter looked up once for all
@@ -280,18 +330,32 @@ class Live:
         if keeper is None or keeper.done():
             self._keepers[room.id] = loop.create_task(self._keep(room))
 
-    def hold(self, room: Room) -> None:
-        """A stream (a seat's or a spectator's) or a waiting poll of the room is open here:
-        its changes must be heard here until ``release``."""
+    def hold(self, room: Room, viewer: Viewer | None = None) -> None:
+        """A stream (a seat's or a spectator's, whose ``viewer`` is rendered for at each
+        change) or a waiting poll of the room is open here: its changes must be heard here
+        until ``release``."""
         self._open[room.id] = self._open.get(room.id, 0) + 1
+        if viewer is not None:
+            kinds = self._viewers.setdefault(room.id, {})
+            kinds[viewer] = kinds.get(viewer, 0) + 1
+            self._rooms_here[room.id] = room
         self.ensure(room)
 
-    def release(self, room: Room) -> None:
+    def release(self, room: Room, viewer: Viewer | None = None) -> None:
         left = self._open.get(room.id, 0) - 1
         if left > 0:
             self._open[room.id] = left
         else:
             self._open.pop(room.id, None)
+        kinds = self._viewers.get(room.id)
+        if viewer is not None and kinds is not None:
+            if kinds.get(viewer, 0) > 1:
+                kinds[viewer] -= 1
+            else:
+                kinds.pop(viewer, None)
+            if not kinds:
+                del self._viewers[room.id]
+                self._rooms_here.pop(room.id, None)
 
     def watching(self, room_id: str) -> bool:
         """This worker hears the room's changes as they are saved (its keeper runs)."""
@@ -316,6 +380,7 @@ class Live:
             await run_in_threadpool(room.catch_up)  # what moved before the watch began
             while True:
                 nudge.clear()
+                seen = room.here_now()
                 try:
                     await run_in_threadpool(room.say)
                     await run_in_threadpool(room.hear)
@@ -323,6 +388,9 @@ class Live:
                     log.warning("room %s: presence not shared: %s", room.id, exc.detail)
                 if room.rev != rev:
                     self._wake(room.id)
+                elif room.here_now() != seen:  # a seat came or went through another worker:
+                    self._here.pop(room.id, None)  # the streams here say so (and the runner looks)
+                    self._release_all(room.id)
                 if not self._held(room):
                     return
                 with contextlib.suppress(TimeoutError):
@@ -396,6 +464,39 @@ class Live:
             self._rooms.beacon.close()
 
     def _wake(self, room_id: str) -> None:
+        """The room moved: render it once for each kind of viewer whose stream is open
+        here, then wake the room's waiters (``_fan_out``); a move meanwhile is taken in the
+        same fan-out's next round, so a burst of moves costs no more fan-outs than there
+        are renders."""
+        if room_id in self._fanning:
+            self._fanning[room_id] = True
+            return
+        room = self._rooms_here.get(room_id)
+        if room is None or self.stopping:
+            self._release_all(room_id)
+            return
+        self._fanning[room_id] = False
+        asyncio.get_running_loop().create_task(self._fan_out(room))
+
+    async def _fan_out(self, room: Room) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                rev = room.rev
+                due = [
+                    v for v in self._viewers.get(room.id, {}) if self._fresh(room.id, rev, v, loop) is None
+                ]
+                if due:
+                    # a failed render is the streams' to meet (each asks again, and reports it)
+                    await asyncio.wait(self._render(room, rev, due, loop))
+                self._release_all(room.id)
+                if not self._fanning.get(room.id):
+                    return
+                self._fanning[room.id] = False
+        finally:
+            self._fanning.pop(room.id, None)
+
+    def _release_all(self, room_id: str) -> None:
         """Wake the room's waiters, ``WAKE_BATCH`` at a time with the loop let go between
         (a thousand streams woken at once would hold every player's request behind them)."""
         waiting = self._events.pop(room_id, None)
@@ -407,14 +508,18 @@ class Live:
             asyncio.get_running_loop().create_task(_release_later(rest))
 
     async def wait(self, room_id: str, timeout: float) -> None:
-        """Until the room's next wake-up, or ``timeout`` seconds."""
-        mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._events.setdefault(room_id, []).append(mine)
+        """Until the room's next wake-up, or ``timeout`` seconds (a timer on the loop, not
+        ``asyncio.wait_for``'s task and futures: a thousand streams wait at each change)."""
+        loop = asyncio.get_running_loop()
+        mine: asyncio.Future[None] = loop.create_future()
+        waiting = self._events.setdefault(room_id, [])
+        waiting.append(mine)
+        timer = loop.call_later(timeout, _done, mine)
         try:
-            await asyncio.wait_for(mine, timeout)
-        except TimeoutError:
-            waiting = self._events.get(room_id)
-            if waiting is not None:
+            await mine
+        finally:
+            timer.cancel()
+            if self._events.get(room_id) is waiting:  # not woken: the list is still the room's
                 with contextlib.suppress(ValueError):
                     waiting.remove(mine)
 
@@ -581,9 +686,10 @@ def mount_rooms(
         body = {"error": {"key": err.reason.value, "text": err.message(lang_of(request))}}
         return JSONResponse(body, 429, headers={"Retry-After": str(s)})
 
-    def key_of(header: str | None, query: str | None) -> str:
-        """The key a GET carries: its header, else (for one version) its query."""
-        key = header or query
+    def key_of(header: str | None) -> str:
+        """The key a GET carries, in its header only: a key in the query is not looked at,
+        so a link or a proxy's log that has one opens nothing."""
+        key = header
         if key is None:
             raise RoomRefused(RoomReason.BAD_KEY)
         return key
@@ -765,11 +871,9 @@ def mount_rooms(
         )
 
     @app.get("/api/room/{room_id}")
-    async def get_room(
-        room_id: RoomP, request: Request, x_pdk_key: KeyH = None, key: KeyQ = None
-    ) -> Response:
+    async def get_room(room_id: RoomP, request: Request, x_pdk_key: KeyH = None) -> Response:
         try:
-            key = key_of(x_pdk_key, key)
+            key = key_of(x_pdk_key)
             room = await find(room_id)
             seat = await viewed(room, key)
         except LocalizedError as exc:
@@ -780,11 +884,21 @@ def mount_rooms(
     @app.post("/api/room/{room_id}/join")
     async def join(room_id: RoomP, body: JoinBody, request: Request) -> Response:
         room = None
+        joining = None
         try:
             room = await find(room_id)
-            seat = await run_in_threadpool(
-                functools.partial(room.join, body.key, body.client, body.name, person=body.person)
-            )
+            joining = functools.partial(room.join, body.key, body.client, body.name, person=body.person)
+            seat = await run_in_threadpool(joining)
+        except RoomRefused as exc:
+            if exc.reason is not RoomReason.IN_USE or room is None or joining is None:
+                return refused(exc, request)
+            # Held elsewhere, by what this worker last heard (up to a beat old): asked again
+            # before the new device is refused, so a worker killed meanwhile holds no seat.
+            try:
+                await run_in_threadpool(room.hear)
+                seat = await run_in_threadpool(joining)
+            except (LocalizedError, StoreUnavailable) as again:
+                return refused(again if isinstance(again, LocalizedError) else exc, request)
         except LocalizedError as exc:
             return refused(exc, request)
         live.changed(room)
@@ -805,9 +919,7 @@ def mount_rooms(
         return JSONResponse({"key": key})
 
     @app.get("/api/room/{room_id}/live")
-    async def stream(
-        room_id: RoomP, client: ClientQ, request: Request, x_pdk_key: KeyH = None, key: KeyQ = None
-    ) -> Response:
+    async def stream(room_id: RoomP, client: ClientQ, request: Request, x_pdk_key: KeyH = None) -> Response:
         """Server-sent events: the room for this viewer each time it changes (a change
         arriving while one is sent is coalesced into the next), who is connected at most
         once every ``PRESENCE_EVERY`` seconds, a keep-alive after ``BEAT`` quiet seconds."""
@@ -815,7 +927,7 @@ def mount_rooms(
         if wait:
             return slow_down(request, wait)
         try:
-            key = key_of(x_pdk_key, key)
+            key = key_of(x_pdk_key)
             room = await find(room_id)
             seat = await viewed(room, key)
             if seat is not None:
@@ -830,24 +942,27 @@ def mount_rooms(
         loop = asyncio.get_running_loop()
 
         async def events() -> AsyncIterator[bytes]:
-            sent: tuple[int, tuple[bool, ...]] | None = None
-            wrote = told = loop.time()
-            live.hold(room)
+            sent: int | None = None  # the revision this stream last sent
+            told: tuple[bool, ...] = ()  # who it last said is connected
+            wrote = said = loop.time()
+            viewer: Viewer = (seat, lang, base)
+            live.hold(room, viewer)
             try:
                 while not live.stopping:
                     now = loop.time()
                     rev, here = live.state(room)
-                    fresh = sent is None or rev != sent[0]
-                    if fresh or (here != sent[1] and now - told >= PRESENCE_EVERY):  # type: ignore[index]
-                        rev, here, data = await live.shown(room, seat, lang, base)
+                    if rev != sent:
+                        sent, data = await live.shown(room, seat, lang, base)
                         yield data.frame
-                        sent, wrote = (rev, here), loop.time()
-                        if not fresh:
-                            told = wrote
+                        told, wrote = data.here, loop.time()
                         continue
-                    assert sent is not None
-                    if here != sent[1]:
-                        pause = PRESENCE_EVERY - (now - told)
+                    if here != told and now - said >= PRESENCE_EVERY:
+                        yield live.presence(here)
+                        told = here
+                        wrote = said = loop.time()
+                        continue
+                    if here != told:
+                        pause = PRESENCE_EVERY - (now - said)
                     else:
                         pause = BEAT - (now - wrote)
                         if pause <= 0:
@@ -857,13 +972,13 @@ def mount_rooms(
                             continue
                     await live.wait(room.id, max(0.05, pause))
             finally:
-                live.release(room)
+                live.release(room, viewer)
                 if seat is not None:
                     room.leave(seat, client)
                     live.nudge(room)
 
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+        return EventStream(events(), media_type="text/event-stream", headers=headers)
 
     @app.get("/api/room/{room_id}/poll")
     async def poll(
@@ -872,7 +987,6 @@ def mount_rooms(
         request: Request,
         since: Annotated[int, Query(ge=-1)] = -1,
         x_pdk_key: KeyH = None,
-        key: KeyQ = None,
     ) -> Response:
         """The fallback of a client without a stream: the room once it differs from
         ``since`` (at once if it already does), else after ``POLL_WAIT`` seconds. A poll
@@ -881,7 +995,7 @@ def mount_rooms(
         if wait:
             return slow_down(request, wait)
         try:
-            key = key_of(x_pdk_key, key)
+            key = key_of(x_pdk_key)
             room = await find(room_id)
             seat = await viewed(room, key)
             if seat is not None:
@@ -898,7 +1012,7 @@ def mount_rooms(
                 await live.wait(room.id, POLL_WAIT)
             finally:
                 live.release(room)
-        _, _, data = await live.shown(room, seat, lang_of(request), base_of(request))
+        _, data = await live.shown(room, seat, lang_of(request), base_of(request))
         return Response(data.text, media_type="application/json")
 
     @app.post("/api/room/{room_id}/play")
@@ -982,10 +1096,10 @@ def mount_rooms(
         return await host_command(room_id, body, request, lambda r: r.close(body.key))
 
     @app.get("/api/room/{room_id}/replay")
-    async def replay(room_id: RoomP, request: Request, x_pdk_key: KeyH = None, key: KeyQ = None) -> Response:
+    async def replay(room_id: RoomP, request: Request, x_pdk_key: KeyH = None) -> Response:
         """The finished deal with every hand face up: only once it is over."""
         try:
-            key = key_of(x_pdk_key, key)
+            key = key_of(x_pdk_key)
             room = await find(room_id)
             await viewed(room, key)
         except LocalizedError as exc:
@@ -999,19 +1113,17 @@ def mount_rooms(
         data["names"] = seat_labels(await run_in_threadpool(room.view, None), lang)
         return JSONResponse(data)
 
-    async def host_room(room_id: str, x_pdk_key: str | None, key: str | None) -> Room:
+    async def host_room(room_id: str, x_pdk_key: str | None) -> Room:
         room = await find(room_id)
-        if not room.is_host(key_of(x_pdk_key, key)):
+        if not room.is_host(key_of(x_pdk_key)):
             raise RoomRefused(RoomReason.NOT_HOST)
         return room
 
     @app.get("/api/room/{room_id}/qr/watch")
-    async def qr_watch(
-        room_id: RoomP, request: Request, x_pdk_key: KeyH = None, key: KeyQ = None
-    ) -> Response:
+    async def qr_watch(room_id: RoomP, request: Request, x_pdk_key: KeyH = None) -> Response:
         """The QR code of the watch link (the host's key asks)."""
         try:
-            room = await host_room(room_id, x_pdk_key, key)
+            room = await host_room(room_id, x_pdk_key)
         except LocalizedError as exc:
             return refused(exc, request)
         return Response(
@@ -1024,7 +1136,6 @@ def mount_rooms(
         seat: Annotated[int, Path(ge=0, le=3)],
         request: Request,
         x_pdk_key: KeyH = None,
-        key: KeyQ = None,
     ) -> Response:
         """The QR code of a free seat's link (the host's key asks); a seat taken meanwhile
         is refused, its link no longer on offer. Seat 0 while taken stands for the watch
@@ -1032,7 +1143,7 @@ def mount_rooms(
         Never cached (the guard's ``no-store``): a seat's key changes when a person takes a
         bot's seat."""
         try:
-            room = await host_room(room_id, x_pdk_key, key)
+            room = await host_room(room_id, x_pdk_key)
         except LocalizedError as exc:
             return refused(exc, request)
         if seat >= len(room.info.seats):

@@ -45,7 +45,7 @@ from pdk.web.address import Links
 from pdk.web.forwarded import DEFAULT_TRUSTED, Trusted, forwarded
 from pdk.web.guard import Busy, RateLimit, guarded
 from pdk.web.machine import Machine
-from pdk.web.metrics import Metrics, MetricsAccess, mount_operator, observed
+from pdk.web.metrics import Metrics, MetricsAccess, Shared, mount_operator, observed
 from pdk.web.puzzles_api import add_puzzle_routes
 from pdk.web.review_api import add_review_routes
 from pdk.web.rooms_api import RoomLimits, mount_rooms
@@ -136,6 +136,23 @@ class WebLimits:
     metrics: MetricsAccess = "local"  # who may read /metrics (pdk.web.metrics)
 
 
+def room_limits(creates: float, streams: float, polls: float) -> RoomLimits:
+    """The rooms' per-client budgets at these rates a minute (``pdk serve``'s
+    ``--rooms-per-minute``, ``--streams-per-minute``, ``--polls-per-minute``; 0: no limit),
+    each bucket as deep as the defaults' (half a minute's rooms and streams at once, a
+    sixth of a minute's polls). A client is its address, or behind a trusted proxy the
+    address the proxy forwarded (``pdk.web.forwarded``)."""
+    d = RoomLimits()
+    return RoomLimits(
+        creates_per_minute=creates,
+        creates_burst=max(1, round(creates * d.creates_burst / d.creates_per_minute)),
+        streams_per_minute=streams,
+        streams_burst=max(1, round(streams * d.streams_burst / d.streams_per_minute)),
+        polls_per_minute=polls,
+        polls_burst=max(1, round(polls * d.polls_burst / d.polls_per_minute)),
+    )
+
+
 def idle_text(seconds: float, lang: Lang) -> str:
     """How long a table may stay idle, in the page's words (``--idle-hours``)."""
     days, hours = seconds / 86400, seconds / 3600
@@ -153,11 +170,13 @@ def create_app(
     rooms: Rooms | None = None,
     metrics: Metrics | None = None,
     links: Links | None = None,
+    shared: Shared | None = None,
 ) -> Any:
     """The app for one store; ``pace_ms`` is how long the page shows each bot move.
     ``rooms`` are the tables for friends (by default kept in the same store); ``metrics``
     the counters ``/metrics`` shows (given when the store counts its errors into them);
-    ``links`` how rooms' invitations are addressed (by default, as the page was opened)."""
+    ``links`` how rooms' invitations are addressed (by default, as the page was opened);
+    ``shared`` the folder where the workers of one server sum their metrics (``--workers``)."""
     bounds = limits or WebLimits()
     opens = RateLimit(bounds.opens_per_minute)
     machine = Machine(bounds.hard_slots)  # every machine move of this process, rooms' too
@@ -401,7 +420,7 @@ def create_app(
     closing.append(mount_rooms(app, rooms, machine, bounds.rooms, links or Links()).close)
     add_rules_routes(app, store, opens, rooms)
     counters = metrics or Metrics()
-    mount_operator(app, counters, store, rooms, machine.thinking, bounds.metrics)
+    mount_operator(app, counters, store, rooms, machine.thinking, bounds.metrics, shared)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     inner = forwarded(app, Trusted(bounds.forwarded))
     return observed(guarded(inner, bounds.max_body, bounds.hosts), app, counters)
@@ -421,4 +440,4 @@ async def _sweep(store: TableStore, idle_seconds: float) -> None:
         await asyncio.sleep(every)
 
 
-__all__ = ["MAX_BODY", "WebLimits", "create_app"]
+__all__ = ["MAX_BODY", "WebLimits", "create_app", "room_limits"]

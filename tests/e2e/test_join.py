@@ -42,9 +42,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield up.url
 
 
-def call(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+def call(base: str, path: str, body: dict[str, Any] | None = None, key: str | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json"})
+    headers = {"content-type": "application/json"} | ({} if key is None else {"X-PDK-Key": key})
+    req = urllib.request.Request(base + path, data=data, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=20) as res:
             return json.loads(res.read())
@@ -55,7 +56,7 @@ def call(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
 def host_plays(base: str, rid: str, key: str, stop: threading.Event) -> None:
     """Seat 0, played over the API: its first hint, or a pass."""
     while not stop.is_set():
-        room = call(base, f"api/room/{rid}/poll?key={key}&client=host-0000&since=-1")
+        room = call(base, f"api/room/{rid}/poll?client=host-0000&since=-1", key=key)
         t = room.get("table")
         if (
             t
@@ -107,7 +108,7 @@ def seat_turns(child: pexpect.spawn) -> Iterator[str]:
 def test_the_terminal_joins_a_room_and_plays_a_deal(server: str, tmp_path: Path) -> None:
     made = call(server, "api/rooms", {"name": "Ann", "difficulty": "easy"})
     rid, host = made["room"], made["key"]
-    room = call(server, f"api/room/{rid}?key={host}")
+    room = call(server, f"api/room/{rid}", key=host)
     link = room["invites"][0]["url"]
     child = spawn(tmp_path, "--join", link, "--name", "Tom")
     child.expect("Waiting for the host")
@@ -129,7 +130,7 @@ def test_the_terminal_joins_a_room_and_plays_a_deal(server: str, tmp_path: Path)
         stop.set()
         child.close()
     assert child.exitstatus == 0
-    seen = call(server, f"api/room/{rid}?key={host}")
+    seen = call(server, f"api/room/{rid}", key=host)
     assert seen["seats"][1]["name"] == "Tom" and seen["table"]["model"]["settlement"] is not None
     stats = subprocess.run(
         ["pdk", "stats", "--json", "--save-dir", str(tmp_path)], capture_output=True, text=True, check=True

@@ -44,11 +44,11 @@ def test_invites_watch_links_and_qr_codes_carry_the_lan_address(tmp_path: Path) 
     made = c.post("http://127.0.0.1:8000/api/rooms", json={"name": "Ann"}).json()
     assert made["url"].startswith("http://192.168.1.23:8000/room/")
     rid, host = made["room"], made["key"]
-    view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+    view = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
     assert {urlsplit(i["url"]).netloc for i in view["invites"]} == {"192.168.1.23:8000"}
     assert urlsplit(view["watch"]).netloc == "192.168.1.23:8000"
     key = view["invites"][0]["url"].split("#k=")[1]
-    qr = c.get(f"/api/room/{rid}/qr/1", params={"key": host})
+    qr = c.get(f"/api/room/{rid}/qr/1", headers={"X-PDK-Key": host})
     assert qr.content == qr_svg(invite_url("http://192.168.1.23:8000/", rid, key))
     assert c.get("/api/rooms/links").json() == {"base": "http://192.168.1.23:8000/", "local_only": False}
 
@@ -97,12 +97,12 @@ def test_a_six_digit_room_number_finds_the_room_and_a_seat(tmp_path: Path) -> No
     c = _client(tmp_path, Links())
     made = c.post("/api/rooms", json={"name": "Ann"}).json()
     rid, host = made["room"], made["key"]
-    number = c.get(f"/api/room/{rid}", params={"key": host}).json()["number"]
+    number = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()["number"]
     assert len(number) == 6 and number.isdigit()
     found = c.get(f"/api/rooms/number/{number}").json()
     assert found["room"] == rid
     watch = found["watch"].split("#w=")[1]
-    guest = c.get(f"/api/room/{rid}", params={"key": watch}).json()
+    guest = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": watch}).json()
     assert guest["number"] is None and guest["invites"] == []  # only the host is shown them
     seat = c.post(f"/api/room/{rid}/claim", json={"key": watch, "client": "phone-aaaa", "name": "Bo"})
     assert seat.status_code == 200 and len(seat.json()["key"]) == 32

@@ -14,12 +14,12 @@ def test_a_phrase_reaches_the_room_and_only_listed_ones_are_taken(tmp_path: Path
     _rooms, c = site(tmp_path, clock)
     made = c.post("/api/rooms", json={"name": "Ann"}).json()
     rid, host = made["room"], made["key"]
-    view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+    view = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
     watch = view["watch"].split("#w=")[1]
     body = {"key": host, "client": "host-cccc"}
     r = c.post(f"/api/room/{rid}/say", json=body | {"phrase": "hurry"})
     assert r.status_code == 200 and r.json()["said"] == [{"n": 1, "seat": 0, "phrase": "hurry"}]
-    seen = c.get(f"/api/room/{rid}", params={"key": watch}).json()
+    seen = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": watch}).json()
     assert seen["said"] == [{"n": 1, "seat": 0, "phrase": "hurry"}]
     too_soon = c.post(f"/api/room/{rid}/say", json=body | {"phrase": "nice"})
     assert too_soon.status_code == 429
@@ -35,7 +35,7 @@ def test_a_phrase_reaches_the_room_and_only_listed_ones_are_taken(tmp_path: Path
     for i, phrase in enumerate(PHRASES[:9]):
         clock.now += SAY_EVERY
         assert c.post(f"/api/room/{rid}/say", json=body | {"phrase": phrase}).status_code == 200, i
-    kept = c.get(f"/api/room/{rid}", params={"key": host}).json()["said"]
+    kept = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()["said"]
     assert len(kept) == 8 and kept[-1]["n"] == 10
     assert set(c.get("/api/rooms/choices").json()["phrases"]) == set(PHRASES)
 
@@ -44,7 +44,7 @@ def test_the_host_frees_a_seat_for_a_computer_and_its_old_link_is_dead(tmp_path:
     rooms, c = site(tmp_path)
     made = c.post("/api/rooms", json={"name": "Ann", "difficulty": "easy"}).json()
     rid, host = made["room"], made["key"]
-    view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+    view = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
     guest = view["invites"][0]["url"].split("#k=")[1]
     assert (
         c.post(f"/api/room/{rid}/join", json={"key": guest, "client": "guest-aaaa", "name": "Bo"}).status_code
@@ -56,7 +56,7 @@ def test_the_host_frees_a_seat_for_a_computer_and_its_old_link_is_dead(tmp_path:
     assert gone["seats"][1]["taken"] is False and gone["seats"][1]["name"] == ""
     room = rooms.get(rid)
     assert room.table is not None and 1 in room.table.session.auto_seats  # a computer plays it now
-    assert c.get(f"/api/room/{rid}", params={"key": guest}).status_code == 403
+    assert c.get(f"/api/room/{rid}", headers={"X-PDK-Key": guest}).status_code == 403
     assert len(gone["invites"]) == 2  # the seat is free again, under a new link
     assert c.post(f"/api/room/{rid}/free", json=hc | {"seat": 0}).status_code == 409
     assert (

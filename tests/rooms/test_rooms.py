@@ -95,7 +95,7 @@ def make_room(c: TestClient, turn_time: int = 0) -> tuple[str, str, list[str], s
     r = c.post("/api/rooms", json={"name": "Ann", "turn_time": turn_time, "difficulty": "easy"})
     assert r.status_code == 200, r.text
     rid, host = r.json()["room"], r.json()["key"]
-    view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+    view = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
     assert view["players"] == 3 and view["variant"] == "classic16"
     invites = [i["url"].split("#k=")[1] for i in view["invites"]]
     watch = view["watch"].split("#w=")[1]
@@ -116,14 +116,16 @@ def play_deal(c: TestClient, rooms: Rooms, rid: str, keys: dict[int, str], watch
     clients = {seat: f"client-{seat}-xyz" for seat in keys}
     for _ in range(400):
         seen = c.get(
-            f"/api/room/{rid}/poll", params={"key": watch, "client": "watcher-1", "since": -1}
+            f"/api/room/{rid}/poll", params={"client": "watcher-1", "since": -1}, headers={"X-PDK-Key": watch}
         ).json()
         check_no_leak(room, seen)
         if seen["table"]["model"]["settlement"] is not None:
             return seen
         for seat, key in keys.items():
             mine = c.get(
-                f"/api/room/{rid}/poll", params={"key": key, "client": clients[seat], "since": -1}
+                f"/api/room/{rid}/poll",
+                params={"client": clients[seat], "since": -1},
+                headers={"X-PDK-Key": key},
             ).json()
             check_no_leak(room, mine)
             t = mine["table"]
@@ -159,7 +161,7 @@ def test_whole_deals_with_and_without_a_bot_leak_nothing(tmp_path: Path, people:
         )
         assert r.status_code == 200 and r.json()["you"] == seat
         keys[seat] = invites[seat - 1]
-    waiting = c.get(f"/api/room/{rid}", params={"key": watch}).json()
+    waiting = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": watch}).json()
     assert waiting["phase"] == "waiting" and waiting["table"] is None and waiting["invites"] == []
     r = c.post(f"/api/room/{rid}/start", json={"key": host, "client": "client-0-xyz"})
     assert r.status_code == 200
@@ -171,7 +173,7 @@ def test_whole_deals_with_and_without_a_bot_leak_nothing(tmp_path: Path, people:
         totals = [s["total"] for s in over["seats"]]
         assert sum(totals) == 0 or over["table"]["model"]["settlement"]["scheme"] != "cards"
         # the replay (every hand) only once the deal is over, to seats and spectators alike
-        assert c.get(f"/api/room/{rid}/replay", params={"key": watch}).status_code == 200
+        assert c.get(f"/api/room/{rid}/replay", headers={"X-PDK-Key": watch}).status_code == 200
         record = tmp_path / "records"
         assert len(list(record.glob("*.json"))) == deal
         if deal == 1:
@@ -181,7 +183,7 @@ def test_whole_deals_with_and_without_a_bot_leak_nothing(tmp_path: Path, people:
                 c.post(f"/api/room/{rid}/next", json={"key": host, "client": "client-0-xyz"}).status_code
                 == 200
             )
-            mid = c.get(f"/api/room/{rid}/replay", params={"key": host})
+            mid = c.get(f"/api/room/{rid}/replay", headers={"X-PDK-Key": host})
             assert mid.status_code == 409
     room = rooms.get(rid)
     assert room.table is not None
@@ -247,7 +249,7 @@ def test_a_play_marked_verdict_is_answered_with_its_reason_in_one_reply(tmp_path
     room = rooms.get(rid)
     while room.tick() == 0.0:  # the bots' moves, until the host is to move
         pass
-    t = c.get(f"/api/room/{rid}", params={"key": host}).json()["table"]
+    t = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()["table"]
     assert t["model"]["task"]["seat"] == 0 and not t["machine_turn"]
     hand = t["model"]["hand"]
     pair = [hand[0], next(card for card in hand if card[0] != hand[0][0])]
@@ -268,7 +270,7 @@ def test_the_form_offers_the_turn_times_a_room_takes(tmp_path: Path) -> None:
     for n in choices["turn_times"]:
         r = c.post("/api/rooms", json={"name": "Ann", "turn_time": n})
         assert r.status_code == 200, (n, r.text)
-        made = c.get(f"/api/room/{r.json()['room']}", params={"key": r.json()["key"]}).json()
+        made = c.get(f"/api/room/{r.json()['room']}", headers={"X-PDK-Key": r.json()["key"]}).json()
         assert made["turn_time"] == n
     assert c.post("/api/rooms", json={"name": "Ann", "turn_time": 25}).status_code == 422
 
@@ -280,7 +282,11 @@ def test_bad_input_is_refused_with_its_reason_and_changes_nothing(tmp_path: Path
         c.post(f"/api/room/{rid}/join", json={"key": invites[0], "client": "phone-aaaa"}).status_code == 200
     )
     # a second device on the same seat link while the first holds it
-    c.get(f"/api/room/{rid}/poll", params={"key": invites[0], "client": "phone-aaaa", "since": -1})
+    c.get(
+        f"/api/room/{rid}/poll",
+        params={"client": "phone-aaaa", "since": -1},
+        headers={"X-PDK-Key": invites[0]},
+    )
     twice = c.post(f"/api/room/{rid}/join", json={"key": invites[0], "client": "laptop-bbbb"})
     assert twice.status_code == 409 and twice.json()["error"]["key"] == "web_room_in_use"
     c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"})
@@ -288,7 +294,7 @@ def test_bad_input_is_refused_with_its_reason_and_changes_nothing(tmp_path: Path
     while room.tick() == 0.0:  # the bot's moves, until a person is to move
         pass
     before = versions(rooms, rid)
-    t = c.get(f"/api/room/{rid}", params={"key": host}).json()["table"]
+    t = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()["table"]
     assert not t["machine_turn"]
     turn = t["model"]["task"]["seat"]
     other = invites[0] if turn == 0 else host
@@ -339,8 +345,11 @@ def test_bad_input_is_refused_with_its_reason_and_changes_nothing(tmp_path: Path
     )
     assert big.status_code == 413
     # unknown room, malformed room id
-    assert c.get("/api/room/AAAAAAAAAAAAAAAA", params={"key": host}).json()["error"]["key"] == "web_room_none"
-    assert c.get("/api/room/../x", params={"key": host}).status_code == 404
+    assert (
+        c.get("/api/room/AAAAAAAAAAAAAAAA", headers={"X-PDK-Key": host}).json()["error"]["key"]
+        == "web_room_none"
+    )
+    assert c.get("/api/room/../x", headers={"X-PDK-Key": host}).status_code == 404
     # too many messages too fast: refused, nothing changes
     statuses = [
         c.post(
@@ -353,7 +362,7 @@ def test_bad_input_is_refused_with_its_reason_and_changes_nothing(tmp_path: Path
     free = c.post(f"/api/room/{rid}/claim", json={"key": watch, "client": "w-client1", "name": "Cy"})
     # (the seat was dealt to a bot: it is taken under a new key, and the one on offer dies)
     assert free.status_code == 200 and free.json()["key"] != invites[1]
-    assert c.get(f"/api/room/{rid}", params={"key": invites[1]}).status_code == 403
+    assert c.get(f"/api/room/{rid}", headers={"X-PDK-Key": invites[1]}).status_code == 403
     full = c.post(f"/api/room/{rid}/claim", json={"key": watch, "client": "w-client2", "name": "Di"})
     assert full.status_code == 409 and full.json()["error"]["key"] == "web_room_full"
     # a closed room
@@ -391,7 +400,7 @@ def test_turn_time_and_absence_put_a_seat_in_auto_shown_to_all_and_return_takes_
         room.touch(room.seat_of(key), client)
     room.tick()
     assert turn in room.table.session.auto_seats
-    seen = c.get(f"/api/room/{rid}", params={"key": watch}).json()
+    seen = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": watch}).json()
     assert seen["seats"][turn]["auto"] is True
     # the person takes it back with the 托管 switch
     key = host if turn == 0 else invites[0]
@@ -415,9 +424,9 @@ def test_a_room_reads_back_from_the_store(tmp_path: Path) -> None:
     _rooms, c = site(tmp_path)
     rid, host, _invites, watch = make_room(c)
     c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"})
-    t = c.get(f"/api/room/{rid}", params={"key": host}).json()["table"]
+    t = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()["table"]
     again, c2 = site(tmp_path)  # a restarted server on the same data directory
-    view = c2.get(f"/api/room/{rid}", params={"key": host}).json()
+    view = c2.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
     assert view["phase"] == "playing" and view["table"]["model"]["hand"] == t["model"]["hand"]
     assert view["seats"][2]["bot"] is True
     with pytest.raises(RoomRefused) as err:
@@ -428,10 +437,10 @@ def test_a_room_reads_back_from_the_store(tmp_path: Path) -> None:
 def test_the_qr_code_is_drawn_here_and_only_for_the_host(tmp_path: Path) -> None:
     _rooms, c = site(tmp_path)
     rid, host, invites, _watch = make_room(c)
-    r = c.get(f"/api/room/{rid}/qr/1", params={"key": host})
+    r = c.get(f"/api/room/{rid}/qr/1", headers={"X-PDK-Key": host})
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.startswith("<svg")
-    assert c.get(f"/api/room/{rid}/qr/1", params={"key": invites[0]}).status_code == 403
+    assert c.get(f"/api/room/{rid}/qr/1", headers={"X-PDK-Key": invites[0]}).status_code == 403
     page = c.get(f"/room/{rid}")
     assert page.status_code == 200 and "<script>" not in page.text and "style=" not in page.text
 
@@ -496,7 +505,7 @@ def test_two_workers_runners_do_not_fight_over_a_bot_move(tmp_path: Path) -> Non
         if t.over:
             break
         if not t.machine_turn:  # the host's move: the first hint, through the first server
-            hint = c1.get(f"/api/room/{rid}", params={"key": host}).json()["table"]["model"]["hints"]
+            hint = c1.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()["table"]["model"]["hints"]
             body = {"key": host, "client": "host-cccc", "seq": t.seq}
             r = c1.post(f"/api/room/{rid}/play", json=body | {"cards": hint[0]["cards"]})
             assert r.status_code == 200, r.text

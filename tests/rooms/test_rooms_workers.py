@@ -47,7 +47,8 @@ class Stream(threading.Thread):
     def __init__(self, base: str, rid: str, key: str, client: str) -> None:
         super().__init__(daemon=True)
         self.url = f"{base}/api/room/{rid}/live"
-        self.params = {"key": key, "client": client}
+        self.params = {"client": client}
+        self.key = key
         self.got: list[tuple[float, dict[str, Any]]] = []
         self.error: BaseException | None = None
         self._response: httpx.Response | None = None
@@ -57,13 +58,13 @@ class Stream(threading.Thread):
         try:
             with (
                 httpx.Client(timeout=httpx.Timeout(30, read=60)) as http,
-                http.stream("GET", self.url, params=self.params) as r,
+                http.stream("GET", self.url, params=self.params, headers={"X-PDK-Key": self.key}) as r,
             ):
                 self._response = r
                 assert r.status_code == 200, r.read()
                 for line in r.iter_lines():
-                    if line.startswith("data: "):
-                        self.got.append((time.monotonic(), json.loads(line[6:])))
+                    if line.startswith("data: ") and "room" in (view := json.loads(line[6:])):
+                        self.got.append((time.monotonic(), view))  # a room, not a presence event
         except BaseException as exc:  # ended by stop(), or a failure the test reports
             if not self._ended.is_set():
                 self.error = exc
@@ -134,7 +135,7 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
             server.start()
         r = httpx.post(f"{one.base}/api/rooms", json={"name": "Ann", "difficulty": "easy"}, timeout=30)
         rid, ann = r.json()["room"], r.json()["key"]
-        view = httpx.get(f"{one.base}/api/room/{rid}", params={"key": ann}, timeout=30).json()
+        view = httpx.get(f"{one.base}/api/room/{rid}", headers={"X-PDK-Key": ann}, timeout=30).json()
         bee = view["invites"][0]["url"].split("#k=")[1]
         joined = {"key": bee, "client": "bee-client", "name": "Bee"}
         assert httpx.post(f"{two.base}/api/room/{rid}/join", json=joined, timeout=30).status_code == 200
@@ -165,7 +166,9 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
                     # hear that she is here. Elapsed time is what is tested: AWAY is the
                     # smallest --away, and 3 s more let the second server's runner look past it.
                     time.sleep(AWAY + 3)
-                    seen = httpx.get(f"{two.base}/api/room/{rid}", params={"key": bee}, timeout=30).json()
+                    seen = httpx.get(
+                        f"{two.base}/api/room/{rid}", headers={"X-PDK-Key": bee}, timeout=30
+                    ).json()
                     assert seen["seats"][0]["auto"] is False and seen["seats"][0]["present"] is True
                     assert bee_live.latest()["seats"][0]["auto"] is False  # type: ignore[index]
                     waited = True

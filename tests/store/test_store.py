@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from pdk.store.contract import Store, Stored, StoreUnavailable, VersionConflict, Word
+from pdk.store.counted import CountedStore
 from pdk.store.files import FileStore
 from pdk.store.migrate import import_json_saves
 from pdk.store.open import open_store
@@ -250,15 +251,16 @@ def test_every_backend_shares_a_presence_board_or_needs_none(backend: Opener, cl
 
 def test_no_module_but_the_opener_names_a_database_backend() -> None:
     """A third backend is its own module plus one branch in ``pdk.store.open``: no other
-    module imports the SQLite or PostgreSQL store or asks whether a store is one, and the
-    store package never asks a store's type at all. (``pdk play``, the migration and the
-    table cache name ``FileStore``: files are what ``pdk play`` keeps.)"""
+    module imports the SQLite or PostgreSQL store or asks whether a store is one, and no
+    module asks whether a store is a ``FileStore`` either (what a backend does with a save
+    it cannot read is the contract's ``set_aside``). (``pdk play`` and the migration name
+    ``FileStore``: files are what ``pdk play`` keeps.)"""
     backends = {"pdk.store.sqlite", "pdk.store.postgres"}
     database = {"SqliteStore", "PostgresStore", "SqliteBoard", "PostgresBoard", "PostgresChanges"}
     found = []
     for path in sorted((ROOT / "pdk").rglob("*.py")):
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        asked = database | {"FileStore"} if module.startswith("pdk.store.") else database
+        asked = database | {"FileStore"}
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in backends:
                 named = node.module
@@ -271,6 +273,26 @@ def test_no_module_but_the_opener_names_a_database_backend() -> None:
             if module not in ("pdk.store.open", named):
                 found.append(f"{module}:{node.lineno}: {named}")
     assert not found, "a backend named outside pdk.store.open:\n" + "\n".join(found)
+
+
+def test_a_save_that_cannot_be_read_is_set_aside_through_the_contract(tmp_path: Path) -> None:
+    """The table cache asked ``isinstance(store, FileStore)``, so a file store wrapped as
+    ``pdk serve`` wraps every store (``CountedStore``, for /metrics) left a broken save in
+    the way; now each backend says what it does (``set_aside``): files move it aside."""
+    files = FileStore(tmp_path / "web")
+    tables = TableStore(
+        tmp_path, load_profile("classic16"), "classic16", store=CountedStore(files, lambda: None)
+    )
+    token = new_token()
+    files.save(token, "{not json", 1, None)
+    assert tables.get(token) is None
+    assert not files.path(token).exists() and list((tmp_path / "web").glob(f"{token}.json.corrupt-*"))
+    for spec in (f"sqlite:{tmp_path / 't.sqlite3'}",):
+        db = open_store(spec, tmp_path)
+        db.save(token, "{not json", 1, None)
+        assert TableStore(tmp_path, load_profile("classic16"), "classic16", store=db).get(token) is None
+        assert db.load(token) == Stored(1, "{not json")  # the row stays for the operator
+        db.close()
 
 
 def _asks_type(call: ast.Call, classes: set[str]) -> bool:

@@ -140,8 +140,8 @@ def stream_events(
             with client.stream("GET", url, params=params, headers=headers, timeout=wait) as answer:
                 views.put(answer.status_code)
                 for line in answer.iter_lines():
-                    if line.startswith("data: "):
-                        views.put(json.loads(line[6:]))
+                    if line.startswith("data: ") and "room" in (view := json.loads(line[6:])):
+                        views.put(view)  # a room, not a presence event
         except httpx.HTTPError as exc:
             views.put(exc)
 

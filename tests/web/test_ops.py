@@ -13,8 +13,12 @@ bodies, and its log must show the routes and none of those secrets.
 
 from __future__ import annotations
 
+import inspect
+import json
 import os
 import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -24,15 +28,18 @@ import pytest
 from fastapi import FastAPI
 
 from pdk import __version__
+from pdk.cli.serve import serve
 from pdk.rooms.room import Rooms
 from pdk.store.contract import StoreUnavailable
 from pdk.store.counted import CountedStore
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
+from pdk.web.factory import SETTINGS_ENV, ServeSettings, build_app
 from pdk.web.forwarded import Trusted
 from pdk.web.guard import ThinkingQueue
-from pdk.web.metrics import Metrics, mount_operator
-from pdk.web.server import WebLimits, create_app
+from pdk.web.metrics import BUCKETS, Metrics, Shared, mount_operator
+from pdk.web.rooms_api import RoomLimits
+from pdk.web.server import WebLimits, create_app, room_limits
 from tests.support.serving import Server, stop_group
 
 with warnings.catch_warnings():
@@ -112,7 +119,7 @@ def test_metrics_count_by_route_template_never_a_token(tmp_path: Path) -> None:
         assert c.get(f"/api/table/{token}").status_code == 200
     assert c.get("/api/table/" + "x" * 22).status_code in (404, 422)
     room = c.post("/api/rooms", json={"name": "Ann", "turn_time": 0, "difficulty": "easy"}).json()
-    assert c.get(f"/api/room/{room['room']}", params={"key": room["key"]}).status_code == 200
+    assert c.get(f"/api/room/{room['room']}", headers={"X-PDK-Key": room["key"]}).status_code == 200
     assert c.get("/static/app.js").status_code == 200
     assert c.get("/no/such/page").status_code == 404
     for n in range(3):  # invented methods are one label, not three
@@ -216,6 +223,84 @@ def test_a_forwarded_client_counts_for_the_per_client_bounds(tmp_path: Path) -> 
     assert codes[:40] == [200] * 40 and codes[40:] == [429] * 4
 
 
+def test_the_rooms_rate_limits_are_options_counted_per_client(tmp_path: Path) -> None:
+    """``--rooms-per-minute`` and the others reach the rooms' buckets (they were fixed), and
+    a bucket is a client's: its address, or the one a trusted proxy forwarded; an address
+    the proxy list does not trust cannot pick a fresh bucket by sending the header."""
+    settings = ServeSettings(
+        data_dir=str(tmp_path / "s"), profile="classic16", variant="classic16", seed=3, max_tables=8,
+        difficulty="easy", pace_ms=0, store=None, shared=False, max_body=4096, hosts=None,
+        opens_per_minute=0, hard_slots=1, idle_seconds=0, rooms=(2, 4, 12),
+    )  # fmt: skip
+    os.environ[SETTINGS_ENV] = settings.to_env()
+    try:
+        assert ServeSettings.from_env() == settings
+    finally:
+        del os.environ[SETTINGS_ENV]
+    limits = room_limits(*settings.rooms)  # type: ignore[misc]
+    assert (limits.creates_burst, limits.streams_burst, limits.polls_burst) == (1, 2, 2)
+    defaults = inspect.signature(serve).parameters
+    given = [defaults[f"{n}_per_minute"].default for n in ("rooms", "streams", "polls")]
+    assert room_limits(*given) == RoomLimits()  # pdk serve's defaults are the rooms' own
+    proxied, _, _ = app(tmp_path / "a", rooms=limits)
+    body = {"name": "Ann", "turn_time": 0, "difficulty": "easy"}
+
+    def made(c: TestClient, who: str | None) -> int:
+        headers = {} if who is None else {"X-Forwarded-For": who}
+        return c.post("/api/rooms", json=body, headers=headers).status_code
+
+    # one room at once per client: each forwarded client has its own bucket
+    assert [made(proxied, f"198.51.100.{i}") for i in range(4)] == [200] * 4
+    assert made(proxied, "198.51.100.0") == 429
+    assert made(proxied, None) == 200 and made(proxied, None) == 429  # the proxy itself: one client
+    stranger, _, _ = app(tmp_path / "b", client=("203.0.113.9", 5000), rooms=limits)
+    assert [made(stranger, f"198.51.100.{i}") for i in range(3)] == [200, 429, 429]
+    c = build_app(settings)
+    with TestClient(c, client=LOCAL) as local:
+        assert [local.post("/api/rooms", json=body).status_code for _ in range(2)] == [200, 429]
+
+
+def test_metrics_are_the_servers_summed_over_its_workers(tmp_path: Path) -> None:
+    """With ``--workers`` each scrape reached one worker and showed its figures alone. Now
+    the answering worker sums what every worker left in the shared folder: counters over
+    every worker this run had (a dead one's counts stay), gauges over the living only."""
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    metrics = Metrics()
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=3, difficulty="easy")
+    made = create_app(store, pace_ms=0, metrics=metrics, shared=Shared(folder))
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    try:
+        for pid, labels_n, streams in ((alive.pid, 5, 3), (dead.pid, 7, 100)):
+            snap = {
+                "pid": pid,
+                "requests": [["GET", "/api/labels", 200, labels_n]],
+                "latency": [["/api/labels", [labels_n] + [0] * len(BUCKETS), 0.001 * labels_n]],
+                "store_errors": 2,
+                "gauges": [
+                    ["pdk_info", "x", {"version": __version__, "worker": str(pid)}, 1],
+                    ["pdk_streams_open", "x", {}, streams],
+                ],
+            }
+            (folder / f"{pid}.json").write_text(json.dumps(snap))
+        c = TestClient(made, client=LOCAL)
+        assert c.get("/api/labels").status_code == 200
+        text = c.get("/metrics").text
+    finally:
+        alive.kill()
+        alive.wait()
+    requests = samples(text, "pdk_requests_total")
+    assert requests['{route="/api/labels",method="GET",status="200"}'] == 1 + 5 + 7
+    assert samples(text, "pdk_request_duration_seconds_count")['{route="/api/labels"}'] == 1 + 5 + 7
+    assert samples(text, "pdk_store_errors_total")[""] == 4
+    assert samples(text, "pdk_streams_open")[""] == 3  # the dead worker's 100 are gone with it
+    assert samples(text, "pdk_workers")[""] == 2
+    assert len(samples(text, "pdk_info")) == 2
+    assert (folder / f"{os.getpid()}.json").exists()  # its own, for the others' scrapes
+
+
 def output_of(server: Server) -> str:
     """What the server wrote (stdout and stderr), once it has stopped."""
     assert server.proc is not None and server.proc.stdout is not None
@@ -234,7 +319,7 @@ def test_the_access_log_says_routes_never_keys_or_tokens(tmp_path: Path) -> None
             made = h.post("/api/rooms", json={"name": "Ann", "turn_time": 0, "difficulty": "easy"}).json()
             rid, host = made["room"], made["key"]
             secrets += [rid, host]
-            view = h.get(f"/api/room/{rid}", params={"key": host}).json()
+            view = h.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
             seat = view["invites"][0]["url"].split("#k=")[1]
             watch = view["watch"].split("#w=")[1]
             secrets += [seat, watch]
@@ -243,15 +328,19 @@ def test_the_access_log_says_routes_never_keys_or_tokens(tmp_path: Path) -> None
             )
             assert joined.status_code == 200, joined.text
             assert (
-                h.get(f"/api/room/{rid}/poll", params={"key": watch, "client": "w-client-1"}).status_code
+                h.get(
+                    f"/api/room/{rid}/poll", params={"client": "w-client-1"}, headers={"X-PDK-Key": watch}
+                ).status_code
                 == 200
             )
-            with h.stream("GET", f"/api/room/{rid}/live", params={"key": host, "client": "host-client"}) as s:
+            with h.stream(
+                "GET", f"/api/room/{rid}/live", params={"client": "host-client"}, headers={"X-PDK-Key": host}
+            ) as s:
                 assert s.status_code == 200
                 next(s.iter_lines())
             # seat 1 was just taken (its QR is refused: 409); seat 2 is still free
-            assert h.get(f"/api/room/{rid}/qr/2", params={"key": host}).status_code == 200
-            assert h.get(f"/api/table/{table['token']}/nope", params={"key": host}).status_code == 404
+            assert h.get(f"/api/room/{rid}/qr/2", headers={"X-PDK-Key": host}).status_code == 200
+            assert h.get(f"/api/table/{table['token']}/nope", headers={"X-PDK-Key": host}).status_code == 404
     finally:
         log = output_of(server)
     lines = [ln for ln in log.splitlines() if re.search(r'"(GET|POST) ', ln)]

@@ -135,7 +135,7 @@ def test_a_room_with_house_rules_keeps_them_deals_them_and_says_them(tmp_path: P
     r = c.post("/api/rooms", json={"name": "Ann", "difficulty": "easy", "rules": chosen})
     assert r.status_code == 200, r.text
     rid, host = r.json()["room"], r.json()["key"]
-    view = c.get(f"/api/room/{rid}", params={"key": host}).json()
+    view = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()
     assert view["variant"] == "classic16-house"
     watch = view["watch"].split("#w=")[1]
     said = c.get(f"/api/room/{rid}/rules", params={"lang": "zh"}, headers={"X-PDK-Key": watch}).json()
@@ -166,7 +166,7 @@ def test_a_match_of_two_deals_ends_in_standings_and_a_rematch_starts_again(tmp_p
     )
     rid, host = r.json()["room"], r.json()["key"]
     hc = {"key": host, "client": "host-cccc"}
-    watch = c.get(f"/api/room/{rid}", params={"key": host}).json()["watch"].split("#w=")[1]
+    watch = c.get(f"/api/room/{rid}", headers={"X-PDK-Key": host}).json()["watch"].split("#w=")[1]
     c.post(f"/api/room/{rid}/start", json=hc)
     first = play_deal(c, rooms, rid, {0: host}, watch)
     assert first["match"] == 2 and len(first["scores"]) == 1 and not first["match_over"]

@@ -200,8 +200,11 @@ async function connect() {
       while ((end = buf.indexOf("\n\n")) >= 0) {
         const event = buf.slice(0, end);
         buf = buf.slice(end + 2);
-        const data = event.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-        if (data) show(JSON.parse(data));
+        const lines = event.split("\n");
+        const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+        if (!data) continue;
+        if (lines.includes("event: presence")) present(JSON.parse(data).present);
+        else show(JSON.parse(data));
       }
     }
   } catch (e) {
@@ -212,6 +215,14 @@ async function connect() {
   if (!opened) { poll(); return; }
   say(t("room_live_lost"), true);
   setTimeout(() => { if (!source && !polling) connect(); }, 2000);
+}
+
+// Who is connected changed (a badge), without the room changing: the view on show is
+// drawn again with the new badges.
+function present(here) {
+  if (!room) return;
+  room.seats.forEach((s, i) => { s.present = Boolean(here[i]); });
+  render();
 }
 
 function hangUp() {
