@@ -37,6 +37,7 @@ from pdk.web.server import create_app
 from pdk.web.wire import STATIC as STATIC_DIR
 from tests.rooms.test_rooms import Clock, cards_in, make_room, site
 from tests.support.serving import Server
+from tests.support.tooling import until
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -385,7 +386,7 @@ def test_streams_get_only_what_changed_and_opens_and_polls_are_limited(tmp_path:
         ]
         for s in spectators:
             s.start()
-        time.sleep(1.5)
+        until(lambda: all(s.data for s in spectators), 15, "every spectator's first view")
         first = [s.data for s in spectators]
         assert first == [1] * 20, first
         # one seat's stream opened and closed ten times in four seconds
@@ -442,8 +443,7 @@ def test_sigterm_stops_the_server_with_streams_open_and_withdraws_presence(tmp_p
         streams += [Sse(server.port, f"/api/room/{rid}/live?client=watch-{i:04d}", watch) for i in range(3)]
         for s in streams:
             s.start()
-        time.sleep(1.5)
-        assert all(s.data >= 1 for s in streams)
+        until(lambda: all(s.data >= 1 for s in streams), 15, "every stream's first view")
         began = time.monotonic()
         os.killpg(server.proc.pid, signal.SIGTERM)
         server.proc.wait(12)  # before: still running 12 s later
@@ -562,7 +562,7 @@ def test_a_room_across_two_workers_deals_in_one_write_and_fans_out(tmp_path: Pat
         bo = Sse(server.port, f"{live}phone-aaaa", invite)
         for s in [*spectators, bo]:
             s.start()
-        time.sleep(2)
+        until(lambda: all(s.data >= 1 for s in [*spectators, bo]), 15, "every stream's first view")
         assert c.post(f"/api/room/{rid}/start", json={"key": host, "client": "host-cccc"}).status_code == 200
         from pdk.store.postgres import PostgresStore
 
@@ -592,12 +592,14 @@ def test_a_room_across_two_workers_deals_in_one_write_and_fans_out(tmp_path: Pat
             spectators.append(more)
             on[id(more)] = holding(workers, more.sock.getsockname()[1], server.port)
         assert len(set(on.values())) == 2, on
-        time.sleep(1.5)  # each worker's figures are at most a second old
-        # /metrics is the server's, whichever worker answers: streams summed over both
+        # /metrics is the server's, whichever worker answers: streams summed over both (each
+        # worker's figures are at most a second old: waited for, then read four times)
+        streams = len(spectators) + 1  # and Bo's
+        summed = re.compile(rf"^pdk_streams_open {streams}(\.0)?$", re.M)
+        until(lambda: summed.search(c.get("/metrics").text), 15, "both workers' streams in /metrics")
         for _ in range(4):
             scraped = c.get("/metrics").text
             assert re.search(r"^pdk_workers 2(\.0)?$", scraped, re.M), scraped[-600:]
-            streams = len(spectators) + 1  # and Bo's
             assert re.search(rf"^pdk_streams_open {streams}(\.0)?$", scraped, re.M), scraped[-600:]
             assert len(re.findall(r"^pdk_info\{", scraped, re.M)) == 2
         # Bo's stream closed and opened again: no spectator on either worker gets the room
