@@ -65,6 +65,9 @@ def play_one(page: Any) -> None:
         page.click('[data-testid="pass"]')
     else:
         page.click('[data-testid="hint"]')
+        # the hint's cards are raised before they are played (a loaded machine may draw the
+        # answer a moment after the tap; playing nothing would only say "pick cards")
+        wait_for(page, "document.querySelector('[data-testid=hand] [aria-pressed=true]') !== null")
         page.click('[data-testid="play"]')
     wait_for(
         page,
