@@ -336,3 +336,41 @@ def test_nothing_beats_so_the_page_passes_for_you_and_x_turns_it_off(browser: An
     assert "Auto-pass off" in page.locator('[data-testid="message"]').inner_text()
     assert page.evaluate("localStorage.getItem('pdk.autopass')") == "off"
     assert not page.errors
+
+
+# The answer to a 托管 switch turned off, held back a second by the browser (as a slow
+# network would): its own page's fetch, wrapped before the page loads.
+SLOW_OFF = """
+const fetched = window.fetch.bind(window);
+window.heldBack = 0;
+window.fetch = async (url, init) => {
+  const answer = await fetched(url, init);
+  if (String(url).includes('/settings?') && init && String(init.body).includes('"auto":false')) {
+    await new Promise((r) => setTimeout(r, 1000));
+    window.heldBack += 1;
+  }
+  return answer;
+};
+"""
+
+
+def test_a_quick_second_tuo_guan_switch_is_not_undone_by_the_first_answer(browser: Any, server: str) -> None:
+    # 托管 taken back and switched on again at once: the page showed it off (the first
+    # answer, arriving last, overwrote the second), though the server had it on.
+    w, h = LAYOUTS["portrait"]
+    context = browser.new_context(viewport={"width": w, "height": h}, locale="en-US")
+    context.add_init_script(SLOW_OFF)
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_selector('[data-testid="card"]')
+    auto = page.locator('[data-testid="auto"]')
+    assert wait_my_turn(page)
+    auto.click()  # on
+    wait_for(page, "document.querySelector('[data-testid=play]').disabled")
+    auto.click()  # off: its answer is held back
+    page.keyboard.press("a")  # on again before that answer comes
+    wait_for(page, "window.heldBack === 1")
+    assert auto.get_attribute("aria-pressed") == "true"
+    token = page.evaluate("localStorage.getItem('pdk.token')")
+    assert page.request.get(f"{server}api/table/{token}").json()["auto"] is True
+    context.close()

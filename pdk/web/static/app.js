@@ -16,7 +16,8 @@ import { speak } from "./voice.js";
 let table = null; // the last response: {token, seq, model, ...}
 let stepping = false;
 let auto = false; // 托管, as the server has it (shown at once when toggled here)
-let autoSent = null; // a 托管 switch sent and not answered yet
+let autoSent = null; // the latest 托管 switch sent and not answered yet
+let autoAsked = 0; // how many 托管 switches were sent: only the latest one's answer ends autoSent
 // 要不起, as in the terminal: when nothing beats the play, the server passes for the player
 // after a moment (x toggles it on a desktop; the choice is kept in the browser).
 let autoPass = store.getItem("pdk.autopass") !== "off";
@@ -155,15 +156,19 @@ function schedule() {
 }
 
 // The seat's switches (托管, 要不起 auto-pass) are the server's: sent, the answer shown.
+// Switched twice quickly (off, then on again), the first answer must not show the switch
+// off, whether it comes before the second's or after: a newer switch's answer decides.
 async function setting(body) {
-  if ("auto" in body) autoSent = body.auto;
+  const mine = "auto" in body ? ++autoAsked : 0;
+  if (mine) autoSent = body.auto;
   try {
     const { ok, data } = await api(`table/${table.token}/settings`, body);
-    if ("auto" in body) autoSent = null;
+    if (mine && mine === autoAsked) autoSent = null;
     if (!ok && data.error) seat.note = { text: data.error.text, refused: true };
-    show(ok ? data : (data.table ?? table), true);
+    const answer = ok ? data : (data.table ?? table);
+    show(mine && mine < autoAsked ? { ...answer, auto } : answer, true);
   } catch (e) {
-    if ("auto" in body) autoSent = null;
+    if (mine && mine === autoAsked) autoSent = null;
     $("[data-testid=message]").textContent = t("error");
   }
 }
