@@ -58,10 +58,11 @@ def browser() -> Iterator[Any]:
 NO_AUTO_PASS = "localStorage.getItem('pdk.autopass') || localStorage.setItem('pdk.autopass', 'off')"
 
 
-def page_at(browser: Any, url: str, size: str = "desktop", locale: str = "en-US") -> Any:
+def page_at(browser: Any, url: str, size: str = "desktop", locale: str = "en-US", script: str = "") -> Any:
+    """A page of its own at ``size``, auto-pass off; ``script`` runs before the page's own."""
     w, h = LAYOUTS[size]
     context = browser.new_context(viewport={"width": w, "height": h}, locale=locale)
-    context.add_init_script(NO_AUTO_PASS)
+    context.add_init_script(NO_AUTO_PASS + ";" + script)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -357,12 +358,7 @@ window.fetch = async (url, init) => {
 def test_a_quick_second_tuo_guan_switch_is_not_undone_by_the_first_answer(browser: Any, server: str) -> None:
     # 托管 taken back and switched on again at once: the page showed it off (the first
     # answer, arriving last, overwrote the second), though the server had it on.
-    w, h = LAYOUTS["portrait"]
-    context = browser.new_context(viewport={"width": w, "height": h}, locale="en-US")
-    context.add_init_script(SLOW_OFF)
-    page = context.new_page()
-    page.goto(server)
-    page.wait_for_selector('[data-testid="card"]')
+    page = page_at(browser, server, "portrait", script=SLOW_OFF)
     auto = page.locator('[data-testid="auto"]')
     assert wait_my_turn(page)
     auto.click()  # on
@@ -373,4 +369,4 @@ def test_a_quick_second_tuo_guan_switch_is_not_undone_by_the_first_answer(browse
     assert auto.get_attribute("aria-pressed") == "true"
     token = page.evaluate("localStorage.getItem('pdk.token')")
     assert page.request.get(f"{server}api/table/{token}").json()["auto"] is True
-    context.close()
+    page.context.close()
