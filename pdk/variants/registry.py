@@ -165,7 +165,7 @@ def _shipped_index() -> dict[str, Path]:
     files = sorted(variants_dir().glob("*.yaml"))
     for p in files:
         try:
-            data = loads_yaml(read_bounded(p, PROFILE_BYTES))
+            data = _parsed(read_bounded(p, PROFILE_BYTES))  # read only: no copy needed
         except (OSError, UnicodeDecodeError, yaml.YAMLError, LimitError):
             continue
         if isinstance(data, dict):
