@@ -327,7 +327,7 @@ class Sse(threading.Thread):
         self.port, self.path, self.key = port, path, key
         self.data = 0
         self.presence = 0
-        self.present: list[bool] = []  # who the last presence message said is connected
+        self.present: list[bool] = []  # who the last view or presence message said is connected
         self.beats = 0
         self.status = ""
         self.sock: socket.socket | None = None
@@ -354,6 +354,8 @@ class Sse(threading.Thread):
                         self.present = json.loads(event.split(b"data: ", 1)[1])["present"]
                     elif b"data: " in event:
                         self.data += 1
+                        view = json.loads(event.split(b"data: ", 1)[1])
+                        self.present = [seat["present"] for seat in view.get("seats", [])]
                     elif b": still here" in event:
                         self.beats += 1
 
@@ -607,8 +609,11 @@ def test_a_room_across_two_workers_deals_in_one_write_and_fans_out(tmp_path: Pat
         assert bo.sock is not None
         holder = holding(workers, bo.sock.getsockname()[1], server.port)
         views = [s.data for s in spectators]
+        # every spectator hears Bo (the far worker within a beat), then hears Bo leave: back
+        # within a beat, a worker that never saw Bo away would rightly say nothing
+        until(lambda: all(s.present[1:2] == [True] for s in spectators), 15, "every spectator hears Bo")
         bo.close()
-        time.sleep(1.5)
+        until(lambda: all(s.present[1:2] == [False] for s in spectators), 15, "every spectator hears Bo leave")
         bo = Sse(server.port, f"{live}phone-aaaa", invite)
         bo.start()
         deadline = time.monotonic() + 5
@@ -617,11 +622,8 @@ def test_a_room_across_two_workers_deals_in_one_write_and_fans_out(tmp_path: Pat
         assert bo.sock is not None and " 200 " in bo.status, bo.status
         holder = holding(workers, bo.sock.getsockname()[1], server.port)
         far = [s for s in spectators if on[id(s)] != holder]
-        deadline = time.monotonic() + 12  # a worker hears the other's word within a beat (5 s)
-        while time.monotonic() < deadline and not all(s.present[1:2] == [True] for s in far):
-            time.sleep(0.1)
-        assert [s.data for s in spectators] == views
-        assert far and all(s.present[1:2] == [True] for s in far), [s.present for s in far]
+        until(lambda: all(s.present[1:2] == [True] for s in far), 15, "the far spectators hear Bo back")
+        assert far and [s.data for s in spectators] == views
         # kill -9 the worker holding Bo's stream: Bo's new phone is let in through the other
         # at once (before: refused while the dead worker's word was believed, up to 15 s)
         os.kill(holder, signal.SIGKILL)
