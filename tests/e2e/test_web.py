@@ -370,3 +370,46 @@ def test_a_quick_second_tuo_guan_switch_is_not_undone_by_the_first_answer(browse
     token = page.evaluate("localStorage.getItem('pdk.token')")
     assert page.request.get(f"{server}api/table/{token}").json()["auto"] is True
     page.context.close()
+
+
+def test_a_move_lost_on_the_way_is_sent_again_and_said_when_lost_twice(browser: Any, server: str) -> None:
+    # A play whose request was dropped used to vanish: the page said nothing and waited
+    # for a move it had never sent (seen on CI as a whole-deal test stuck at one turn).
+    from pdk.text.catalog import tr
+
+    page = page_at(browser, server)
+    assert wait_my_turn(page)
+    dropped: list[str] = []
+    drops = [2]  # how many of the seat's next moves to lose on the way
+
+    def lose(route: Any) -> None:
+        if drops[0] > 0:
+            drops[0] -= 1
+            dropped.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(lambda url: url.split("?")[0].endswith(("/play", "/pass")), lose)
+
+    def move() -> None:
+        if page.locator('[data-testid="play"]').is_disabled():
+            page.click('[data-testid="pass"]')
+        else:
+            page.click('[data-testid="hint"]')
+            wait_for(page, "document.querySelectorAll('[aria-pressed=true][data-testid=card]').length > 0")
+            page.click('[data-testid="play"]')
+
+    before = hand(page)
+    move()  # lost, sent again, lost again: said, and the table is as it was
+    said = tr("web_not_sent", "en")
+    wait_for(page, f"document.querySelector('[data-testid=message]').textContent.includes({said!r})")
+    assert len(dropped) == 2 and hand(page) == before
+    drops[0] = 1
+    move()  # lost once: sent again, and it lands
+    wait_for(page,
+        f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {len(before)}"
+        " || document.querySelector('[data-testid=hint]').disabled",
+    )
+    assert len(dropped) == 3 and page.errors == []
+    page.context.close()

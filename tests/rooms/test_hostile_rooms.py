@@ -613,7 +613,7 @@ def test_a_room_across_two_workers_deals_in_one_write_and_fans_out(tmp_path: Pat
         # within a beat, a worker that never saw Bo away would rightly say nothing
         until(lambda: all(s.present[1:2] == [True] for s in spectators), 15, "every spectator hears Bo")
         bo.close()
-        until(lambda: all(s.present[1:2] == [False] for s in spectators), 15, "every spectator hears Bo leave")
+        until(lambda: all(s.present[1:2] == [False] for s in spectators), 15, "all hear Bo leave")
         bo = Sse(server.port, f"{live}phone-aaaa", invite)
         bo.start()
         deadline = time.monotonic() + 5

@@ -90,6 +90,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The table had moved on (another tab?): this is where it is now.",
         "牌局已有新进展（可能在另一个标签页）：这是现在的局面。",
     ),
+    "web_not_sent": (
+        "That did not reach the table (connection lost): try again.",
+        "没有送到牌桌（连接中断）：请再试一次。",
+    ),
     "web_earlier": ("… {n} earlier in this trick", "……本轮此前还有 {n} 手"),
     "web_settlement": ("Settlement, deal {n}", "第 {n} 局结算"),
     "web_col_player": ("Player", "玩家"),

@@ -24,6 +24,8 @@ import { $, t } from "./page.js";
 //   plain(key): whether a refusal's text is the server's own line, not a rule's reason;
 //   keys(e): the page's own keys first (true: taken);
 // }
+const RESEND_MS = 700; // the pause before a command lost on the way is sent again
+
 export function seatController(face) {
   const seat = {
     selected: new Set(), // indexes into model.hand
@@ -67,12 +69,22 @@ export function seatController(face) {
   };
 
   // A seat command: the answer is drawn; a refusal says why over the table it came with.
-  seat.act = async (path, body) => {
+  // A command whose request fails on the way (a dropped connection) is sent once more a
+  // moment later: it carries the table's seq, so had the first arrived after all, the
+  // second is answered "moved on" with the table as it stands, never played twice. Lost
+  // twice, the player is told it was not sent rather than left tapping a silent button.
+  seat.act = async (path, body, again = true) => {
     let answer;
     try {
       answer = await face.send(path, body);
     } catch (e) {
-      return false; // unreachable: the page says so (and the table page tries again)
+      if (again) {
+        await new Promise((done) => setTimeout(done, RESEND_MS));
+        return seat.act(path, body, false);
+      }
+      seat.note = { text: t("not_sent"), refused: true };
+      face.render();
+      return false;
     }
     const { ok, status, data } = answer;
     if (!ok || data.error) {
