@@ -17,7 +17,7 @@ from rich.table import Table
 
 from pdk.bots.valuation import ADVISE_BUDGET, Analysis, Interval, PlayValue, Proof, Spot, analyse
 from pdk.cli.common import JsonOpt, LangOpt, fail, lang_or_fail, out_console, profile_or_fail
-from pdk.cli.replay import load_or_fail
+from pdk.cli.record_file import load_or_fail
 from pdk.engine import position_text as P
 from pdk.engine.combos import Move
 from pdk.text.catalog import Lang, tr

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -21,13 +22,24 @@ from pdk.bots import DIFFICULTIES
 from pdk.cli.common import LangOpt, data_dir, fail, lang_or_fail, make_console, profile_or_fail
 from pdk.cli.engine import check_difficulty
 from pdk.cli.game import Game, Ui
+from pdk.cli.record_file import load_or_fail
 from pdk.engine.profile import DEFAULT_PROFILE
 from pdk.engine.record import RecordError
 from pdk.store.files import FileStore
 from pdk.table.history import History
 from pdk.table.seat import LocalSeat
 from pdk.table.service import Archive, TableService
-from pdk.table.session import SaveError, Session, Slot, claim_slot, load_save, move_aside, new_session
+from pdk.table.session import (
+    HUMAN,
+    SaveError,
+    Session,
+    Slot,
+    claim_slot,
+    load_save,
+    move_aside,
+    new_session,
+    practice_session,
+)
 from pdk.text.catalog import Lang, excerpt, tr
 
 # ``--auto-level``: "table" is 托管 at the table's difficulty (the save's None).
@@ -42,6 +54,30 @@ def error_detail(exc: Exception, lang: Lang) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
     return str(exc)
+
+
+def practice_or_fail(
+    path: Path, game: int | None, at: int | None, difficulty: str | None, lang: Lang
+) -> Session:
+    """``--from``: the deal of a record as it stood before play ``at`` (yours: the seat of
+    ``pdk play``), the computers at ``difficulty`` playing on from there, as the page's
+    "play on from here" does; a new game, so a game in progress is asked about first."""
+    if at is None:
+        fail(tr("practice_needs_at", lang))
+    record = load_or_fail(path, game, lang)
+    if difficulty is not None:
+        check_difficulty(difficulty, lang)
+    yours = [k for k, a in enumerate(record.actions, 1) if a.seat == HUMAN]
+    if at not in yours:
+        plays = ", ".join(map(str, yours[:8])) + (" …" if len(yours) > 8 else "")
+        fail(tr("practice_not_yours", lang, n=at, last=len(record.actions), plays=plays or "-"))
+    return practice_session(record, at, record.profile.name, difficulty or "normal")
+
+
+def from_record(path: Path, at: int, game: int | None, lang: Lang) -> None:
+    """A practice from play ``at`` of the record in ``path``, in the default save folder:
+    what the replay's t starts (``pdk play --from PATH --at N``)."""
+    play(from_record=path, at=at, game_no=game, lang=lang)
 
 
 def confirm_new(slot: Slot, lang: Lang) -> None:
@@ -119,9 +155,26 @@ def play(
     name: Annotated[
         str | None, typer.Option("--name", help="With --join: your name at the table.")
     ] = None,
+    from_record: Annotated[
+        Path | None,
+        typer.Option(
+            "--from", help="Practice: play on from a game record's position (with --at N; a review's marks)."
+        ),
+    ] = None,
+    at: Annotated[
+        int | None,
+        typer.Option("--at", min=1, help="With --from: the play of yours to play again (1 = first)."),
+    ] = None,
+    game_no: Annotated[
+        int | None, typer.Option("--game", "-g", min=1, help="With --from: line K of a JSONL file.")
+    ] = None,
 ) -> None:
     """Play 跑得快 against two AI players; the game is saved after every play."""
     language = lang_or_fail(lang)
+    practice = None
+    if from_record is not None:
+        practice = practice_or_fail(from_record, game_no, at, difficulty, language)
+        new = True
     if join is not None:
         from pdk.cli.join import join as join_room  # an HTTP client: loaded only when asked
 
@@ -177,6 +230,9 @@ def play(
                     )
                 )
             check_difficulty(session.difficulty, language)
+    if practice is not None:
+        session = practice
+        notes.append(tr("practice_from", language, n=at, path=from_record))
     if session is None:
         profile = profile_or_fail(DEFAULT_PROFILE if variant is None else variant, language)
         diff = difficulty or "normal"

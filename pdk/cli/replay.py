@@ -9,7 +9,6 @@ Rendering lives in ``replay_view`` (pure); this module reads keys and draws.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import select
 import sys
@@ -24,6 +23,8 @@ from rich.console import Console
 
 from pdk.bots import BotSpecError, bot_names, check_bot, is_plugin
 from pdk.cli.common import LangOpt, fail, lang_or_fail, out_console
+from pdk.cli.play import from_record
+from pdk.cli.record_file import is_jsonl, load_or_fail
 from pdk.cli.replay_view import (
     ExplainError,
     Explanation,
@@ -33,11 +34,11 @@ from pdk.cli.replay_view import (
     seat_names,
     transcript,
 )
-from pdk.engine.record import GameRecord, RecordError, RecordReason, dumps
+from pdk.engine.record import GameRecord, RecordError, dumps
 from pdk.engine.state import GameState
-from pdk.files.limits import LimitError, loads_json
-from pdk.records.disk import jsonl_games, load, parse
+from pdk.records.disk import jsonl_games, parse
 from pdk.records.text_record import dumps_text
+from pdk.table.session import HUMAN
 from pdk.text.catalog import Lang, excerpt, tr
 
 
@@ -49,6 +50,7 @@ class Key(Enum):
     JUMP = "jump"
     EXPLAIN = "explain"
     VIEW = "view"
+    PRACTICE = "practice"
     QUIT = "quit"
     OTHER = "other"
 
@@ -85,6 +87,7 @@ _LETTERS = {
     "e": Key.EXPLAIN,
     "?": Key.EXPLAIN,
     "v": Key.VIEW,
+    "t": Key.PRACTICE,
     "q": Key.QUIT,
     "\x04": Key.QUIT,
 }
@@ -131,6 +134,7 @@ class Replayer:
         self.viewer = viewer
         self.bot = bot
         self.explain_on = explain_on
+        self.note = ""  # a one-screen answer to a key (a practice asked where none starts)
         self._cache: dict[int, Explanation] = {}
 
     @property
@@ -152,11 +156,22 @@ class Replayer:
             order: list[int | None] = [None, *range(self.record.profile.players)]
             self.viewer = order[(order.index(self.viewer) + 1) % len(order)]
 
+    def practice_at(self) -> int | None:
+        """The play a practice from this screen starts at (``pdk play --from``): the next
+        play, when it is seat 0's (the person's seat in ``pdk play``); None otherwise."""
+        actions = self.record.actions
+        if self.step < len(actions) and actions[self.step].seat == HUMAN:
+            return self.step + 1
+        return None
+
     def jump(self, n: int) -> None:
         self.step = max(0, min(n, self.last))
 
     def frame(self, source: str, lang: Lang) -> Frame:
         state = self.states[self.step]
+        if self.note:  # said once, over the screen it was asked on
+            note, self.note = self.note, ""
+            return Frame(source, self.step, self.viewer, explain_note=note)
         if not self.explain_on:
             return Frame(source, self.step, self.viewer)
         names = seat_names(self.record, lang)
@@ -171,8 +186,9 @@ class Replayer:
         return Frame(source, self.step, self.viewer, explanation=self._cache[self.step])
 
 
-def run_interactive(replayer: Replayer, source: str, lang: Lang) -> None:
-    """Draw, read a key, move; Ctrl-C, Esc, q or the end of input quit cleanly."""
+def run_interactive(replayer: Replayer, source: str, lang: Lang) -> int | None:
+    """Draw, read a key, move; Ctrl-C, Esc, q or the end of input quit cleanly (None). t
+    on a play of seat 0's leaves with that play's number, to practise from it."""
     import tty
 
     console = Console()
@@ -185,7 +201,13 @@ def run_interactive(replayer: Replayer, source: str, lang: Lang) -> None:
             data = _read_key(fd)
             key = decode_key(data) if data else Key.QUIT
             if key is Key.QUIT:
-                return
+                return None
+            if key is Key.PRACTICE:
+                number = replayer.practice_at()
+                if number is not None:
+                    return number
+                replayer.note = tr("rp_practice_not_here", lang)
+                continue
             if key is Key.JUMP:
                 _cooked(fd)
                 try:
@@ -197,6 +219,7 @@ def run_interactive(replayer: Replayer, source: str, lang: Lang) -> None:
                     replayer.jump(int(text.strip()))
                 continue
             replayer.apply(key)
+    return None  # Ctrl-C
 
 
 def _cooked(fd: int) -> None:
@@ -208,43 +231,7 @@ def _cooked(fd: int) -> None:
     termios.tcsetattr(fd, termios.TCSADRAIN, attrs)
 
 
-def _is_jsonl(path: Path) -> bool:
-    """Whether ``path`` reads as a JSONL file of games: two games or more, the first one a
-    JSON value (False when it cannot be read: loading it again then says why)."""
-    try:
-        games = jsonl_games(path)
-        first = next(games, None)
-        if first is None or next(games, None) is None:
-            return False
-        loads_json(first)
-    except (RecordError, json.JSONDecodeError, LimitError):
-        return False
-    return True
-
-
-def _count_games(path: Path) -> int:
-    """The games of a JSONL file up to its first unreadable line (``--check`` names it)."""
-    n = 0
-    with contextlib.suppress(RecordError):
-        for _ in jsonl_games(path):
-            n += 1
-    return n
-
-
 EXPORTS = ("txt", "json")
-
-
-def load_or_fail(path: Path, game: int | None, lang: Lang) -> GameRecord:
-    try:
-        return load(path, game)
-    except RecordError as exc:
-        if game is None and exc.reason in (RecordReason.JSON, RecordReason.CANNOT_READ):
-            if _is_jsonl(path):
-                fail(tr("rp_err_jsonl", lang, path=path, n=_count_games(path)))
-        fail(exc.message(lang))
-    except (KeyError, TypeError, AttributeError, ValueError):
-        # A record shaped so oddly the loader did not foresee it: still one line, no traceback.
-        fail(tr("rp_err_invalid", lang, path=path))
 
 
 def check_all(path: Path, lang: Lang) -> int:
@@ -298,7 +285,8 @@ def replay(
     settlement, and what a bot would have played.
 
     Keys: n, → or space next · p or ← previous · g jump to play N · f or Home first ·
-    l or End last · e what the bot would play here · v cycle the view · q quit.
+    l or End last · e what the bot would play here · v cycle the view · t play on from
+    here against the computers (a play of seat 0's) · q quit.
     """
     language = lang_or_fail(lang)
     known = bot_names()
@@ -310,7 +298,7 @@ def replay(
             fail(exc.message(language))
     elif bot_name not in known:
         fail(tr("rp_err_bot", language, name=excerpt(bot_name), known=", ".join(known)))
-    if check and game is None and _is_jsonl(file):
+    if check and game is None and is_jsonl(file):
         n = check_all(file, language)
         out_console().print(tr("rp_check_games", language, path=file, n=n), markup=False, highlight=False)
         return
@@ -346,6 +334,8 @@ def replay(
             )
             sys.stdout.write("\n".join(lines) + "\n")
             return
-        run_interactive(Replayer(record, as_seat, bot_name, explain_on), source, language)
+        number = run_interactive(Replayer(record, as_seat, bot_name, explain_on), source, language)
     except ExplainError as exc:
         fail(exc.message(language))
+    if number is not None:  # t: play on from here against the computers
+        from_record(file, number, game, language)

@@ -16,7 +16,7 @@ from pdk.bots.valuation import DEFAULT_BUDGET, same_play
 from pdk.cli.advise import BudgetOpt, check_budget, play_said
 from pdk.cli.common import JsonOpt, LangOpt, err_console, fail, is_terminal, lang_or_fail, out_console
 from pdk.cli.play_input import PASS_WORDS
-from pdk.cli.replay import load_or_fail
+from pdk.cli.record_file import load_or_fail
 from pdk.cli.replay_view import seat_names
 from pdk.engine.cards import CardParseError, CardPlace
 from pdk.engine.combos import Move

@@ -269,3 +269,42 @@ def test_transcript_of_a_play_to_the_last_deal_gives_places(tmp_path: Path) -> N
     text = run_pdk("replay", str(out), "--game", "1", "--print", "--lang", "en", env=ENV).stdout
     assert "is out: place 1" in text and "is out: place 2" in text
     assert "is out and wins" not in text
+
+
+@pytest.mark.e2e
+def test_t_plays_on_from_a_play_of_seat_0_against_the_computers(tmp_path: Path) -> None:
+    # Issue 37: a replay position opens as a practice table. t where seat 0 does not move
+    # says so and stays; on seat 0's play it leaves the replay for pdk play, same hands.
+    rec = load(SAMPLES / "bomb_war.json")
+    first = next(k for k, a in enumerate(rec.actions) if a.seat == 0)
+    env = {**ENV, "PDK_DATA_DIR": str(tmp_path)}
+    child = pexpect.spawn(
+        PDK, ["replay", str(SAMPLES / "bomb_war.json"), "--lang", "en"],
+        env=env, dimensions=(40, 100), encoding="utf-8", timeout=20,
+    )
+    try:
+        child.expect("play 0/")
+        if first:
+            child.send("t")
+            child.expect("step to one, then press")
+            child.send("g")
+            child.expect("jump to play")
+            child.sendline(str(first))
+        child.send("t")
+        child.expect(f"Practice from play {first + 1} of")
+        child.expect(r"play \(\? help\)> ")
+        assert (tmp_path / "save.json").exists()  # a table like any other, resumed by pdk play
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+
+
+def test_practice_options_are_one_line_errors(tmp_path: Path) -> None:
+    sample = str(SAMPLES / "bomb_war.json")
+    save = ["--save-dir", str(tmp_path)]
+    one_line_error(run_pdk("play", "--from", sample, *save, env=ENV), "--at N")
+    one_line_error(run_pdk("play", "--from", sample, "--at", "1", *save, env=ENV), "not yours", "plays 3, 6")
+    one_line_error(run_pdk("play", "--from", sample, "--at", "999", *save, env=ENV), "play 999 of 32")
+    one_line_error(run_pdk("play", "--from", str(tmp_path / "no.json"), "--at", "3", *save, env=ENV), "no.json")
+    assert not (tmp_path / "save.json").exists()

@@ -158,6 +158,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "A game is in progress (deal {n}, {variant}) in {path}. Discard it and start a new one? [y/N] ",
         "{path} 里有进行中的对局（第 {n} 局，{variant}）。放弃它并开新局吗？[y/N] ",
     ),
+    "practice_needs_at": (
+        "--from needs --at N: the play of yours to play again (pdk review marks them)",
+        "--from 需要 --at N：要重打的是你的第几手（pdk review 会标出来）",
+    ),
+    "practice_not_yours": (
+        "play {n} of {last} is not yours: a practice starts at a play of yours (plays {plays})",
+        "第 {n} 手（共 {last} 手）不是你出的：练习要从你自己的出牌开始（你的是第 {plays} 手）",
+    ),
+    "practice_from": (
+        "Practice from play {n} of {path}: the same hands, your move. Later deals are new ones.",
+        "从 {path} 的第 {n} 手开始练习：同样的牌，轮到你出。之后的局是新发的牌。",
+    ),
     "new_kept": ("kept your saved game; run pdk play to continue it", "已保留存档；运行 pdk play 继续"),
     "new_needs_yes": (
         "a game is in progress in {path}: pdk play --new --yes discards it without asking",

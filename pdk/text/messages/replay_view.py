@@ -46,8 +46,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "rp_explain_over": ("the deal is over", "本局已结束"),
     "rp_keys": (
-        "n/→ next · p/← previous · g jump to play · f first · l last · e explain · v view · q quit",
-        "n/→ 下一手 · p/← 上一手 · g 跳到第几手 · f 开头 · l 结尾 · e 分析 · v 视角 · q 退出",
+        "n/→ next · p/← previous · g jump to play · f first · l last · e explain · v view ·"
+        " t play on from here · q quit",
+        "n/→ 下一手 · p/← 上一手 · g 跳到第几手 · f 开头 · l 结尾 · e 分析 · v 视角 ·"
+        " t 从这里接着打 · q 退出",
+    ),
+    "rp_practice_not_here": (
+        "t plays on from a play of seat 0's (you, in pdk play): step to one, then press t.",
+        "t 从 0 号座位（pdk play 里的你）的出牌接着打：先走到那一手，再按 t。",
     ),
     "rp_jump_prompt": ("jump to play (0-{n}): ", "跳到第几手（0-{n}）："),
     "rp_bad_jump": ("not a play number: {text}", "不是有效的手数：{text}"),
