@@ -32,7 +32,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from pdk.bots.plan import planner_for
-from pdk.bots.valuation import Analysis, Spot, analyse, same_play
+from pdk.bots.valuation import Analysis, Spot, race, same_play
 from pdk.engine import counts as C
 from pdk.engine.cards import Rank
 from pdk.engine.combos import ComboKind, Move
@@ -76,7 +76,7 @@ class Hint:
 @dataclass(frozen=True, slots=True)
 class Hints:
     """A seat's hints; ``pass_best``: the search rates passing above every play (托管 and
-    the hint player pass); ``deals``: the deals each searched candidate met (0: the planner's
+    the hint player pass); ``deals``: the deals the search's best met (0: the planner's
     order alone)."""
 
     hints: tuple[Hint, ...]
@@ -209,15 +209,18 @@ def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
         diff = a.difference(first.move, h.move)
         even = diff.low <= 0 <= diff.high
         worse: Clause = ("hint_now_worse", {"loss": f"{diff.mean:.1f}"})
-        clause: Clause = ("hint_now_even", {"deals": a.deals}) if even else worse
+        met = min(len(first.scores), len(mine.scores))  # a play the race dropped met fewer
+        clause: Clause = ("hint_now_even", {"deals": met}) if even else worse
         out.append(Hint(h.move, h.reason, h.params, (*h.also, clause), diff.mean, even))
     return Hints(tuple(out), pass_best, a.deals)
 
 
 def searched(view: PlayerView, budget: int = HINT_BUDGET, seed: int = HINT_SEED) -> Analysis:
-    """The hints' search: the normal judgement's best ``SEARCHED`` valued in the same deals;
-    the page's numbers beside the hints show this very search."""
-    return analyse(Spot.of_view(view), budget=budget, seed=seed, top=SEARCHED)
+    """The hints' search: the normal judgement's best ``SEARCHED`` raced for the budget
+    (``valuation.race``: all of them valued in the same deals on half of it, the best two
+    on the rest in further deals); the page's numbers beside the hints show this very
+    search."""
+    return race(Spot.of_view(view), budget=budget, seed=seed, top=SEARCHED)
 
 
 def _explained(view: PlayerView, legal: list[Move], shown: list[Move]) -> list[Hint]:
