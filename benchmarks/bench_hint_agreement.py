@@ -123,6 +123,7 @@ def main() -> None:
         "review_budget": args.review_budget,
         "same_as_before": same,
         "hint_s_median": round(statistics.median(times), 3),
+        "hint_s_p90": round(times[min(total - 1, int(0.9 * total))], 3),
         "hint_s_p99": round(times[min(total - 1, int(0.99 * total))], 3),
         "by_variant": by_variant,
     }

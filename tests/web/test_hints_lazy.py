@@ -24,15 +24,15 @@ with warnings.catch_warnings():
 
 @pytest.fixture
 def searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the hint searches made (``pdk.bots.hints`` calls the analysis for them)."""
+    """Counts the hint searches made (``pdk.bots.hints`` calls the analysis's race for them)."""
     made: list[int] = []
-    real = hints_module.analyse
+    real = hints_module.race
 
     def counted(*args: Any, **kw: Any) -> Any:
         made.append(1)
         return real(*args, **kw)
 
-    monkeypatch.setattr(hints_module, "analyse", counted)
+    monkeypatch.setattr(hints_module, "race", counted)
     return made
 
 
