@@ -293,10 +293,17 @@ class RoomSeat:
         return ()
 
     def hint(self, seq: int) -> SeatHint | None:
-        """The model's hints, cheapest sensible first; again for the next (as ``pdk play``)."""
+        """The model's hints, best first; again for the next (as ``pdk play``). A room's
+        view carries only hints already searched: the first press asks the room for the
+        search (``hints_pending``), and shows hint 1 of its answer."""
         t = self.table
         if t is None:
             return None
+        if t.model.hints_pending and t.seq == seq:
+            self.send("/hints", {"seq": seq})
+            t = self.table
+            if t is None:
+                return None
         model = t.model
         if model.task.kind not in ("lead", "beat", "none") or not model.hints:
             return None

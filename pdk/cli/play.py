@@ -172,6 +172,10 @@ def play(
     """Play 跑得快 against two AI players; the game is saved after every play."""
     language = lang_or_fail(lang)
     practice = None
+    if from_record is None and (at is not None or game_no is not None):
+        fail(tr("practice_needs_from", language))
+    if from_record is not None and join is not None:
+        fail(tr("practice_not_joined", language))
     if from_record is not None:
         practice = practice_or_fail(from_record, game_no, at, difficulty, language)
         new = True

@@ -338,6 +338,15 @@ Clock = Callable[[], float]
 POLL_HOLD = 25.0  # a polling client holds its seat this long after it last asked
 
 
+def _lazy(table: TableService | None) -> TableService | None:
+    """A room's table draws only hints already searched (``hints_pending`` otherwise) and
+    its seat asks for them (``Room.hints``): a room renders each kind of viewer in one
+    task, and a hint searched in a render held every spectator's view behind it."""
+    if table is not None:
+        table.lazy_hints = True
+    return table
+
+
 @dataclass
 class Room:
     """One room: its facts, its table, and who is connected (in memory only)."""
@@ -361,6 +370,9 @@ class Room:
     elsewhere: dict[int, list[Word]] = field(default_factory=dict)
     heard_at: float = 0.0
     seed: int | None = None  # the server's seed for the deals (None: drawn)
+
+    def __post_init__(self) -> None:
+        self.table = _lazy(self.table)
 
     @property
     def id(self) -> str:
@@ -576,6 +588,22 @@ class Room:
             self._moved()
             return result
 
+    def hints(self, key: str, client: str, seq: int) -> SeatTable:
+        """The seat's hints searched (``TableService.search_hints``) and its table drawn
+        with them: admitted as any command is, the search itself outside the room's lock,
+        so the room's other seats, its runner and its streams never wait on it."""
+        with self.lock:
+            seat = self.seat_of(key)
+            self._admit(seat)
+            self.touch(seat, client, polling=False)
+            table = self.table
+            if table is None:
+                raise RoomRefused(RoomReason.NOT_STARTED)
+            if not self.plays(seat):
+                raise RoomRefused(RoomReason.BOT_SEAT)
+        reply, _ = table.search_hints(seq, seat)
+        return reply.table
+
     def plays(self, seat: int) -> bool:
         """A person plays ``seat`` in the deal on the table: one seated when it was dealt
         and still seated. A seat taken mid-deal is the bot's (or 托管's, when the host freed
@@ -699,7 +727,7 @@ class Room:
                     return  # dealt there: the same deal for everyone
                 raise RoomRefused(RoomReason.MOVED) from None
             self.info, self.version = draft, self.version + 1
-            self.table = table
+            self.table = _lazy(table)
             self._moved()
 
     def next_deal(self, key: str) -> None:
@@ -820,7 +848,7 @@ class Room:
             if self.table is not None:
                 self.table.refresh()
             else:
-                self.table = TableService.open(self.store, f"rt-{self.id}", self.archive)
+                self.table = _lazy(TableService.open(self.store, f"rt-{self.id}", self.archive))
             self._moved()
 
     # -- what nobody asks for -----------------------------------------------------------------

@@ -1033,6 +1033,30 @@ def mount_rooms(
             room_id, body, request, lambda t, s: t.play_cards(body.seq, cards, s), body.verdict
         )
 
+    @app.post("/api/room/{room_id}/hints")
+    async def hints(room_id: RoomP, body: SeqBody, request: Request) -> Response:
+        """The seat's hints, searched in a thinking slot shared with the hard bots and the
+        single tables' hints (a room's view carries only hints already searched)."""
+        lang, base = lang_of(request), base_of(request)
+        try:
+            room = await find(room_id)
+            seat = await run_in_threadpool(room.seat_of, body.key)
+        except LocalizedError as exc:
+            return refused(exc, request)
+
+        def search() -> dict[str, Any]:
+            room.hints(body.key, body.client, body.seq)
+            return room_json(room.view(seat), lang, base, pace_ms)
+
+        try:
+            answer = await machine.analyse(("room-hints", room_id, seat, body.seq, lang), search)
+        except Busy:
+            err = {"key": "web_busy", "text": tr("web_busy", lang)}
+            return JSONResponse({"error": err}, 503, headers={"Retry-After": "2"})
+        except LocalizedError as exc:
+            return refused(exc, request, room, seat)
+        return JSONResponse(answer)
+
     @app.post("/api/room/{room_id}/pass")
     async def pass_(room_id: RoomP, body: SeqBody, request: Request) -> Response:
         return await seat_command(room_id, body, request, lambda t, s: t.pass_turn(body.seq, s))

@@ -306,5 +306,9 @@ def test_practice_options_are_one_line_errors(tmp_path: Path) -> None:
     one_line_error(run_pdk("play", "--from", sample, *save, env=ENV), "--at N")
     one_line_error(run_pdk("play", "--from", sample, "--at", "1", *save, env=ENV), "not yours", "plays 3, 6")
     one_line_error(run_pdk("play", "--from", sample, "--at", "999", *save, env=ENV), "play 999 of 32")
-    one_line_error(run_pdk("play", "--from", str(tmp_path / "no.json"), "--at", "3", *save, env=ENV), "no.json")
+    missing = str(tmp_path / "no.json")
+    one_line_error(run_pdk("play", "--from", missing, "--at", "3", *save, env=ENV), "no.json")
+    one_line_error(run_pdk("play", "--at", "3", *save, env=ENV), "--from FILE")
+    joined = ["--join", "http://x/room/a#k=b"]
+    one_line_error(run_pdk("play", "--from", sample, "--at", "3", *joined, env=ENV), "--join")
     assert not (tmp_path / "save.json").exists()

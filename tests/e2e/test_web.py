@@ -90,6 +90,18 @@ def hand(page: Any) -> list[str]:
     )
 
 
+def tap_a_move(page: Any) -> None:
+    """The person's move as they tap it: 提示 then 出牌, or 不出 when nothing beats. The
+    hint's cards are raised before 出牌 is tapped: a hint searched on the server arrives a
+    moment after the tap (playing nothing would only say "pick cards")."""
+    if page.locator('[data-testid="play"]').is_disabled():
+        page.click('[data-testid="pass"]')
+        return
+    page.click('[data-testid="hint"]')
+    wait_for(page, "document.querySelector('[data-testid=hand] [aria-pressed=true]') !== null")
+    page.click('[data-testid="play"]')
+
+
 def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server: str, size: str) -> None:
     page = page_at(browser, server, size)
     width = LAYOUTS[size][0]
@@ -103,12 +115,7 @@ def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server
     while wait_my_turn(page):
         turns += 1
         before = len(hand(page))
-        if page.locator('[data-testid="play"]').is_disabled():  # nothing beats it: pass
-            page.click('[data-testid="pass"]')
-        else:
-            page.click('[data-testid="hint"]')
-            assert page.locator('[aria-pressed="true"][data-testid="card"]').count() > 0
-            page.click('[data-testid="play"]')
+        tap_a_move(page)
         wait_for(page,
             f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
             " || document.querySelector('[data-testid=hint]').disabled",
@@ -391,22 +398,13 @@ def test_a_move_lost_on_the_way_is_sent_again_and_said_when_lost_twice(browser: 
             route.continue_()
 
     page.route(lambda url: url.split("?")[0].endswith(("/play", "/pass")), lose)
-
-    def move() -> None:
-        if page.locator('[data-testid="play"]').is_disabled():
-            page.click('[data-testid="pass"]')
-        else:
-            page.click('[data-testid="hint"]')
-            wait_for(page, "document.querySelectorAll('[aria-pressed=true][data-testid=card]').length > 0")
-            page.click('[data-testid="play"]')
-
     before = hand(page)
-    move()  # lost, sent again, lost again: said, and the table is as it was
+    tap_a_move(page)  # lost, sent again, lost again: said, and the table is as it was
     said = tr("web_not_sent", "en")
     wait_for(page, f"document.querySelector('[data-testid=message]').textContent.includes({said!r})")
     assert len(dropped) == 2 and hand(page) == before
     drops[0] = 1
-    move()  # lost once: sent again, and it lands
+    tap_a_move(page)  # lost once: sent again, and it lands
     wait_for(page,
         f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {len(before)}"
         " || document.querySelector('[data-testid=hint]').disabled",

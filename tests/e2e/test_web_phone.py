@@ -61,14 +61,7 @@ def settled(page: Any) -> None:
 def play_one(page: Any) -> None:
     """The human's move: the first hint, or a pass when nothing beats."""
     before = len(hand(page))
-    if page.locator('[data-testid="play"]').is_disabled():
-        page.click('[data-testid="pass"]')
-    else:
-        page.click('[data-testid="hint"]')
-        # the hint's cards are raised before they are played (a loaded machine may draw the
-        # answer a moment after the tap; playing nothing would only say "pick cards")
-        wait_for(page, "document.querySelector('[data-testid=hand] [aria-pressed=true]') !== null")
-        page.click('[data-testid="play"]')
+    base.tap_a_move(page)
     wait_for(
         page,
         f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"

@@ -99,7 +99,12 @@ class Served:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{port}/"
-        self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+        # A stream or a kept connection left open ends a second after ``stop``, not at the
+        # thread's join timeout (five seconds of every module that keeps one).
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="error", timeout_graceful_shutdown=1
+        )
+        self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
         until(lambda: self._server.started, 30, "uvicorn started")

@@ -113,3 +113,36 @@ def test_the_page_picks_the_level_tuo_guan_plays_at(tmp_path: Path) -> None:
     # "" is the table's level again.
     assert client.post(f"{url}/settings", json={"auto_level": ""}).json()["auto_level"] == ""
     assert client.post(f"{url}/settings", json={"auto_level": "expert"}).status_code == 422
+
+
+def test_a_rooms_views_never_search_and_its_seat_asks(tmp_path: Path, searches: list[int]) -> None:
+    # Before: a room's table searched the seat's hints in every render of the room (one
+    # task draws every kind of viewer, so each spectator's view waited on the search).
+    from pdk.rooms.room import Rooms
+
+    store = TableStore(tmp_path, load_profile("classic16"), "classic16", seed=9, difficulty="normal")
+    rooms = Rooms(store.saves, store.archive, pace_ms=0, seed=9)  # not a deal searched above
+    client = TestClient(create_app(store, pace_ms=0, rooms=rooms))
+    made = client.post("/api/rooms", json={"name": "Ann", "difficulty": "normal"}).json()
+    rid, key = made["room"], made["key"]
+    me = {"key": key, "client": "host-cccc"}
+    assert client.post(f"/api/room/{rid}/start", json=me).status_code == 200
+    room = rooms.get(rid)
+    for _ in range(60):  # the bots move until it is the host's turn (pace 0)
+        if room.tick() is None or room.due().seat == 0:
+            break
+    view = client.get(f"/api/room/{rid}", headers={"X-PDK-Key": key}).json()
+    seq, model = view["table"]["seq"], view["table"]["model"]
+    assert model["task"]["kind"] in ("lead", "beat") and model["hints_pending"] is True
+    assert searches == []
+    got = client.post(f"/api/room/{rid}/hints", json={**me, "seq": seq})
+    assert got.status_code == 200, got.text
+    model = got.json()["table"]["model"]
+    assert model["hints_pending"] is False and 1 <= len(model["hints"]) <= 5 and len(searches) == 1
+    again = client.get(f"/api/room/{rid}", headers={"X-PDK-Key": key}).json()["table"]["model"]
+    assert again["hints"] == model["hints"] and len(searches) == 1
+    # a spectator's key is not a seat's; a stale move number is refused as a play's is
+    watch = client.get(f"/api/room/{rid}", headers={"X-PDK-Key": key}).json()["watch"].split("#w=")[1]
+    assert client.post(f"/api/room/{rid}/hints", json={**me, "key": watch, "seq": seq}).status_code == 403
+    stale = client.post(f"/api/room/{rid}/hints", json={**me, "seq": seq + 5})
+    assert stale.status_code == 409 and stale.json()["error"]["key"] == "web_stale"

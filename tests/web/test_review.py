@@ -230,7 +230,8 @@ def test_the_puzzle_page_in_chromium(server: tuple[str, TableStore]) -> None:
         assert page.locator("#pz-result li").count() >= 2  # the winning line
         assert "Puzzle rating" in (page.locator("#pz-standing").text_content() or "")
         assert page.locator("#pz-standing").get_attribute("data-rating") is not None
-        page.click('[data-testid="pz-next"]')
+        with page.expect_response(lambda r: "/api/puzzles/" in r.url):  # the next puzzle's,
+            page.click('[data-testid="pz-next"]')  # not to be taken for the theme's below
         page.wait_for_selector('[data-testid="pz-card"]')
         # Issue 37: a theme to pick (报单 here); the next puzzle shown is one of that theme.
         with page.expect_response(lambda r: "/api/puzzles/" in r.url) as shown:

@@ -162,6 +162,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--from needs --at N: the play of yours to play again (pdk review marks them)",
         "--from 需要 --at N：要重打的是你的第几手（pdk review 会标出来）",
     ),
+    "practice_needs_from": (
+        "--at and --game go with --from FILE: the record to practise from",
+        "--at 和 --game 要和 --from 文件 一起用：指定从哪个牌谱练习",
+    ),
+    "practice_not_joined": (
+        "--from starts a practice here; it cannot be played at a room (--join)",
+        "--from 在本机开始练习，不能和 --join（进房间）一起用",
+    ),
     "practice_not_yours": (
         "play {n} of {last} is not yours: a practice starts at a play of yours (plays {plays})",
         "第 {n} 手（共 {last} 手）不是你出的：练习要从你自己的出牌开始（你的是第 {plays} 手）",
