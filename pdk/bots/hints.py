@@ -5,7 +5,7 @@ One judge. 复盘 marks a play by the analysis (``pdk.bots.valuation``: every ca
 played out in the same sampled deals); a hint that the review then calls a mistake teaches
 nothing. So, given a budget, the first hint is the play the same analysis rates best for
 this seat, over the normal judgement's best candidates, within ``HINT_BUDGET`` rollout-cards
-(work, not time: the same position gives the same hints on any machine; about 0.4 s of one
+(work, not time: the same position gives the same hints on any machine; about 0.5 s of one
 core, median, benchmarks/bench_hint_agreement.py). The candidates are raced
 (``valuation.race``): all valued in the same deals on half the budget, the best two on the
 rest in further deals, so the close call at the top gets the deals. The next hints are the
@@ -44,9 +44,10 @@ _BOMBS = (ComboKind.BOMB, ComboKind.STRAIGHT_FLUSH)
 _GROUP_OF = {2: "pair", 3: "trio", 4: "four"}
 # At most this many hints: a player reads a few alternatives, never a list of every play.
 MAX_HINTS = 5
-# The table's budget in rollout-cards per decision (``pdk.bots.valuation``): about 0.3 s of
-# one core, median, on classic16 (benchmarks/bench_hint_agreement.py).
-HINT_BUDGET = 4000
+# The table's budget in rollout-cards per decision (``pdk.bots.valuation``), raced: about
+# 0.5 s of one core, median (benchmarks/README.md, issue 37: at 4,000 following hint 1 was
+# a ``??`` in 7 of the 500 agreement positions, at 12,000 in 2, for 0.37 s against 0.53 s).
+HINT_BUDGET = 12000
 # The candidates the search values: the normal judgement's best, as the review's (TOP).
 SEARCHED = 6
 # The hint's own random stream, apart from the review's default seed 0, so that the review
