@@ -577,30 +577,28 @@ class Room:
         refused for a forged key, a closed or unstarted room, a seat open on another device,
         or too many commands too fast; nothing changes then."""
         with self.lock:
-            seat = self.seat_of(key)
-            self._admit(seat)
-            self.touch(seat, client, polling=False)
-            if self.table is None:
-                raise RoomRefused(RoomReason.NOT_STARTED)
-            if not self.plays(seat):
-                raise RoomRefused(RoomReason.BOT_SEAT)
-            result = run(self.table, seat)
+            table, seat = self._admitted(key, client)
+            result = run(table, seat)
             self._moved()
             return result
+
+    def _admitted(self, key: str, client: str) -> tuple[TableService, int]:
+        """The table and seat a seat's command acts on, once admitted (the room's lock held)."""
+        seat = self.seat_of(key)
+        self._admit(seat)
+        self.touch(seat, client, polling=False)
+        if self.table is None:
+            raise RoomRefused(RoomReason.NOT_STARTED)
+        if not self.plays(seat):
+            raise RoomRefused(RoomReason.BOT_SEAT)
+        return self.table, seat
 
     def hints(self, key: str, client: str, seq: int) -> SeatTable:
         """The seat's hints searched (``TableService.search_hints``) and its table drawn
         with them: admitted as any command is, the search itself outside the room's lock,
         so the room's other seats, its runner and its streams never wait on it."""
         with self.lock:
-            seat = self.seat_of(key)
-            self._admit(seat)
-            self.touch(seat, client, polling=False)
-            table = self.table
-            if table is None:
-                raise RoomRefused(RoomReason.NOT_STARTED)
-            if not self.plays(seat):
-                raise RoomRefused(RoomReason.BOT_SEAT)
+            table, seat = self._admitted(key, client)
         reply, _ = table.search_hints(seq, seat)
         return reply.table
 
