@@ -18,7 +18,17 @@ import pytest
 from pdk.table.tables import TableStore
 from pdk.variants.registry import load_profile
 from pdk.web.server import create_app
-from tests.support.tooling import CHROMIUM_ARGS, LAYOUTS, served, wait_for
+from tests.support.tooling import (
+    CHROMIUM_ARGS,
+    LAYOUTS,
+    hand,
+    play_a_turn,
+    served,
+    shown_seq,
+    tap_a_move,
+    wait_for,
+    wait_past,
+)
 
 CHROMIUM = next(
     (p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None
@@ -82,26 +92,6 @@ def wait_my_turn(page: Any) -> bool:
     return bool(page.locator('[data-testid="settlement"]').is_hidden())
 
 
-def hand(page: Any) -> list[str]:
-    return list(
-        page.locator('[data-testid="hand"] [data-testid="card"]').evaluate_all(
-            "els => els.map(e => e.dataset.card)"
-        )
-    )
-
-
-def tap_a_move(page: Any) -> None:
-    """The person's move as they tap it: 提示 then 出牌, or 不出 when nothing beats. The
-    hint's cards are raised before 出牌 is tapped: a hint searched on the server arrives a
-    moment after the tap (playing nothing would only say "pick cards")."""
-    if page.locator('[data-testid="play"]').is_disabled():
-        page.click('[data-testid="pass"]')
-        return
-    page.click('[data-testid="hint"]')
-    wait_for(page, "document.querySelector('[data-testid=hand] [aria-pressed=true]') !== null")
-    page.click('[data-testid="play"]')
-
-
 def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server: str, size: str) -> None:
     page = page_at(browser, server, size)
     width = LAYOUTS[size][0]
@@ -114,13 +104,7 @@ def test_hand_fits_and_a_whole_deal_plays_to_the_settlement(browser: Any, server
     turns = 0
     while wait_my_turn(page):
         turns += 1
-        before = len(hand(page))
-        tap_a_move(page)
-        wait_for(page,
-            f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
-            " || document.querySelector('[data-testid=hint]').disabled",
-            timeout=10_000,
-        )
+        play_a_turn(page)
         assert turns < 60
     settlement = page.locator('[data-testid="settlement"]')
     assert settlement.locator("tr.winner").count() == 1
@@ -330,15 +314,10 @@ def test_nothing_beats_so_the_page_passes_for_you_and_x_turns_it_off(browser: An
             break
         kind = page.evaluate("() => document.querySelector('[data-testid=play]').disabled")
         if kind:  # nothing beats: wait, the page passes by itself
-            wait_for(page, "document.querySelector('[data-testid=hint]').disabled", timeout=5_000)
+            wait_past(page, shown_seq(page), timeout=5_000)
             passed = True
             break
-        before = len(hand(page))
-        page.click('[data-testid="hint"]')
-        page.click('[data-testid="play"]')
-        wait_for(page,
-            f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
-        )
+        play_a_turn(page)
     assert passed, "a turn where nothing beats came up and passed by itself"
     page.keyboard.press("x")
     assert "Auto-pass off" in page.locator('[data-testid="message"]').inner_text()
@@ -398,16 +377,13 @@ def test_a_move_lost_on_the_way_is_sent_again_and_said_when_lost_twice(browser: 
             route.continue_()
 
     page.route(lambda url: url.split("?")[0].endswith(("/play", "/pass")), lose)
-    before = hand(page)
+    before, seq = hand(page), shown_seq(page)
     tap_a_move(page)  # lost, sent again, lost again: said, and the table is as it was
     said = tr("web_not_sent", "en")
     wait_for(page, f"document.querySelector('[data-testid=message]').textContent.includes({said!r})")
-    assert len(dropped) == 2 and hand(page) == before
+    assert len(dropped) == 2 and hand(page) == before and shown_seq(page) == seq
     drops[0] = 1
     tap_a_move(page)  # lost once: sent again, and it lands
-    wait_for(page,
-        f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {len(before)}"
-        " || document.querySelector('[data-testid=hint]').disabled",
-    )
+    wait_past(page, seq)
     assert len(dropped) == 3 and page.errors == []
     page.context.close()

@@ -20,7 +20,7 @@ from pdk.variants.registry import load_profile
 from pdk.view.rules_in_words import sections
 from pdk.web.server import create_app
 from tests.e2e import test_web as base
-from tests.support.tooling import LAYOUTS, Served, wait_for
+from tests.support.tooling import LAYOUTS, Served, hand, play_a_turn, wait_for
 
 pytestmark = [
     pytest.mark.e2e,
@@ -29,7 +29,6 @@ pytestmark = [
 # The same server (easy bots, a 20 ms pace) and browser as tests/e2e/test_web.py's.
 server = base.server
 browser = base.browser
-hand = base.hand
 wait_my_turn = base.wait_my_turn
 
 PHONES = {"small": (320, 568), "portrait": LAYOUTS["portrait"], "landscape": LAYOUTS["landscape"]}
@@ -58,22 +57,10 @@ def settled(page: Any) -> None:
     wait_for(page, "document.querySelector('[data-testid=hand]').getAnimations({subtree: true}).length === 0")
 
 
-def play_one(page: Any) -> None:
-    """The human's move: the first hint, or a pass when nothing beats."""
-    before = len(hand(page))
-    base.tap_a_move(page)
-    wait_for(
-        page,
-        f"document.querySelectorAll('[data-testid=hand] [data-testid=card]').length < {before}"
-        " || document.querySelector('[data-testid=hint]').disabled",
-        timeout=30_000,
-    )
-
-
 def play_out(page: Any) -> None:
     turns = 0
     while wait_my_turn(page):
-        play_one(page)
+        play_a_turn(page)
         turns += 1
         assert turns < 60
 
@@ -111,7 +98,7 @@ def test_tapping_pass_before_the_pages_own_pass_never_stalls_the_table(browser: 
             )
             assert len(hand(page)) == seq
         elif done == "play":
-            play_one(page)
+            play_a_turn(page)
     assert raced, "a turn where nothing beats came up"
     assert not page.errors
 
@@ -199,13 +186,13 @@ def test_plays_move_unless_reduced_motion_and_thinking_dots_exist(browser: Any, 
     )
     assert {"dots", "deal-in", "from-prev", "from-next", "from-you", "bomb", "clear-trick"} <= set(names)
     assert wait_my_turn(page)
-    play_one(page)
+    play_a_turn(page)
     wait_for(page, MOVING)
     anim = page.evaluate(MOVING)
     assert anim.startswith("from-")
     still = phone(browser, server, LAYOUTS["portrait"], reduced_motion="reduce")
     assert wait_my_turn(still)
-    play_one(still)
+    play_a_turn(still)
     wait_for(still, MOVING)
     assert still.evaluate(MOVING) == "none"
 
@@ -213,7 +200,7 @@ def test_plays_move_unless_reduced_motion_and_thinking_dots_exist(browser: Any, 
 def test_sounds_are_off_until_turned_on_and_the_choice_is_kept(browser: Any, server: str) -> None:
     page = phone(browser, server, LAYOUTS["portrait"])
     assert wait_my_turn(page)
-    play_one(page)
+    play_a_turn(page)
     wait_my_turn(page)
     assert page.evaluate("document.body.dataset.sound") is None, "no sound before they are turned on"
     page.click('[data-testid="menu"]')
@@ -225,7 +212,7 @@ def test_sounds_are_off_until_turned_on_and_the_choice_is_kept(browser: Any, ser
     page.locator('[data-testid="speed"]').select_option("slow")
     page.click("#menu-close")
     if wait_my_turn(page):
-        play_one(page)
+        play_a_turn(page)
         wait_for(page, "!!document.body.dataset.sound", timeout=10_000)
     page.reload()
     page.wait_for_selector('[data-testid="card"]')
@@ -241,7 +228,7 @@ def test_sounds_are_off_until_turned_on_and_the_choice_is_kept(browser: Any, ser
 def test_settlement_shows_every_hand_and_keeps_the_header_in_reach(browser: Any, server: str) -> None:
     page = phone(browser, server, LAYOUTS["portrait"])
     assert wait_my_turn(page)
-    play_one(page)
+    play_a_turn(page)
     assert wait_my_turn(page)  # the computer players have moved: a new level waits for the next deal
     page.locator("#difficulty").select_option("hard")
     wait_for(page, "document.querySelector('[data-testid=message]').textContent.includes('next deal')")

@@ -71,6 +71,48 @@ def wait_for(page: Any, expression: str, timeout: float = 30_000) -> None:
         page.wait_for_timeout(16)  # about a frame, as Playwright polls
 
 
+def hand(page: Any) -> list[str]:
+    """The cards of the hand the page shows, in its order."""
+    return list(
+        page.locator('[data-testid="hand"] [data-testid="card"]').evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+    )
+
+
+def shown_seq(page: Any) -> int:
+    """The version of the table the page shows (``data-seq`` on its felt)."""
+    return int(page.get_attribute("main.felt", "data-seq"))
+
+
+def wait_past(page: Any, seq: int, timeout: float = 30_000) -> None:
+    """Wait until the page shows a table newer than version ``seq``: a move was made. A
+    disabled button is no sign of that: the bots may answer a pass before a poll sees it."""
+    wait_for(page, f"Number(document.querySelector('main.felt').dataset.seq) > {seq}", timeout)
+
+
+def tap_a_move(page: Any) -> bool:
+    """The person's move as they tap it: 提示 then 出牌 (True), or 不出 when nothing beats
+    (False). The hint's cards are raised before 出牌 is tapped: a hint searched on the
+    server arrives a moment after the tap (playing nothing would only say "pick cards")."""
+    if page.locator('[data-testid="play"]').is_disabled():
+        page.click('[data-testid="pass"]')
+        return False
+    page.click('[data-testid="hint"]')
+    wait_for(page, "document.querySelector('[data-testid=hand] [aria-pressed=true]') !== null")
+    page.click('[data-testid="play"]')
+    return True
+
+
+def play_a_turn(page: Any) -> None:
+    """Tap a move and wait for the table it made; a play of the first hint leaves the hand
+    smaller."""
+    seq, before = shown_seq(page), len(hand(page))
+    played = tap_a_move(page)
+    wait_past(page, seq)
+    assert not played or len(hand(page)) < before, "the first hint was played"
+
+
 def _said(page: Any) -> str:
     """What the page shows its player when a wait times out (its message line and the
     buttons' states), so that a failure says where the table stood, not only that it hung."""

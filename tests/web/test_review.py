@@ -20,7 +20,7 @@ from pdk.variants.registry import load_profile
 from pdk.view.table_model import card_name
 from pdk.web.server import create_app
 from tests.support.cli import run_pdk
-from tests.support.tooling import CHROMIUM_ARGS, served, wait_for
+from tests.support.tooling import CHROMIUM_ARGS, play_a_turn, served, wait_for
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -128,9 +128,7 @@ def test_the_review_view_and_the_numbers_toggle_in_chromium(
         assert page.locator('[data-testid="numbers"] .numbers-row').count() >= 1
         # One play of the person's own (the first hint), then 托管 to the end of the deal:
         # the review rates the person's plays only (issue 37), 托管's are shown apart.
-        page.click('[data-testid="hint"]')
-        page.click('[data-testid="play"]')
-        wait_for(page, "document.querySelector('[data-testid=hint]').disabled", timeout=20_000)
+        play_a_turn(page)
         page.click('[data-testid="auto"]')
         page.wait_for_selector('[data-testid="settlement"]:not([hidden])', timeout=120_000)
         # The person's own first play is shown as marked (whatever the review found), so

@@ -55,6 +55,9 @@ export function seatController(face) {
   seat.draw = (m, o) => {
     const { selected, note, typed, lastTrick } = seat;
     const auto = face.auto();
+    // The table version drawn: whoever waits on a move (a script, the browser tests) waits
+    // for it to change, as the bots may answer a pass before any other sign shows.
+    $(".felt").dataset.seq = String(face.table().seq);
     renderSeats(m, { t, head: o.head, meBacks: !!o.meBacks });
     if (o.afterSeats) o.afterSeats();
     renderTrick(m, lastTrick, { t, nameOf: o.nameOf });
