@@ -73,6 +73,7 @@ def host_room(browser: Any, base: str, turn_time: str | None = None) -> tuple[An
     host.wait_for_selector('[data-testid="card"]')
     host.click('[data-testid="friends"]')
     host.wait_for_selector('[data-testid="create-room"]')
+    host.select_option("#f-difficulty", "easy")
     if turn_time is not None:
         host.select_option("#f-turn", turn_time)
     host.click('[data-testid="create-room"]')
@@ -208,7 +209,7 @@ def test_a_turn_time_running_out_puts_the_seat_in_auto_for_all_to_see(
     server: tuple[str, Rooms], browser: Any
 ) -> None:
     base, _ = server
-    host, links, _watch = host_room(browser, base, turn_time="15")
+    host, links, _watch = host_room(browser, base, turn_time="10")
     guest = person(browser, links[0])
     guest.wait_for_selector('[data-testid="seat-name"]')
     wait_for(host, "document.querySelectorAll('.invite [data-testid=invite-link]').length === 1")

@@ -203,12 +203,15 @@ def play_across_two_servers(tmp_path: Path, store: list[str]) -> None:
             shown = {v for _, v in first_seen(s)}
             assert all(any(v > turn for v in shown) for turn in bot_turns)
     finally:
+        # The servers first: stopping them ends the streams' connections, so each stream's
+        # thread ends at once (a response closed from this thread left that thread's read
+        # blocked: the first stream's join waited out its whole ten seconds).
         try:
-            for s in streams:
-                s.stop()
-        finally:
             for server in (one, two, three):
                 server.stop()
+        finally:
+            for s in streams:
+                s.stop()
 
 
 def test_a_room_across_two_servers_on_postgresql(tmp_path: Path, pg: Any) -> None:
