@@ -117,12 +117,16 @@ def test_the_terminal_joins_a_room_and_plays_a_deal(server: str, tmp_path: Path)
     helper = threading.Thread(target=host_plays, args=(server, rid, host, stop), daemon=True)
     helper.start()
     try:
-        child.expect("Your hand")
+        # (no expect("Your hand") here: it would eat the first frame, which seat_turns must
+        # read, and the next frame came only when the long poll timed out, 15 s later)
         end = time.monotonic() + TIMEOUT
+        turns = 0
         for _ in seat_turns(child):  # the first hint, played with Enter
             assert time.monotonic() < end, "the deal did not end in the terminal"
             child.sendline("h")
             child.sendline("")
+            turns += 1
+        assert turns, "the seat's hand and turn were never shown"
         child.expect("The host deals the next deal")
         child.sendline("q")  # a room's terminal keeps keys typed ahead of its prompt
         child.expect(pexpect.EOF)
