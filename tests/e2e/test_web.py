@@ -312,9 +312,13 @@ def test_nothing_beats_so_the_page_passes_for_you_and_x_turns_it_off(browser: An
     for _ in range(60):
         if not wait_my_turn(page):
             break
-        kind = page.evaluate("() => document.querySelector('[data-testid=play]').disabled")
+        # read together: the page's own pass comes 0.6 s after the turn, never between them
+        kind, seq = page.evaluate(
+            "() => [document.querySelector('[data-testid=play]').disabled,"
+            " Number(document.querySelector('main.felt').dataset.seq)]"
+        )
         if kind:  # nothing beats: wait, the page passes by itself
-            wait_past(page, shown_seq(page), timeout=5_000)
+            wait_past(page, seq, timeout=5_000)
             passed = True
             break
         play_a_turn(page)
