@@ -199,12 +199,13 @@ def race(
     top: int,
     keep: int = RACE_KEEP,
     share: float = RACE_SHARE,
+    include: Sequence[Move | None] = (),
 ) -> Analysis:
-    """``analyse``'s candidates (the normal judgement's best ``top``) raced for one budget:
-    every candidate valued on ``share`` of it, then the rest spent on the best ``keep`` of
-    them in fresh deals (their own seed), each survivor's deals combined. The plays of the
-    analysis are the survivors best first, by all their deals, then the dropped by the
-    first round's; a paired difference (``Analysis.difference``) is over the deals both
+    """``analyse``'s candidates (the normal judgement's best ``top``, and ``include``) raced
+    for one budget: every candidate valued on ``share`` of it, then the rest spent on the
+    best ``keep`` of them in fresh deals (their own seed), each survivor's deals combined.
+    The plays of the analysis are the survivors best first, by all their deals, then the
+    dropped by the first round's; a paired difference (``Analysis.difference``) is over the deals both
     met. Spends no more rollouts than ``analyse`` at the same budget. Where a race cannot
     help (every hidden deal enumerated, or too few deals to drop anything on), it is
     ``analyse`` itself.
@@ -216,11 +217,11 @@ def race(
     pos = view.position()
     moves = pos.legal_moves()
     legal = len(moves) + (1 if pos.can_pass(moves) else 0)
-    choices = _candidates(spot, moves, top, ())
+    choices = _candidates(spot, moves, top, include)
     per_deal = _deal_cost(view)
     opening = int(budget * share)
     if len(choices) < 2 * keep or opening // (len(choices) * per_deal) < MIN_DEALS:
-        return analyse(spot, budget=budget, seed=seed, top=top)
+        return analyse(spot, budget=budget, seed=seed, top=top, include=include)
     rng = Rng(derive_seed(seed, len(view.history), view.seat, sum(view.hand_sizes)))
     deals, exact = _deals(spot, rng, len(choices), opening)
     tallies = _played_out(spot, choices, deals, exact)
