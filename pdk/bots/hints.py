@@ -4,9 +4,10 @@ first, each with a reason that is true of the hand.
 One judge. 复盘 marks a play by the analysis (``pdk.bots.valuation``: every candidate
 played out in the same sampled deals); a hint that the review then calls a mistake teaches
 nothing. So, given a budget, the first hint is the play the same analysis rates best for
-this seat, over the normal judgement's best candidates, within ``HINT_BUDGET`` rollout-cards
-(work, not time: the same position gives the same hints on any machine; about 0.5 s of one
-core, median, benchmarks/bench_hint_agreement.py). The candidates are raced
+this seat, over the normal judgement's best candidates and the planner's first play
+(``searched``), within ``HINT_BUDGET`` rollout-cards (work, not time: the same position
+gives the same hints on any machine; about 0.5 s of one core, median,
+benchmarks/bench_hint_agreement.py). The candidates are raced
 (``valuation.race``): all valued in the same deals on half the budget, the best two on the
 rest in further deals, so the close call at the top gets the deals. The next hints are the
 best of the other shapes, then of other ranks; kicker variants of one body count once.
