@@ -47,7 +47,8 @@ _GROUP_OF = {2: "pair", 3: "trio", 4: "four"}
 MAX_HINTS = 5
 # The table's budget in rollout-cards per decision (``pdk.bots.valuation``), raced: about
 # 0.5 s of one core, median (benchmarks/README.md, issue 37: at 4,000 following hint 1 was
-# a ``??`` in 7 of the 500 agreement positions, at 12,000 in 2, for 0.37 s against 0.53 s).
+# a ``??`` in 7 of the 500 agreement positions, at 12,000 in 2, for 0.37 s against 0.53 s;
+# with the planner's first play raced too, in none).
 HINT_BUDGET = 12000
 # The candidates the search values: the normal judgement's best, as the review's (TOP).
 SEARCHED = 6
