@@ -21,6 +21,7 @@ from pdk.web.server import create_app
 from tests.support.tooling import (
     CHROMIUM_ARGS,
     LAYOUTS,
+    SHOWN_SEQ,
     hand,
     play_a_turn,
     served,
@@ -314,8 +315,7 @@ def test_nothing_beats_so_the_page_passes_for_you_and_x_turns_it_off(browser: An
             break
         # read together: the page's own pass comes 0.6 s after the turn, never between them
         kind, seq = page.evaluate(
-            "() => [document.querySelector('[data-testid=play]').disabled,"
-            " Number(document.querySelector('main.felt').dataset.seq)]"
+            f"() => [document.querySelector('[data-testid=play]').disabled, {SHOWN_SEQ}]"
         )
         if kind:  # nothing beats: wait, the page passes by itself
             wait_past(page, seq, timeout=5_000)

@@ -87,7 +87,7 @@ def test_tapping_pass_before_the_pages_own_pass_never_stalls_the_table(browser: 
             " pass.click(); return 'tapped'; }"
         )
         if done == "tapped":
-            seq = len(hand(page))
+            held = len(hand(page))
             raced += 1
             # The table goes on: the bots move and it is the player's turn again (or over).
             wait_for(
@@ -96,7 +96,7 @@ def test_tapping_pass_before_the_pages_own_pass_never_stalls_the_table(browser: 
                 " || !document.querySelector('[data-testid=settlement]').hidden",
                 timeout=8_000,
             )
-            assert len(hand(page)) == seq
+            assert len(hand(page)) == held
         elif done == "play":
             play_a_turn(page)
     assert raced, "a turn where nothing beats came up"

@@ -80,15 +80,20 @@ def hand(page: Any) -> list[str]:
     )
 
 
+# The version of the table the page shows (``data-seq`` on its felt), as JavaScript: a
+# test that must read it together with something else puts it in the same evaluate.
+SHOWN_SEQ = "Number(document.querySelector('main.felt').dataset.seq)"
+
+
 def shown_seq(page: Any) -> int:
-    """The version of the table the page shows (``data-seq`` on its felt)."""
-    return int(page.get_attribute("main.felt", "data-seq"))
+    """The version of the table the page shows."""
+    return int(page.evaluate(SHOWN_SEQ))
 
 
 def wait_past(page: Any, seq: int, timeout: float = 30_000) -> None:
     """Wait until the page shows a table newer than version ``seq``: a move was made. A
     disabled button is no sign of that: the bots may answer a pass before a poll sees it."""
-    wait_for(page, f"Number(document.querySelector('main.felt').dataset.seq) > {seq}", timeout)
+    wait_for(page, f"{SHOWN_SEQ} > {seq}", timeout)
 
 
 def tap_a_move(page: Any) -> bool:
