@@ -205,10 +205,10 @@ def race(
     for one budget: every candidate valued on ``share`` of it, then the rest spent on the
     best ``keep`` of them in fresh deals (their own seed), each survivor's deals combined.
     The plays of the analysis are the survivors best first, by all their deals, then the
-    dropped by the first round's; a paired difference (``Analysis.difference``) is over the deals both
-    met. Spends no more rollouts than ``analyse`` at the same budget. Where a race cannot
-    help (every hidden deal enumerated, or too few deals to drop anything on), it is
-    ``analyse`` itself.
+    dropped by the first round's; a paired difference (``Analysis.difference``) is over the
+    deals both met. Spends no more rollouts than ``analyse`` at the same budget. Where a
+    race cannot help (every hidden deal enumerated, or too few deals to drop anything on),
+    it is ``analyse`` itself.
 
     Why: with ``analyse`` every candidate meets as many deals, so the budget goes as much
     on plays clearly behind as on the close call at the top; the first hint's errors are
