@@ -138,6 +138,29 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
         p.context.close()
 
 
+def test_a_name_typed_while_the_form_loads_is_kept(server: tuple[str, Rooms], browser: Any) -> None:
+    """The form's default name ("Host") is there at once, and a name typed before the
+    rules panel has loaded is not overwritten when it does (it was, under load)."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    page = context.new_page()
+    held: list[Any] = []
+    page.route("**/api/rooms/choices?*", lambda route: held.append(route))  # the first question, held
+    page.goto(base + "room")
+    for _ in range(1000):
+        if held:
+            break
+        page.wait_for_timeout(10)
+    assert held, "the form never asked for its choices"
+    assert page.input_value("#f-name") == "Host"
+    page.fill("#f-name", "Grandma")
+    held[0].continue_()
+    page.wait_for_selector('[data-testid="hr-must_beat"]')
+    wait_for(page, "!document.querySelector('[data-testid=create-room]').disabled")
+    assert page.input_value("#f-name") == "Grandma"
+    context.close()
+
+
 def test_the_single_table_starts_under_house_rules_and_refuses_an_impossible_mix(
     server: tuple[str, Rooms], browser: Any
 ) -> None:

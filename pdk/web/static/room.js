@@ -68,8 +68,14 @@ const house = new RulesPanel($("#f-rules"), api, t);
 house.onchange = (p) => { $("[data-testid=create-room]").disabled = !p.ok; };
 const MATCHES = [0, 2, 4, 6, 8, 12, 16];
 
+// The name box's default (the name used last, else "Host" in the page's language) is
+// written when the form opens, before anything is awaited, and never over a name typed.
+const nameBox = $("#f-name");
+nameBox.addEventListener("input", () => { nameBox.dataset.typed = "1"; });
+
 async function openForm() {
   $("#form").hidden = false;
+  if (!nameBox.dataset.typed) nameBox.value = store.getItem("pdk.name") || t("room_name_default");
   $("#message") && ($("#message").textContent = "");
   // A room number from another phone joins that room (as a spectator who takes a seat).
   $("#number-join").replaceChildren(numberForm(api, t));
@@ -95,12 +101,11 @@ async function openForm() {
     turn.append(o);
   }
   for (const o of $("#f-difficulty").options) o.textContent = said(`diff_${o.value}`) ?? o.value;
-  $("#f-name").value = store.getItem("pdk.name") || t("room_name_default");
 }
 
 $("#room-form").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const name = $("#f-name").value.trim() || t("room_name_default");
+  const name = nameBox.value.trim() || t("room_name_default");
   store.setItem("pdk.name", name);
   const chosen = house.value();
   const body = {
