@@ -64,11 +64,27 @@ def wait_for(page: Any, expression: str, timeout: float = 30_000) -> None:
     page. Polled from here rather than with ``page.wait_for_function``: that one compiles
     its predicate with ``eval`` inside the page, which the page's Content-Security-Policy
     (no ``unsafe-eval``) rightly refuses; ``page.evaluate`` goes through the debugger."""
+    # The polling runs inside the page, one debugger call per wait: a loop of calls from
+    # here cost the browser, its driver and this process about a quarter of a core for as
+    # long as a test waited. A navigation ends the page's loop; then it starts again.
+    poll = (
+        "async (ms) => { const check = () => { const v = (" + expression + ");"
+        " return typeof v === 'function' ? v() : v; };"
+        " const until = performance.now() + ms;"
+        " while (!(await check())) { if (performance.now() > until) return false;"
+        " await new Promise((r) => setTimeout(r, 16)); } return true; }"
+    )
     deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(expression):
-        if time.monotonic() > deadline:
+    while True:
+        try:
+            if page.evaluate(poll, max(0.0, deadline - time.monotonic()) * 1000):
+                return
+        except Exception as exc:  # the page navigated under the wait: wait on the new one
+            if "context was destroyed" not in str(exc) or time.monotonic() > deadline:
+                raise
+            continue
+        if time.monotonic() >= deadline:
             raise TimeoutError(f"not true after {timeout / 1000:g} s: {expression}; {_said(page)}")
-        page.wait_for_timeout(16)  # about a frame, as Playwright polls
 
 
 def hand(page: Any) -> list[str]:
