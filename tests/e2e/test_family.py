@@ -114,6 +114,7 @@ def test_a_family_match_with_house_rules_joined_by_room_number(
     all_auto(pages)
     for p in pages:
         p.wait_for_selector('[data-testid="standings"]')
+        assert not p.is_visible('[data-testid="auto-told"]')  # nothing over the standings
     assert (
         host.locator('[data-testid="standings"] table.scores tr').count() == 1 + 2 + 1
     )  # head, 2 deals, total

@@ -263,13 +263,19 @@ function say(text, refused = false) {
 
 // -- rendering -------------------------------------------------------------------------------
 
-// Back from 托管 (away, or the turn time ran out): the plays it made for this seat this
-// deal, in words, once each (what was told is kept per room and deal in this tab).
+// Back from 托管 during a deal (away, or the turn time ran out): the plays it made for this
+// seat this deal, in words, once each (what was told is kept per room and deal in this tab).
 function toldAuto(data) {
   const tb = data.table;
   const box = $("#auto-told");
   if (!tb || data.you === null || tb.auto || !data.auto_made?.length) {
     if (!tb || data.you === null) box.hidden = true;
+    return;
+  }
+  // Once the deal is settled, the sheet and its replay tell the whole deal: a list over
+  // them would hide the scores (and the final standings) it ends with.
+  if (tb.model.settlement) {
+    box.hidden = true;
     return;
   }
   const mark = `pdk.told.${data.room}`;
