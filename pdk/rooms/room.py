@@ -1021,6 +1021,15 @@ def new_key() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_room_id() -> str:
+    """A room's id: 12 random bytes in URL-safe base64 (16 characters), never beginning with
+    ``-``, since a host types it after ``pdk serve rooms close``, where a leading ``-`` reads
+    as an option ("No such option: -A")."""
+    while (rid := secrets.token_urlsafe(12)).startswith("-"):
+        pass
+    return rid
+
+
 @dataclass
 class Rooms:
     """The rooms of one server, over a store: made, found (the live one, else the store's
@@ -1067,7 +1076,7 @@ class Rooms:
         who = person_id(person) if person else seat_person(host)
         seats[HUMAN] = SeatInfo(host, clean_name(name), True, who)
         info = RoomInfo(
-            id=secrets.token_urlsafe(12),
+            id=new_room_id(),
             variant=profile.name,
             difficulty=difficulty,
             turn_time=turn_time,

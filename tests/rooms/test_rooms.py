@@ -592,3 +592,16 @@ def test_a_silent_worker_is_believed_for_stale_seconds_then_its_streams_count_as
     assert room._away(1, clock.now) == pytest.approx(20.0 - (STALE + 1.0))  # gone since it spoke
     room.touch(1, "laptop-bbbb")  # the seat is free for another device again
     assert room.present(1)
+
+
+def test_a_room_id_never_begins_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host types a room's id after ``pdk serve rooms close``: one beginning with ``-``
+    read as an option there ("No such option: -A", seen on CI), so such a draw is redrawn."""
+    from pdk.rooms import room as room_module
+
+    drawn = iter(["-AbCdEfGhIjKlMnO", "_AbCdEfGhIjKlMnO"])
+    monkeypatch.setattr(room_module.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert room_module.new_room_id() == "_AbCdEfGhIjKlMnO"
+    monkeypatch.undo()
+    ids = [room_module.new_room_id() for _ in range(2000)]
+    assert all(room_module.ROOM_ID.fullmatch(i) and not i.startswith("-") for i in ids)
