@@ -48,6 +48,7 @@ from pdk.engine.position import Play
 from pdk.engine.profile import Profile, validate_profile
 from pdk.store.contract import Store, StoreUnavailable, VersionConflict, Write
 from pdk.store.presence import STALE, Beacon, Word
+from pdk.store.tokens import new_token
 from pdk.table import runner
 from pdk.table.history import HistoryError, Person, Stats
 from pdk.table.runner import Due
@@ -513,7 +514,7 @@ class Room:
             # A seat a bot plays (dealt while nobody held it) is taken under a new key: the
             # old one was on offer (the host's invites, a QR code) and must not keep
             # reaching the seat once a person holds it.
-            fresh = new_key() if not s.taken and self.table is not None else s.key
+            fresh = new_token() if not s.taken and self.table is not None else s.key
             if not s.taken or wanted != s.name or who != s.person:
                 waits = s.waits or (not s.taken and self.table is not None)
                 self._save_info(lambda info: _take(info, seat, wanted, who, fresh, waits))
@@ -770,7 +771,7 @@ class Room:
             mine = self._host(key)
             if not 0 <= seat < len(self.info.seats) or seat == mine:
                 raise RoomRefused(RoomReason.BAD_SEAT)
-            fresh = new_key()
+            fresh = new_token()
 
             def freed(info: RoomInfo) -> None:
                 info.seats[seat] = SeatInfo(fresh, "")
@@ -1017,10 +1018,6 @@ def _take(info: RoomInfo, seat: int, name: str, person: str, key: str, waits: bo
     info.seats[seat] = SeatInfo(key, name, True, person, waits)
 
 
-def new_key() -> str:
-    return secrets.token_urlsafe(24)
-
-
 def new_room_id() -> str:
     """A room's id: 12 random bytes in URL-safe base64 (16 characters), never beginning with
     ``-``, since a host types it after ``pdk serve rooms close``, where a leading ``-`` reads
@@ -1071,7 +1068,7 @@ class Rooms:
         with self._lock:
             if len(self._live) >= self.max_rooms and not self._evict():
                 raise RoomRefused(RoomReason.TOO_MANY)
-        seats = [SeatInfo(new_key(), "") for _ in range(profile.players)]
+        seats = [SeatInfo(new_token(), "") for _ in range(profile.players)]
         host = seats[HUMAN].key
         who = person_id(person) if person else seat_person(host)
         seats[HUMAN] = SeatInfo(host, clean_name(name), True, who)
@@ -1080,7 +1077,7 @@ class Rooms:
             variant=profile.name,
             difficulty=difficulty,
             turn_time=turn_time,
-            watch=new_key(),
+            watch=new_token(),
             seats=seats,
             pace_ms=self.pace_ms,
             profile=None if own is None else own.model_dump(mode="json"),
