@@ -186,7 +186,7 @@ def _advice(view: PlayerView, budget: int, seed: int) -> Hints:
         return Hints(())
     a: Analysis | None = None
     if budget > 0 and len(planned) + (1 if view.can_pass(planned) else 0) > 1:
-        a = searched(view, budget, seed)
+        a = _raced(view, planned, budget, seed)
     if a is None:
         return Hints(tuple(_explained(view, planned, distinct(planned))))
     # The first choice is the search's best. (Falling back on the normal judgement's order
@@ -231,7 +231,11 @@ def searched(view: PlayerView, budget: int = HINT_BUDGET, seed: int = HINT_SEED)
     kickers (classic15 4446Q, classic16 333JQ) was outside the judgement's six, so no budget
     could find it, and the review (and 96,000 rollout-cards, two seeds) put the search's
     pick 9 to 10 units below it."""
-    planned = planner_order(view)
+    return _raced(view, planner_order(view), budget, seed)
+
+
+def _raced(view: PlayerView, planned: list[Move], budget: int, seed: int) -> Analysis:
+    """``searched`` given the planner's order already worked out (the hints have it)."""
     return race(Spot.of_view(view), budget=budget, seed=seed, top=SEARCHED, include=planned[:1])
 
 
