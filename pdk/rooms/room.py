@@ -48,7 +48,7 @@ from pdk.engine.position import Play
 from pdk.engine.profile import Profile, validate_profile
 from pdk.store.contract import Store, StoreUnavailable, VersionConflict, Write
 from pdk.store.presence import STALE, Beacon, Word
-from pdk.store.tokens import new_token
+from pdk.store.tokens import TOKEN_PATTERN, new_token
 from pdk.table import runner
 from pdk.table.history import HistoryError, Person, Stats
 from pdk.table.runner import Due
@@ -58,7 +58,7 @@ from pdk.text.catalog import LocalizedError
 from pdk.variants.registry import available_profiles
 
 ROOM_ID_PATTERN = r"^[A-Za-z0-9_-]{16}$"
-KEY_PATTERN = r"^[A-Za-z0-9_-]{32}$"
+KEY_PATTERN = TOKEN_PATTERN  # a seat's or the watch key is made by new_token
 CLIENT_PATTERN = r"^[A-Za-z0-9_-]{8,40}$"
 PERSON_PATTERN = r"^[A-Za-z0-9_-]{32}$"
 ROOM_ID = re.compile(ROOM_ID_PATTERN)
